@@ -1,0 +1,9 @@
+//! difftest: differential testing of Java API implementations.
+//!
+//! The pipeline, one module per stage: a [`target`] names an implementation and provisions
+//! its JDK; [`worker`] processes embed that JVM and run method-call [`sequence`]s against the
+//! API [`model`] it describes; the [`pool`] supervises workers, enforcing timeouts and
+//! surviving crashes.
+
+pub mod model;
+pub mod sequence;

@@ -1,0 +1,258 @@
+//! Method-call sequences and what running one gave: statements, their outcomes, observer
+//! calls, contract checks, and the canonical text used to recognise equal sequences.
+//!
+//! A statement refers to earlier statements' values by index. Values shown to people and
+//! stored in suites are Java-rendered text, escaped so that every character a human cannot
+//! see is written as `\uXXXX` (see [`escape`]).
+
+use serde::{Deserialize, Serialize};
+use std::fmt::Write as _;
+
+/// One statement of a sequence. `args` and `receiver` index earlier statements.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq, Hash)]
+#[serde(tag = "op", rename_all = "snake_case")]
+pub enum Statement {
+    /// A primitive or String literal; `value` is the escaped Java rendering (`3`, `-0.5`, `a\n`).
+    Literal { ty: String, value: String },
+    /// `(ty) null`.
+    Null { ty: String },
+    /// An enum constant `ty.constant`.
+    Enum { ty: String, constant: String },
+    /// `new class(args)` with the constructor of the given parameter types.
+    New {
+        class: String,
+        params: Vec<String>,
+        args: Vec<usize>,
+    },
+    /// `receiver.method(args)`, or `class.method(args)` when `receiver` is `None`.
+    Call {
+        class: String,
+        method: String,
+        params: Vec<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        receiver: Option<usize>,
+        args: Vec<usize>,
+    },
+    /// A public field read: `receiver.field` or `class.field`.
+    Field {
+        class: String,
+        field: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        receiver: Option<usize>,
+    },
+    /// `new elem[] { elems }`.
+    Array { elem: String, elems: Vec<usize> },
+}
+
+impl Statement {
+    /// Indices of earlier statements this one reads.
+    pub fn inputs(&self) -> Vec<usize> {
+        match self {
+            Statement::New { args, .. } => args.clone(),
+            Statement::Call { receiver, args, .. } => receiver.iter().chain(args).copied().collect(),
+            Statement::Field { receiver, .. } => receiver.iter().copied().collect(),
+            Statement::Array { elems, .. } => elems.clone(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// The same statement with its input indices mapped through `f`.
+    pub fn remap(&self, f: impl Fn(usize) -> usize) -> Statement {
+        let map = |v: &Vec<usize>| v.iter().map(|&i| f(i)).collect();
+        let mut s = self.clone();
+        match &mut s {
+            Statement::New { args, .. } => *args = map(args),
+            Statement::Call { receiver, args, .. } => {
+                *receiver = receiver.map(&f);
+                *args = map(args);
+            }
+            Statement::Field { receiver, .. } => *receiver = receiver.map(&f),
+            Statement::Array { elems, .. } => *elems = map(elems),
+            _ => {}
+        }
+        s
+    }
+
+    /// `Class.method(params)` for calls and constructors, the field or literal otherwise:
+    /// the key that groups differences by the call that diverged.
+    pub fn callee(&self) -> String {
+        match self {
+            Statement::New { class, params, .. } => format!("{class}.<init>({})", params.join(",")),
+            Statement::Call {
+                class,
+                method,
+                params,
+                ..
+            } => format!("{class}.{method}({})", params.join(",")),
+            Statement::Field { class, field, .. } => format!("{class}.{field}"),
+            Statement::Literal { ty, .. } | Statement::Null { ty } => format!("literal {ty}"),
+            Statement::Enum { ty, constant } => format!("{ty}.{constant}"),
+            Statement::Array { elem, .. } => format!("{elem}[]"),
+        }
+    }
+}
+
+/// A nullary method called on the value of statement `stmt` after the sequence ran,
+/// looked up on the public type `class`.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct ObserverCall {
+    pub stmt: usize,
+    pub class: String,
+    pub method: String,
+}
+
+/// What a statement or an observer call gave.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq, Hash)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Observed {
+    /// A `void` method returned.
+    Void,
+    /// The value is `null`.
+    Null,
+    /// A primitive, boxed primitive, String or enum constant, with its escaped Java rendering.
+    Value { class: String, text: String },
+    /// Any other object: only its runtime class is recorded.
+    Object { class: String },
+    /// The call threw (after unwrapping `InvocationTargetException`).
+    Threw {
+        class: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        message: Option<String>,
+    },
+    /// The class, method, constructor or field does not exist on this implementation.
+    Missing { what: String },
+}
+
+impl Observed {
+    /// Whether the statement ended the sequence abnormally.
+    pub fn is_abnormal(&self) -> bool {
+        matches!(self, Observed::Threw { .. } | Observed::Missing { .. })
+    }
+
+    /// A short one-line rendering for tables and logs.
+    pub fn render(&self) -> String {
+        match self {
+            Observed::Void => "void".into(),
+            Observed::Null => "null".into(),
+            Observed::Value { class, text } if class == "java.lang.String" => format!("\"{text}\""),
+            Observed::Value { text, .. } => text.clone(),
+            Observed::Object { class } => format!("<{class}>"),
+            Observed::Threw {
+                class,
+                message: Some(m),
+            } => format!("throws {class}: {m}"),
+            Observed::Threw { class, .. } => format!("throws {class}"),
+            Observed::Missing { what } => format!("missing {what}"),
+        }
+    }
+}
+
+/// A contract the value of a statement broke (Randoop's default contracts).
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Violation {
+    pub stmt: usize,
+    /// `equals-reflexive`, `equals-throws`, `hashCode-throws` or `toString-throws`.
+    pub contract: String,
+    pub detail: String,
+}
+
+/// What running one sequence on one worker gave.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
+#[serde(tag = "status", rename_all = "snake_case")]
+pub enum SeqResult {
+    /// It ran to the end, or to the first statement that threw.
+    Done {
+        /// One outcome per statement executed; the last may be abnormal.
+        steps: Vec<Observed>,
+        /// One per requested observer, in request order; empty when a statement threw.
+        #[serde(default)]
+        observations: Vec<Observed>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        violations: Vec<Violation>,
+    },
+    /// No answer within the per-call timeout; the worker was killed.
+    Timeout { seconds: f64 },
+    /// The worker died while running it.
+    Crash { status: String, stderr_tail: String },
+}
+
+/// Escapes a Java string for display and storage: printable ASCII stays, `\` becomes `\\`,
+/// and every other UTF-16 unit becomes `\uXXXX` (`\n`, `\t`, `\r` keep their short forms).
+pub fn escape(units: impl IntoIterator<Item = u16>) -> String {
+    let mut out = String::new();
+    for u in units {
+        match u {
+            0x5c => out.push_str("\\\\"),
+            0x0a => out.push_str("\\n"),
+            0x09 => out.push_str("\\t"),
+            0x0d => out.push_str("\\r"),
+            0x20..=0x7e => out.push(u as u8 as char),
+            _ => {
+                let _ = write!(out, "\\u{u:04X}");
+            }
+        }
+    }
+    out
+}
+
+/// Escapes a Rust string (see [`escape`]).
+pub fn escape_str(s: &str) -> String {
+    escape(s.encode_utf16())
+}
+
+/// Reverses [`escape`] into UTF-16 units; `None` for a malformed escape.
+pub fn unescape(text: &str) -> Option<Vec<u16>> {
+    let mut out = Vec::with_capacity(text.len());
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            let mut buf = [0u16; 2];
+            out.extend_from_slice(c.encode_utf16(&mut buf));
+            continue;
+        }
+        match chars.next()? {
+            '\\' => out.push(0x5c),
+            'n' => out.push(0x0a),
+            't' => out.push(0x09),
+            'r' => out.push(0x0d),
+            'u' => {
+                let hex: String = chars.by_ref().take(4).collect();
+                out.push(u16::from_str_radix(&hex, 16).ok().filter(|_| hex.len() == 4)?);
+            }
+            _ => return None,
+        }
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escape_makes_invisible_characters_visible() {
+        assert_eq!(escape_str("12:00\u{202F}AM"), "12:00\\u202FAM");
+        assert_eq!(escape_str("a\\b\n\u{1F600}"), "a\\\\b\\n\\uD83D\\uDE00");
+    }
+
+    #[test]
+    fn unescape_reverses_escape_including_lone_surrogates() {
+        let units = vec![0x61, 0xD800, 0x5c, 0x0a, 0x202F];
+        assert_eq!(unescape(&escape(units.clone())), Some(units));
+        assert_eq!(unescape("\\u12"), None);
+        assert_eq!(unescape("\\q"), None);
+    }
+
+    #[test]
+    fn remap_moves_inputs() {
+        let s = Statement::Call {
+            class: "java.util.List".into(),
+            method: "add".into(),
+            params: vec!["java.lang.Object".into()],
+            receiver: Some(0),
+            args: vec![1],
+        };
+        assert_eq!(s.remap(|i| i + 2).inputs(), vec![2, 3]);
+        assert_eq!(s.callee(), "java.util.List.add(java.lang.Object)");
+    }
+}
