@@ -158,7 +158,7 @@ pub struct Violation {
 
 /// What running one sequence on one worker gave.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
-#[serde(tag = "status", rename_all = "snake_case")]
+#[serde(tag = "outcome", rename_all = "snake_case")]
 pub enum SeqResult {
     /// It ran to the end, or to the first statement that threw.
     Done {
@@ -171,9 +171,9 @@ pub enum SeqResult {
         violations: Vec<Violation>,
     },
     /// No answer within the per-call timeout; the worker was killed.
-    Timeout { seconds: f64 },
+    Timeout { millis: u64 },
     /// The worker died while running it.
-    Crash { status: String, stderr_tail: String },
+    Crash { exit: String, stderr_tail: String },
 }
 
 /// Escapes a Java string for display and storage: printable ASCII stays, `\` becomes `\\`,
