@@ -6,4 +6,7 @@
 //! surviving crashes.
 
 pub mod model;
+pub mod pool;
 pub mod sequence;
+pub mod target;
+pub mod worker;

@@ -1,0 +1,326 @@
+//! The supervisor: keeps up to `jobs` worker processes for one target, fans batches of
+//! sequences out over them in parallel (rayon), enforces the per-call timeout from outside,
+//! and replaces any worker that hangs or dies. A hang is reported as `timeout` and a death
+//! as `crash` for the one sequence that caused it; the rest of the batch is run again on a
+//! fresh worker, so nothing the code under test does loses results already collected.
+
+mod process;
+
+use crate::model::ApiModel;
+use crate::sequence::SeqResult;
+use crate::target::JvmSpec;
+use crate::worker::protocol::{Request, Response, SeqRequest};
+use process::{Failure, WorkerProcess};
+use rayon::prelude::*;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+/// How a pool runs its workers.
+#[derive(Clone, Debug)]
+pub struct PoolConfig {
+    /// Worker processes at most.
+    pub jobs: usize,
+    /// Longest a single sequence may run before its worker is killed.
+    pub timeout: Duration,
+    /// Longest a JVM may take to start.
+    pub startup_timeout: Duration,
+    /// Sequences sent to a worker in one message.
+    pub batch: usize,
+    /// The `difftest` executable that serves as worker (`__worker`).
+    pub worker_exe: PathBuf,
+}
+
+impl PoolConfig {
+    /// Defaults: one job per core, 5 s per call, batches of 500, this executable as worker.
+    pub fn new() -> Self {
+        PoolConfig {
+            jobs: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            timeout: Duration::from_secs(5),
+            startup_timeout: Duration::from_secs(60),
+            batch: 500,
+            worker_exe: std::env::current_exe().unwrap_or_else(|_| "difftest".into()),
+        }
+    }
+}
+
+impl Default for PoolConfig {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// Why the pool could not do its work (the code under test never causes these).
+#[derive(Debug, thiserror::Error)]
+pub enum PoolError {
+    #[error("target {target}: {message}")]
+    Start { target: String, message: String },
+    #[error("target {target}: {message}")]
+    Worker { target: String, message: String },
+    #[error("cannot build the thread pool: {0}")]
+    Threads(String),
+}
+
+/// Counters for reports and benchmarks.
+#[derive(Debug, Default, Clone)]
+pub struct PoolStats {
+    pub workers_started: u64,
+    pub startup_ms_total: u64,
+    pub timeouts: u64,
+    pub crashes: u64,
+}
+
+/// Workers for one target.
+pub struct Pool {
+    target: String,
+    jvm: JvmSpec,
+    config: PoolConfig,
+    idle: Mutex<Vec<WorkerProcess>>,
+    threads: rayon::ThreadPool,
+    started: AtomicU64,
+    startup_ms: AtomicU64,
+    timeouts: AtomicU64,
+    crashes: AtomicU64,
+    peak_rss: Mutex<Vec<u64>>,
+}
+
+impl Pool {
+    /// A pool for `target`; starts one worker at once so a broken JVM is reported here.
+    pub fn start(target: &str, jvm: JvmSpec, config: PoolConfig) -> Result<Pool, PoolError> {
+        let threads = rayon::ThreadPoolBuilder::new()
+            .num_threads(config.jobs.max(1))
+            .build()
+            .map_err(|e| PoolError::Threads(e.to_string()))?;
+        let pool = Pool {
+            target: target.to_string(),
+            jvm,
+            config,
+            idle: Mutex::new(Vec::new()),
+            threads,
+            started: AtomicU64::new(0),
+            startup_ms: AtomicU64::new(0),
+            timeouts: AtomicU64::new(0),
+            crashes: AtomicU64::new(0),
+            peak_rss: Mutex::new(Vec::new()),
+        };
+        let first = pool.spawn()?;
+        pool.checkin(first);
+        Ok(pool)
+    }
+
+    pub fn target(&self) -> &str {
+        &self.target
+    }
+
+    pub fn jobs(&self) -> usize {
+        self.config.jobs.max(1)
+    }
+
+    pub fn stats(&self) -> PoolStats {
+        PoolStats {
+            workers_started: self.started.load(Ordering::Relaxed),
+            startup_ms_total: self.startup_ms.load(Ordering::Relaxed),
+            timeouts: self.timeouts.load(Ordering::Relaxed),
+            crashes: self.crashes.load(Ordering::Relaxed),
+        }
+    }
+
+    /// Peak RSS in KiB of every worker seen so far (live ones read now).
+    pub fn peak_rss_kib(&self) -> Vec<u64> {
+        let mut all = self.peak_rss.lock().map(|v| v.clone()).unwrap_or_default();
+        if let Ok(idle) = self.idle.lock() {
+            all.extend(idle.iter().filter_map(|w| w.peak_rss_kib()));
+        }
+        all
+    }
+
+    /// The API of these classes and packages; also returns the names the JVM did not know.
+    pub fn describe(
+        &self,
+        classes: &[String],
+        packages: &[String],
+    ) -> Result<(ApiModel, Vec<String>), PoolError> {
+        let req = Request::Describe {
+            classes: classes.to_vec(),
+            packages: packages.to_vec(),
+        };
+        match self.ask(&req)? {
+            Response::Model { model, unknown } => Ok((model, unknown)),
+            other => Err(self.unexpected(other)),
+        }
+    }
+
+    /// System properties of the target's JVM.
+    pub fn properties(&self, names: &[&str]) -> Result<BTreeMap<String, String>, PoolError> {
+        let req = Request::Properties {
+            names: names.iter().map(|s| s.to_string()).collect(),
+        };
+        match self.ask(&req)? {
+            Response::Properties { values } => Ok(values),
+            other => Err(self.unexpected(other)),
+        }
+    }
+
+    /// Runs every sequence, in parallel over the workers; results in input order.
+    pub fn run(&self, seqs: &[SeqRequest], contracts: bool) -> Result<Vec<SeqResult>, PoolError> {
+        let chunk = self.chunk_size(seqs.len());
+        let parts: Vec<Result<Vec<SeqResult>, PoolError>> = self.threads.install(|| {
+            seqs.par_chunks(chunk)
+                .map(|part| self.run_chunk(part, contracts))
+                .collect()
+        });
+        let mut all = Vec::with_capacity(seqs.len());
+        for part in parts {
+            all.extend(part?);
+        }
+        Ok(all)
+    }
+
+    fn chunk_size(&self, total: usize) -> usize {
+        let even = total.div_ceil(self.jobs() * 4).max(1);
+        even.min(self.config.batch.max(1))
+    }
+
+    fn ask(&self, req: &Request) -> Result<Response, PoolError> {
+        let mut worker = self.checkout()?;
+        let deadline = self.config.startup_timeout.max(self.config.timeout);
+        let answer = worker.send(req).and_then(|_| worker.receive(deadline));
+        match answer {
+            Ok(Response::Failed { error }) => {
+                self.checkin(worker);
+                Err(self.worker_error(error))
+            }
+            Ok(resp) => {
+                self.checkin(worker);
+                Ok(resp)
+            }
+            Err(f) => Err(self.worker_error(describe_failure(&f))),
+        }
+    }
+
+    fn run_chunk(&self, seqs: &[SeqRequest], contracts: bool) -> Result<Vec<SeqResult>, PoolError> {
+        let mut results = Vec::with_capacity(seqs.len());
+        let mut worker = self.checkout()?;
+        let mut isolate = false;
+        while results.len() < seqs.len() {
+            let rest = &seqs[results.len()..];
+            match self.run_on(&mut worker, rest, isolate, contracts, &mut results) {
+                Ok(()) => isolate = false,
+                Err(failure) => {
+                    self.retire(&worker);
+                    if isolate {
+                        results.push(self.blame(failure));
+                        isolate = false;
+                    } else {
+                        isolate = true; // run the rest one answer at a time to find the culprit
+                    }
+                    worker = self.spawn()?;
+                }
+            }
+        }
+        self.checkin(worker);
+        Ok(results)
+    }
+
+    /// Sends `seqs` to `worker` and collects answers into `results` until the run is done.
+    fn run_on(
+        &self,
+        worker: &mut WorkerProcess,
+        seqs: &[SeqRequest],
+        isolate: bool,
+        contracts: bool,
+        results: &mut Vec<SeqResult>,
+    ) -> Result<(), Failure> {
+        let first = results.len();
+        let req = Request::Run {
+            first_id: 0,
+            isolate,
+            contracts,
+            sequences: seqs.to_vec(),
+        };
+        worker.send(&req)?;
+        loop {
+            match worker.receive(self.config.timeout)? {
+                Response::Result { result, .. } => results.push(result),
+                Response::RunDone if results.len() - first == seqs.len() => return Ok(()),
+                other => return Err(Failure::Garbled(format!("unexpected answer {other:?}"))),
+            }
+        }
+    }
+
+    fn blame(&self, failure: Failure) -> SeqResult {
+        match failure {
+            Failure::Timeout => {
+                self.timeouts.fetch_add(1, Ordering::Relaxed);
+                SeqResult::Timeout {
+                    millis: self.config.timeout.as_millis() as u64,
+                }
+            }
+            Failure::Died { exit, stderr_tail } => {
+                self.crashes.fetch_add(1, Ordering::Relaxed);
+                SeqResult::Crash { exit, stderr_tail }
+            }
+            Failure::Garbled(message) => {
+                self.crashes.fetch_add(1, Ordering::Relaxed);
+                SeqResult::Crash {
+                    exit: "garbled answer".into(),
+                    stderr_tail: message,
+                }
+            }
+        }
+    }
+
+    fn checkout(&self) -> Result<WorkerProcess, PoolError> {
+        let idle = self.idle.lock().ok().and_then(|mut v| v.pop());
+        match idle {
+            Some(w) => Ok(w),
+            None => self.spawn(),
+        }
+    }
+
+    fn checkin(&self, worker: WorkerProcess) {
+        if let Ok(mut idle) = self.idle.lock() {
+            idle.push(worker);
+        }
+    }
+
+    fn retire(&self, worker: &WorkerProcess) {
+        if let (Some(rss), Ok(mut peaks)) = (worker.peak_rss_kib(), self.peak_rss.lock()) {
+            peaks.push(rss);
+        }
+    }
+
+    fn spawn(&self) -> Result<WorkerProcess, PoolError> {
+        let exe = &self.config.worker_exe;
+        let worker = WorkerProcess::spawn(exe, &self.jvm, self.config.startup_timeout).map_err(
+            |message| PoolError::Start {
+                target: self.target.clone(),
+                message,
+            },
+        )?;
+        self.started.fetch_add(1, Ordering::Relaxed);
+        self.startup_ms.fetch_add(worker.startup_ms, Ordering::Relaxed);
+        Ok(worker)
+    }
+
+    fn worker_error(&self, message: String) -> PoolError {
+        PoolError::Worker {
+            target: self.target.clone(),
+            message,
+        }
+    }
+
+    fn unexpected(&self, resp: Response) -> PoolError {
+        self.worker_error(format!("unexpected answer {resp:?}"))
+    }
+}
+
+fn describe_failure(f: &Failure) -> String {
+    match f {
+        Failure::Timeout => "the worker stopped answering".into(),
+        Failure::Died { exit, stderr_tail } => format!("the worker died ({exit}): {stderr_tail}"),
+        Failure::Garbled(m) => m.clone(),
+    }
+}

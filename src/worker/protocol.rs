@@ -1,0 +1,107 @@
+//! The private protocol between the supervisor ([`crate::pool`]) and a worker process:
+//! one JSON message per line over the worker's stdin and stdout. The first exchange is
+//! `Hello`/`Ready`, which checks [`PROTOCOL_VERSION`]; runs are batched, and the worker
+//! answers each sequence as it finishes so that a hang or crash is pinned to one sequence.
+
+use crate::model::ApiModel;
+use crate::sequence::{ObserverCall, SeqResult, Statement};
+use crate::target::JvmSpec;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::io::{self, BufRead, Write};
+
+/// Bumped whenever a message changes shape.
+pub const PROTOCOL_VERSION: u32 = 1;
+
+/// One sequence to run, with the observers to call after it.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+pub struct SeqRequest {
+    pub statements: Vec<Statement>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub observers: Vec<ObserverCall>,
+}
+
+/// Supervisor to worker.
+#[derive(Serialize, Deserialize, Debug)]
+#[serde(tag = "msg", rename_all = "snake_case")]
+pub enum Request {
+    /// Start the JVM described by `jvm`.
+    Hello { version: u32, jvm: JvmSpec },
+    /// Describe these classes and every public class of these packages.
+    Describe {
+        classes: Vec<String>,
+        packages: Vec<String>,
+    },
+    /// Read system properties.
+    Properties { names: Vec<String> },
+    /// Run sequences; `first_id` numbers them. With `isolate`, every answer is flushed at
+    /// once (used after a failure, to pin it to one sequence).
+    Run {
+        first_id: u64,
+        isolate: bool,
+        contracts: bool,
+        sequences: Vec<SeqRequest>,
+    },
+    /// Leave.
+    Bye,
+}
+
+/// Worker to supervisor.
+#[derive(Serialize, Deserialize, Debug)]
+#[serde(tag = "msg", rename_all = "snake_case")]
+pub enum Response {
+    Ready { version: u32, millis: u64 },
+    /// The worker could not do what was asked; it stays usable unless it said so at start-up.
+    Failed { error: String },
+    Model {
+        model: ApiModel,
+        unknown: Vec<String>,
+    },
+    Properties { values: BTreeMap<String, String> },
+    /// The result of sequence `id`; then `RunDone` after the last one.
+    Result { id: u64, result: SeqResult },
+    RunDone,
+}
+
+/// Writes one message as a line.
+pub fn send<T: Serialize>(out: &mut impl Write, msg: &T) -> io::Result<()> {
+    serde_json::to_writer(&mut *out, msg)?;
+    out.write_all(b"\n")
+}
+
+/// Reads one message; `Ok(None)` at end of input.
+pub fn receive<T: for<'de> Deserialize<'de>>(input: &mut impl BufRead) -> io::Result<Option<T>> {
+    let mut line = String::new();
+    if input.read_line(&mut line)? == 0 {
+        return Ok(None);
+    }
+    serde_json::from_str(&line)
+        .map(Some)
+        .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sequence::Observed;
+
+    #[test]
+    fn messages_round_trip_as_single_lines() {
+        let msg = Response::Result {
+            id: 7,
+            result: SeqResult::Done {
+                steps: vec![Observed::Value {
+                    class: "java.lang.String".into(),
+                    text: "a\\nb".into(),
+                }],
+                observations: vec![],
+                violations: vec![],
+            },
+        };
+        let mut buf = Vec::new();
+        send(&mut buf, &msg).unwrap();
+        assert_eq!(buf.iter().filter(|&&b| b == b'\n').count(), 1);
+        let back: Option<Response> = receive(&mut &buf[..]).unwrap();
+        assert!(matches!(back, Some(Response::Result { id: 7, .. })));
+    }
+}

@@ -1,0 +1,197 @@
+//! The worker's main loop: takes the protocol channel away from stdin/stdout (so the code
+//! under test can neither read our requests nor print into our answers), starts the JVM on
+//! a thread with a large stack, and answers requests until `Bye` or end of input.
+
+use super::agent;
+use super::encode::encode;
+use super::jvm::{Entry, Jvm};
+use super::protocol::{PROTOCOL_VERSION, Request, Response, SeqRequest, receive, send};
+use crate::model::ApiModel;
+use crate::sequence::SeqResult;
+use std::collections::BTreeMap;
+use std::fs::File;
+use std::io::{BufReader, BufWriter, Write};
+use std::os::fd::FromRawFd;
+use std::time::{Duration, Instant};
+
+/// Native stack of the thread that runs Java code: deep recursion in the code under test
+/// must end in a `StackOverflowError`, not in a crash of the worker.
+const JAVA_THREAD_STACK: usize = 512 << 20;
+/// Without `isolate`, answers are flushed at least this often.
+const FLUSH_EVERY: Duration = Duration::from_millis(10);
+
+/// Entry point of `difftest __worker`; returns the process exit code.
+pub fn main() -> i32 {
+    let (input, output) = match take_protocol_channel() {
+        Ok(pair) => pair,
+        Err(e) => {
+            eprintln!("difftest worker: cannot set up its channel: {e}");
+            return 3;
+        }
+    };
+    let thread = std::thread::Builder::new()
+        .name("difftest-java".into())
+        .stack_size(JAVA_THREAD_STACK)
+        .spawn(move || serve(input, output));
+    match thread.map(|t| t.join()) {
+        Ok(Ok(code)) => code,
+        _ => 3,
+    }
+}
+
+/// Moves the protocol to fresh descriptors; stdout then points at stderr, stdin at /dev/null.
+fn take_protocol_channel() -> std::io::Result<(File, File)> {
+    // SAFETY: plain descriptor juggling on descriptors this process owns; no Rust object
+    // holds descriptors 0 or 1 across these calls.
+    unsafe {
+        let input = libc::dup(0);
+        let output = libc::dup(1);
+        if input < 0 || output < 0 || libc::dup2(2, 1) < 0 {
+            return Err(std::io::Error::last_os_error());
+        }
+        let null = libc::open(c"/dev/null".as_ptr(), libc::O_RDONLY);
+        if null >= 0 {
+            libc::dup2(null, 0);
+            libc::close(null);
+        }
+        Ok((File::from_raw_fd(input), File::from_raw_fd(output)))
+    }
+}
+
+fn serve(input: File, output: File) -> i32 {
+    let mut input = BufReader::with_capacity(1 << 20, input);
+    let mut out = BufWriter::with_capacity(1 << 16, output);
+    let jvm = match start(&mut input, &mut out) {
+        Some(jvm) => jvm,
+        None => return 3,
+    };
+    while let Ok(Some(req)) = receive::<Request>(&mut input) {
+        let ok = match req {
+            Request::Bye => break,
+            other => answer(&jvm, other, &mut out).is_ok(),
+        };
+        if !ok {
+            return 3;
+        }
+    }
+    let _ = out.flush();
+    // The JVM cannot be unloaded, and DestroyJavaVM may wait forever for a stuck thread.
+    // SAFETY: ends the process without running destructors, which is what we want here.
+    unsafe { libc::_exit(0) }
+}
+
+fn start(input: &mut impl std::io::BufRead, out: &mut impl Write) -> Option<Jvm> {
+    let began = Instant::now();
+    let spec = match receive::<Request>(input) {
+        Ok(Some(Request::Hello { version, jvm })) if version == PROTOCOL_VERSION => jvm,
+        Ok(Some(Request::Hello { version, .. })) => {
+            fail(out, format!("protocol version {version}, worker speaks {PROTOCOL_VERSION}"));
+            return None;
+        }
+        _ => {
+            fail(out, "expected hello".into());
+            return None;
+        }
+    };
+    let dir = std::env::temp_dir().join(format!("difftest-agent-{}", std::process::id()));
+    let started = agent::install(&dir)
+        .map_err(|e| format!("cannot write the agent to {}: {e}", dir.display()))
+        .and_then(|_| Jvm::start(&spec.libjvm, &spec.options, &dir, &spec.classpath));
+    let _ = std::fs::remove_dir_all(&dir);
+    match started {
+        Ok(jvm) => {
+            let millis = began.elapsed().as_millis() as u64;
+            let ready = Response::Ready {
+                version: PROTOCOL_VERSION,
+                millis,
+            };
+            (send(out, &ready).is_ok() && out.flush().is_ok()).then_some(jvm)
+        }
+        Err(e) => {
+            fail(out, e);
+            None
+        }
+    }
+}
+
+fn fail(out: &mut impl Write, error: String) {
+    let _ = send(out, &Response::Failed { error });
+    let _ = out.flush();
+}
+
+fn answer(jvm: &Jvm, req: Request, out: &mut impl Write) -> std::io::Result<()> {
+    let resp = match req {
+        Request::Describe { classes, packages } => describe(jvm, &classes, &packages),
+        Request::Properties { names } => properties(jvm, &names),
+        Request::Run {
+            first_id,
+            isolate,
+            contracts,
+            sequences,
+        } => return run(jvm, first_id, isolate, contracts, &sequences, out),
+        Request::Hello { .. } | Request::Bye => Response::Failed {
+            error: "unexpected message".into(),
+        },
+    };
+    send(out, &resp)?;
+    out.flush()
+}
+
+#[derive(serde::Deserialize)]
+struct Described {
+    classes: BTreeMap<String, crate::model::ApiClass>,
+    unknown: Vec<String>,
+}
+
+fn describe(jvm: &Jvm, classes: &[String], packages: &[String]) -> Response {
+    let mut lines: Vec<String> = classes.iter().map(|c| format!("class {c}")).collect();
+    lines.extend(packages.iter().map(|p| format!("package {p}")));
+    let answer = jvm.call(Entry::Describe, &lines.join("\n"));
+    match answer.and_then(|text| serde_json::from_str::<Described>(&text).map_err(|e| e.to_string())) {
+        Ok(d) => Response::Model {
+            model: ApiModel { classes: d.classes },
+            unknown: d.unknown,
+        },
+        Err(error) => Response::Failed { error },
+    }
+}
+
+fn properties(jvm: &Jvm, names: &[String]) -> Response {
+    let answer = jvm.call(Entry::Properties, &names.join("\n"));
+    match answer.and_then(|text| serde_json::from_str(&text).map_err(|e| e.to_string())) {
+        Ok(values) => Response::Properties { values },
+        Err(error) => Response::Failed { error },
+    }
+}
+
+fn run(
+    jvm: &Jvm,
+    first_id: u64,
+    isolate: bool,
+    contracts: bool,
+    sequences: &[SeqRequest],
+    out: &mut impl Write,
+) -> std::io::Result<()> {
+    let mut flushed = Instant::now();
+    for (i, seq) in sequences.iter().enumerate() {
+        let result = run_one(jvm, seq, contracts);
+        send(out, &Response::Result { id: first_id + i as u64, result })?;
+        if isolate || flushed.elapsed() >= FLUSH_EVERY {
+            out.flush()?;
+            flushed = Instant::now();
+        }
+    }
+    send(out, &Response::RunDone)?;
+    out.flush()
+}
+
+fn run_one(jvm: &Jvm, seq: &SeqRequest, contracts: bool) -> SeqResult {
+    let answer = jvm.call(Entry::Run, &encode(seq, contracts));
+    match answer.and_then(|text| serde_json::from_str(&text).map_err(|e| e.to_string())) {
+        Ok(result) => result,
+        Err(e) => SeqResult::Crash {
+            exit: "agent error".into(),
+            stderr_tail: e,
+        },
+    }
+}
