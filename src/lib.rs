@@ -6,7 +6,12 @@
 //! surviving crashes.
 
 pub mod model;
+pub mod cli;
+pub mod commands;
+pub mod exit;
 pub mod pool;
+pub mod scope;
 pub mod sequence;
+pub mod suite;
 pub mod target;
 pub mod worker;

@@ -1,0 +1,55 @@
+//! What each subcommand does, on top of the library: argument checks, progress, output.
+
+mod targets;
+
+use crate::cli::{Cli, Command, GlobalArgs, PoolArgs};
+use crate::exit::{Exit, bad_input};
+use crate::pool::{Pool, PoolConfig};
+use crate::target::{Provisioned, TargetStore};
+use std::time::Duration;
+
+/// Runs the parsed command line.
+pub fn dispatch(cli: Cli) -> anyhow::Result<Exit> {
+    match cli.command {
+        Command::Targets(cmd) => targets::run(&cli.global, cmd),
+        Command::Worker => Ok(Exit::Success),
+    }
+}
+
+fn store(global: &GlobalArgs) -> anyhow::Result<TargetStore> {
+    Ok(TargetStore::new(
+        global.targets_dir.clone(),
+        global.cache_dir.clone(),
+    )?)
+}
+
+/// Turns the pool flags into a configuration, rejecting nonsense with the flag's name.
+pub fn pool_config(args: &PoolArgs) -> anyhow::Result<PoolConfig> {
+    let mut config = PoolConfig::new();
+    if let Some(jobs) = args.jobs {
+        if jobs == 0 {
+            return Err(bad_input("--jobs must be at least 1"));
+        }
+        config.jobs = jobs;
+    }
+    if !(args.timeout.is_finite() && args.timeout > 0.0) {
+        return Err(bad_input(format!(
+            "--timeout must be a positive number of seconds, not {}",
+            args.timeout
+        )));
+    }
+    config.timeout = Duration::from_secs_f64(args.timeout);
+    Ok(config)
+}
+
+/// Loads, provisions and starts a pool on the target `name`.
+pub fn start_pool(
+    store: &TargetStore,
+    name: &str,
+    config: PoolConfig,
+) -> anyhow::Result<(Provisioned, Pool)> {
+    let spec = store.load(name)?;
+    let provisioned = store.provision(&spec)?;
+    let pool = Pool::start(name, provisioned.jvm.clone(), config)?;
+    Ok((provisioned, pool))
+}

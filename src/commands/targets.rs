@@ -1,0 +1,86 @@
+//! `difftest targets list|install|check`.
+
+use super::{pool_config, start_pool, store};
+use crate::cli::{GlobalArgs, TargetsCommand};
+use crate::exit::{Exit, bad_input};
+use crate::scope::DEFAULT_PACKAGES;
+use comfy_table::{Table, presets::UTF8_FULL_CONDENSED};
+use std::time::Instant;
+
+pub fn run(global: &GlobalArgs, cmd: TargetsCommand) -> anyhow::Result<Exit> {
+    let store = store(global)?;
+    match cmd {
+        TargetsCommand::List => list(&store),
+        TargetsCommand::Install { names } => {
+            for name in names {
+                let spec = store.load(&name)?;
+                let began = Instant::now();
+                let p = store.provision(&spec)?;
+                println!(
+                    "{name}: installed ({}) in {:.1} s",
+                    p.fingerprint.one_line(),
+                    began.elapsed().as_secs_f64()
+                );
+            }
+            Ok(Exit::Success)
+        }
+        TargetsCommand::Check {
+            name,
+            classes,
+            packages,
+            pool,
+        } => check(&store, &name, classes, packages, &pool),
+    }
+}
+
+fn list(store: &crate::target::TargetStore) -> anyhow::Result<Exit> {
+    let mut table = Table::new();
+    table.load_preset(UTF8_FULL_CONDENSED);
+    table.set_header(["target", "description", "installed", "fingerprint"]);
+    for name in store.names()? {
+        let spec = store.load(&name)?;
+        let status = store.status(&spec);
+        let fingerprint = status.fingerprint.as_ref().map(|f| f.one_line());
+        table.add_row([
+            name.clone(),
+            spec.description.clone(),
+            if status.installed { "yes" } else { "no" }.to_string(),
+            fingerprint.unwrap_or_default(),
+        ]);
+    }
+    println!("{table}");
+    Ok(Exit::Success)
+}
+
+fn check(
+    store: &crate::target::TargetStore,
+    name: &str,
+    classes: Vec<String>,
+    packages: Vec<String>,
+    args: &crate::cli::PoolArgs,
+) -> anyhow::Result<Exit> {
+    let mut config = pool_config(args)?;
+    config.jobs = 1;
+    let began = Instant::now();
+    let (provisioned, pool) = start_pool(store, name, config)?;
+    let started = began.elapsed();
+    let packages = if classes.is_empty() && packages.is_empty() {
+        DEFAULT_PACKAGES.iter().map(|p| p.to_string()).collect()
+    } else {
+        packages
+    };
+    let (model, unknown) = pool.describe(&classes, &packages)?;
+    if let Some(first) = unknown.first() {
+        return Err(bad_input(format!("{name} does not know {first}")));
+    }
+    println!("target:      {name}");
+    println!("fingerprint: {}", provisioned.fingerprint.one_line());
+    println!("libjvm:      {}", provisioned.jvm.libjvm.display());
+    println!("start-up:    {} ms", started.as_millis());
+    println!(
+        "api:         {} public classes, {} public constructors and methods",
+        model.classes.len(),
+        model.callable_count()
+    );
+    Ok(Exit::Success)
+}

@@ -1,0 +1,209 @@
+//! Which part of an implementation's API difftest exercises: the default scope (the
+//! packages of the Randoop paper's JDK experiment that do no I/O), user scopes from flags
+//! or a class-list file, and the omit list of methods and classes never to call.
+
+use crate::exit::bad_input;
+use crate::model::{ApiClass, ApiModel, Callable};
+use std::path::Path;
+
+/// Packages described when no scope is given.
+pub const DEFAULT_PACKAGES: &[&str] = &[
+    "java.lang",
+    "java.math",
+    "java.text",
+    "java.util",
+    "java.sql",
+    "java.beans",
+    "java.security",
+    "javax.xml.datatype",
+    "javax.xml.parsers",
+];
+
+/// The omit list shipped with difftest (`targets/omit.txt`).
+pub const DEFAULT_OMIT: &str = include_str!("../targets/omit.txt");
+
+/// Glob patterns naming classes and members never to call.
+#[derive(Clone, Debug, Default)]
+pub struct OmitList {
+    patterns: Vec<String>,
+}
+
+impl OmitList {
+    /// The shipped list.
+    pub fn default_list() -> OmitList {
+        OmitList::parse(DEFAULT_OMIT)
+    }
+
+    /// One pattern a line; blank lines and `#` comments ignored.
+    pub fn parse(text: &str) -> OmitList {
+        let patterns = text
+            .lines()
+            .map(|l| l.split('#').next().unwrap_or("").trim())
+            .filter(|l| !l.is_empty())
+            .map(str::to_string)
+            .collect();
+        OmitList { patterns }
+    }
+
+    /// Reads a list from a file; the error names the file.
+    pub fn read(path: &Path) -> anyhow::Result<OmitList> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| bad_input(format!("{}: cannot read omit list: {e}", path.display())))?;
+        Ok(OmitList::parse(&text))
+    }
+
+    /// Adds another list's patterns.
+    pub fn extend(&mut self, other: OmitList) {
+        self.patterns.extend(other.patterns);
+    }
+
+    pub fn len(&self) -> usize {
+        self.patterns.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.patterns.is_empty()
+    }
+
+    /// Whether the class itself is omitted.
+    pub fn omits_class(&self, class: &str) -> bool {
+        self.patterns.iter().any(|p| glob(p, class))
+    }
+
+    /// Whether a member of `class` is omitted, by name or by full signature.
+    pub fn omits_member(&self, class: &str, member: &Callable) -> bool {
+        let short = format!("{class}.{}", member.name);
+        let full = format!("{class}.{}", member.signature());
+        self.patterns
+            .iter()
+            .any(|p| glob(p, class) || glob(p, &short) || glob(p, &full))
+    }
+
+    /// The model without omitted classes and members, nor members whose signature mentions
+    /// an omitted class (they could only be called with, or yield, forbidden objects).
+    pub fn filter(&self, model: &ApiModel) -> ApiModel {
+        let classes = model
+            .classes
+            .values()
+            .filter(|c| !self.omits_class(&c.name))
+            .map(|c| (c.name.clone(), self.filter_class(c)))
+            .collect();
+        ApiModel { classes }
+    }
+
+    fn filter_class(&self, class: &ApiClass) -> ApiClass {
+        let keep = |m: &Callable| {
+            !self.omits_member(&class.name, m)
+                && !m.params.iter().any(|p| self.omits_class(element(p)))
+                && !self.omits_class(element(&m.returns))
+        };
+        let mut out = class.clone();
+        out.constructors.retain(keep);
+        out.methods.retain(keep);
+        out.fields
+            .retain(|f| !self.omits_class(element(&f.ty)) && !self.omits_class(&class.name));
+        out
+    }
+}
+
+/// The element type of an array type name.
+fn element(ty: &str) -> &str {
+    ty.trim_end_matches("[]")
+}
+
+/// `*` matches any run of characters; everything else matches itself.
+pub fn glob(pattern: &str, text: &str) -> bool {
+    let parts: Vec<&str> = pattern.split('*').collect();
+    if parts.len() == 1 {
+        return pattern == text;
+    }
+    let (first, last) = (parts[0], parts[parts.len() - 1]);
+    if !text.starts_with(first) || text.len() < first.len() + last.len() || !text.ends_with(last) {
+        return false;
+    }
+    let mut rest = &text[first.len()..text.len() - last.len()];
+    for middle in &parts[1..parts.len() - 1] {
+        match rest.find(middle) {
+            Some(at) => rest = &rest[at + middle.len()..],
+            None => return false,
+        }
+    }
+    true
+}
+
+/// Reads a class-list file: one class or `package.*` a line, `#` comments.
+pub fn read_class_list(path: &Path) -> anyhow::Result<(Vec<String>, Vec<String>)> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| bad_input(format!("{}: cannot read class list: {e}", path.display())))?;
+    let (mut classes, mut packages) = (Vec::new(), Vec::new());
+    for (n, line) in text.lines().enumerate() {
+        let line = line.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        if !is_java_name(line.trim_end_matches(".*")) {
+            let what = format!("{}:{}: not a class or package name: {line}", path.display(), n + 1);
+            return Err(bad_input(what));
+        }
+        match line.strip_suffix(".*") {
+            Some(p) => packages.push(p.to_string()),
+            None => classes.push(line.to_string()),
+        }
+    }
+    Ok((classes, packages))
+}
+
+/// A dotted Java name (with `$` for nested classes).
+pub fn is_java_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.split('.').all(|part| {
+            let mut chars = part.chars();
+            chars
+                .next()
+                .is_some_and(|c| c.is_alphabetic() || c == '_' || c == '$')
+                && chars.all(|c| c.is_alphanumeric() || c == '_' || c == '$')
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn callable(name: &str, params: &[&str]) -> Callable {
+        Callable {
+            name: name.into(),
+            params: params.iter().map(|s| s.to_string()).collect(),
+            returns: "void".into(),
+            is_static: false,
+            deprecated_for_removal: false,
+        }
+    }
+
+    #[test]
+    fn glob_matches_runs() {
+        assert!(glob("java.lang.Thread*", "java.lang.ThreadLocal"));
+        assert!(glob("*.wait(*", "java.lang.Object.wait(long)"));
+        assert!(!glob("java.lang.System", "java.lang.SystemX"));
+        assert!(glob("a*b*c", "aXbYc") && !glob("a*b*c", "aXcYb"));
+    }
+
+    #[test]
+    fn default_list_omits_exit_and_set_default_but_not_arraylist() {
+        let omit = OmitList::default_list();
+        assert!(omit.omits_class("java.lang.System"));
+        assert!(omit.omits_member("java.util.Locale", &callable("setDefault", &["java.util.Locale"])));
+        assert!(omit.omits_member("java.lang.Object", &callable("wait", &["long"])));
+        assert!(omit.omits_member(
+            "java.util.Formatter",
+            &callable("<init>", &["java.lang.String"])
+        ));
+        assert!(!omit.omits_member("java.util.Formatter", &callable("<init>", &[])));
+        assert!(!omit.omits_class("java.util.ArrayList"));
+    }
+
+    #[test]
+    fn java_names_are_checked() {
+        assert!(is_java_name("java.util.Map$Entry"));
+        assert!(!is_java_name("java..util") && !is_java_name("java.util List"));
+    }
+}
