@@ -5,10 +5,11 @@
 //! API [`model`] it describes; the [`pool`] supervises workers, enforcing timeouts and
 //! surviving crashes.
 
-pub mod model;
 pub mod cli;
 pub mod commands;
+pub mod contracts;
 pub mod exit;
+pub mod model;
 pub mod pool;
 pub mod scope;
 pub mod sequence;
