@@ -13,6 +13,7 @@ pub mod generate;
 pub mod model;
 pub mod observe;
 pub mod pool;
+pub mod rerun;
 pub mod scope;
 pub mod sequence;
 pub mod suite;

@@ -6,6 +6,7 @@ use super::store::{SeqId, Store};
 use super::types::{NameId, Names};
 use crate::sequence::{Observed, ObserverCall, Violation};
 use crate::suite::{ErrorTest, Test};
+use crate::worker::protocol::SeqRequest;
 use std::collections::HashMap;
 
 /// Observed values, each stored once.
@@ -64,6 +65,14 @@ pub struct KeptTest {
 impl KeptTest {
     pub fn check_count(&self) -> usize {
         self.checks.len() + self.observers.len()
+    }
+
+    /// What a worker runs to replay this test.
+    pub fn request(&self, store: &Store, names: &Names) -> SeqRequest {
+        SeqRequest {
+            statements: store.statements(&store.node(self.seq).parts),
+            observers: self.observers.iter().map(|o| o.call(names)).collect(),
+        }
     }
 
     /// The full test, with its statements and values spelled out.
