@@ -5,10 +5,10 @@
 //! API [`model`] it describes; the [`pool`] supervises workers, enforcing timeouts and
 //! surviving crashes.
 
-pub mod model;
 pub mod cli;
 pub mod commands;
 pub mod exit;
+pub mod model;
 pub mod pool;
 pub mod scope;
 pub mod sequence;

@@ -3,7 +3,7 @@
 
 mod common;
 
-use difftest::sequence::{ObserverCall, Observed, SeqResult, Statement};
+use difftest::sequence::{Observed, ObserverCall, SeqResult, Statement};
 use difftest::worker::protocol::SeqRequest;
 
 fn lit(ty: &str, value: &str) -> Statement {
@@ -13,7 +13,13 @@ fn lit(ty: &str, value: &str) -> Statement {
     }
 }
 
-fn call(class: &str, method: &str, params: &[&str], receiver: Option<usize>, args: &[usize]) -> Statement {
+fn call(
+    class: &str,
+    method: &str,
+    params: &[&str],
+    receiver: Option<usize>,
+    args: &[usize],
+) -> Statement {
     Statement::Call {
         class: class.into(),
         method: method.into(),
@@ -63,7 +69,13 @@ fn short_time_of_epoch() -> SeqRequest {
             params: vec!["long".into()],
             args: vec![3],
         },
-        call("java.text.DateFormat", "format", &["java.util.Date"], Some(2), &[4]),
+        call(
+            "java.text.DateFormat",
+            "format",
+            &["java.util.Date"],
+            Some(2),
+            &[4],
+        ),
     ])
 }
 
@@ -74,7 +86,9 @@ fn describing_array_list_shows_get_first_on_21_and_not_on_17() {
         let pool = common::pool(target, &[], common::config(1, 5000));
         let (model, unknown) = pool.describe(&classes, &[]).expect("describe");
         assert!(unknown.is_empty());
-        let list = model.class("java.util.ArrayList").expect("ArrayList described");
+        let list = model
+            .class("java.util.ArrayList")
+            .expect("ArrayList described");
         let has = list.methods.iter().any(|m| m.name == "getFirst");
         assert_eq!(has, expected, "getFirst on {target}");
         assert!(list.constructors.iter().any(|c| c.params == ["int"]));
@@ -121,7 +135,10 @@ fn an_exception_is_reported_and_the_worker_goes_on() {
     match last(&results[0]) {
         Observed::Threw { class, message } => {
             assert_eq!(class, "java.lang.StringIndexOutOfBoundsException");
-            assert!(message.as_deref().unwrap_or("").contains('7'), "{message:?}");
+            assert!(
+                message.as_deref().unwrap_or("").contains('7'),
+                "{message:?}"
+            );
         }
         other => panic!("expected an exception, got {other:?}"),
     }
@@ -142,7 +159,13 @@ fn observers_and_contracts_run_after_the_sequence() {
             args: vec![],
         },
         lit("java.lang.String", "x\\u00E9"),
-        call("java.util.ArrayList", "add", &["java.lang.Object"], Some(0), &[1]),
+        call(
+            "java.util.ArrayList",
+            "add",
+            &["java.lang.Object"],
+            Some(0),
+            &[1],
+        ),
     ]);
     for method in ["size", "toString"] {
         req.observers.push(ObserverCall {
@@ -172,11 +195,29 @@ fn misbehave(method: &str) -> SeqRequest {
 #[test]
 fn hangs_are_timeouts_and_the_next_sequence_still_runs() {
     let fixtures = common::compile_fixtures("worker");
-    let pool = common::pool("temurin21", &[fixtures.path().into()], common::config(1, 1500));
-    let batch = [misbehave("answer"), misbehave("spin"), misbehave("answer"), misbehave("sleepForever"), misbehave("answer")];
+    let pool = common::pool(
+        "temurin21",
+        &[fixtures.path().into()],
+        common::config(1, 1500),
+    );
+    let batch = [
+        misbehave("answer"),
+        misbehave("spin"),
+        misbehave("answer"),
+        misbehave("sleepForever"),
+        misbehave("answer"),
+    ];
     let results = pool.run(&batch, false).expect("run");
-    assert!(matches!(results[1], SeqResult::Timeout { .. }), "{:?}", results[1]);
-    assert!(matches!(results[3], SeqResult::Timeout { .. }), "{:?}", results[3]);
+    assert!(
+        matches!(results[1], SeqResult::Timeout { .. }),
+        "{:?}",
+        results[1]
+    );
+    assert!(
+        matches!(results[3], SeqResult::Timeout { .. }),
+        "{:?}",
+        results[3]
+    );
     for i in [0, 2, 4] {
         assert_eq!(last(&results[i]).render(), "42");
     }
@@ -186,8 +227,18 @@ fn hangs_are_timeouts_and_the_next_sequence_still_runs() {
 #[test]
 fn exit_and_halt_are_crashes_and_the_pool_goes_on() {
     let fixtures = common::compile_fixtures("worker");
-    let pool = common::pool("temurin17", &[fixtures.path().into()], common::config(2, 5000));
-    let batch = [misbehave("exit"), misbehave("answer"), misbehave("halt"), misbehave("chatty"), misbehave("answer")];
+    let pool = common::pool(
+        "temurin17",
+        &[fixtures.path().into()],
+        common::config(2, 5000),
+    );
+    let batch = [
+        misbehave("exit"),
+        misbehave("answer"),
+        misbehave("halt"),
+        misbehave("chatty"),
+        misbehave("answer"),
+    ];
     let results = pool.run(&batch, false).expect("run");
     match &results[0] {
         SeqResult::Crash { exit, .. } => assert_eq!(exit, "exit code 7"),
@@ -205,9 +256,23 @@ fn exit_and_halt_are_crashes_and_the_pool_goes_on() {
 #[test]
 fn stack_overflow_and_out_of_memory_come_back_as_exceptions() {
     let fixtures = common::compile_fixtures("worker");
-    let pool = common::pool("temurin17", &[fixtures.path().into()], common::config(1, 20000));
+    let pool = common::pool(
+        "temurin17",
+        &[fixtures.path().into()],
+        common::config(1, 20000),
+    );
     let results = pool
-        .run(&[seq(vec![lit("int", "0"), call("fixture.Misbehave", "recurse", &["int"], None, &[0])]), misbehave("hog"), misbehave("answer")], false)
+        .run(
+            &[
+                seq(vec![
+                    lit("int", "0"),
+                    call("fixture.Misbehave", "recurse", &["int"], None, &[0]),
+                ]),
+                misbehave("hog"),
+                misbehave("answer"),
+            ],
+            false,
+        )
         .expect("run");
     let class_of = |r: &SeqResult| match last(r) {
         Observed::Threw { class, .. } => class.clone(),

@@ -47,6 +47,9 @@ impl WorkerProcess {
         let mut child = Command::new(exe)
             .arg("__worker")
             .current_dir(cwd.path())
+            .env_remove("JAVA_TOOL_OPTIONS")
+            .env_remove("_JAVA_OPTIONS")
+            .env_remove("JDK_JAVA_OPTIONS")
             .envs(&jvm.env)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -89,7 +92,10 @@ impl WorkerProcess {
         match failure {
             Failure::Timeout => "the worker did not start in time".into(),
             Failure::Died { exit, stderr_tail } => {
-                format!("the worker died at start-up ({exit}): {}", last_line(&stderr_tail))
+                format!(
+                    "the worker died at start-up ({exit}): {}",
+                    last_line(&stderr_tail)
+                )
             }
             Failure::Garbled(e) => e,
         }
@@ -233,5 +239,8 @@ fn signal_name(sig: i32) -> &'static str {
 }
 
 fn last_line(text: &str) -> &str {
-    text.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or("no output")
+    text.lines()
+        .rev()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or("no output")
 }
