@@ -129,6 +129,8 @@ impl TargetError {
                 | Invalid { .. }
                 | WheelLayout { .. }
                 | ClasspathMissing { .. }
+                | LibjvmMissing { .. }
+                | NoSystemJava { .. }
         )
     }
 
