@@ -15,6 +15,8 @@ use std::collections::BTreeMap;
 /// | `-XX:+UseSerialGC` | one GC thread, smallest footprint, same on every JDK |
 /// | `-XX:TieredStopAtLevel=1` | C1 only: short runs start and warm up faster |
 /// | `-Xmx256m` | many workers fit on one machine; a runaway sequence fails fast |
+/// | `-Xms16m` | the heap grows on demand: a worker's RSS stays small until it needs more |
+/// | `-XX:ReservedCodeCacheSize=32m` | C1 code of a short-lived worker fits easily |
 /// | `-Xss8m` | deep recursion in generated code overflows in Java, not in Rust |
 /// | `-Duser.timezone=UTC` | dates render the same everywhere |
 /// | `-Duser.language=en -Duser.country=US` | default locale fixed |
@@ -27,6 +29,8 @@ pub const DEFAULT_JVM_OPTIONS: &[&str] = &[
     "-XX:+UseSerialGC",
     "-XX:TieredStopAtLevel=1",
     "-Xmx256m",
+    "-Xms16m",
+    "-XX:ReservedCodeCacheSize=32m",
     "-Xss8m",
     "-Duser.timezone=UTC",
     "-Duser.language=en",
