@@ -41,6 +41,9 @@ pub enum Command {
     /// List, install and check implementations (targets/NAME.yaml)
     #[command(subcommand)]
     Targets(TargetsCommand),
+    /// Measure difftest on real targets (see the README's performance section)
+    #[command(subcommand)]
+    Bench(BenchCommand),
     /// Run as a worker process (used by difftest itself)
     #[command(name = "__worker", hide = true)]
     Worker,
@@ -65,6 +68,25 @@ pub enum TargetsCommand {
         /// Packages to describe instead of the default scope
         #[arg(long, value_delimiter = ',', value_name = "PACKAGE,…")]
         packages: Vec<String>,
+        #[command(flatten)]
+        pool: PoolArgs,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+pub enum BenchCommand {
+    /// Worker start-up, statements per second with 1 and 2 workers, RSS per worker
+    Workers {
+        /// Targets to measure
+        #[arg(
+            long = "impl",
+            value_delimiter = ',',
+            default_value = "temurin17,temurin21"
+        )]
+        targets: Vec<String>,
+        /// Sequences of 10 statements in the measured batch
+        #[arg(long, default_value_t = 10_000)]
+        sequences: usize,
         #[command(flatten)]
         pool: PoolArgs,
     },

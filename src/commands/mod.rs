@@ -1,5 +1,6 @@
 //! What each subcommand does, on top of the library: argument checks, progress, output.
 
+mod bench;
 mod targets;
 
 use crate::cli::{Cli, Command, GlobalArgs, PoolArgs};
@@ -12,6 +13,7 @@ use std::time::Duration;
 pub fn dispatch(cli: Cli) -> anyhow::Result<Exit> {
     match cli.command {
         Command::Targets(cmd) => targets::run(&cli.global, cmd),
+        Command::Bench(cmd) => bench::run(&cli.global, cmd),
         Command::Worker => Ok(Exit::Success),
     }
 }
