@@ -10,6 +10,7 @@ pub mod commands;
 pub mod contracts;
 pub mod exit;
 pub mod generate;
+pub mod interrupt;
 pub mod model;
 pub mod observe;
 pub mod pool;

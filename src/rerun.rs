@@ -35,6 +35,8 @@ pub struct RerunReport {
     /// How often each method's value changed, for the report.
     pub unstable_by_method: BTreeMap<String, u64>,
     pub elapsed: Duration,
+    /// Largest sum of the workers' peak RSS in one rerun, in KiB.
+    pub workers_peak_kib: u64,
 }
 
 impl RerunReport {
@@ -72,12 +74,15 @@ pub fn remove_flakes(
             break;
         }
         let exec = factory(i)?;
-        let mut rng = ChaCha8Rng::seed_from_u64(seed ^ (0x9E37_79B9_7F4A_7C15u64.wrapping_mul(i as u64 + 1)));
+        let mut rng =
+            ChaCha8Rng::seed_from_u64(seed ^ (0x9E37_79B9_7F4A_7C15u64.wrapping_mul(i as u64 + 1)));
         let mut order: Vec<usize> = (0..rec.tests.len()).collect();
         order.shuffle(&mut rng);
         let mut done = 0;
         while done < order.len() && !stop.load(Ordering::SeqCst) {
-            let size = rng.random_range(MAX_BATCH / 8..=MAX_BATCH).min(order.len() - done);
+            let size = rng
+                .random_range(MAX_BATCH / 8..=MAX_BATCH)
+                .min(order.len() - done);
             let batch = &order[done..done + size];
             let reqs: Vec<_> = batch
                 .iter()
@@ -93,6 +98,8 @@ pub fn remove_flakes(
         if done == order.len() {
             report.reruns_done += 1;
         }
+        let rss = exec.peak_rss_kib().iter().sum();
+        report.workers_peak_kib = report.workers_peak_kib.max(rss);
     }
     let before = rec.tests.len();
     let mut index = 0;
@@ -144,7 +151,12 @@ fn compare(rec: &mut Recorded, t: usize, result: SeqResult, report: &mut RerunRe
     }
     test.checks = checks;
     let (mut observers, mut values) = (Vec::new(), Vec::new());
-    for ((o, &v), got) in test.observers.iter().zip(&test.observations).zip(&observations) {
+    for ((o, &v), got) in test
+        .observers
+        .iter()
+        .zip(&test.observations)
+        .zip(&observations)
+    {
         match settle(rec.values.get(v), got) {
             Settled::Same => values.push(v),
             Settled::ClassOnly(c) => {
@@ -228,7 +240,10 @@ mod tests {
         let unstable: Vec<&String> = report.unstable_by_method.keys().collect();
         assert_eq!(unstable, ["t.Clock.now()"], "only the clock changes");
         let checks_after: usize = rec.tests.iter().map(|t| t.check_count()).sum();
-        assert_eq!(checks_before as u64 - report.dropped_checks, checks_after as u64);
+        assert_eq!(
+            checks_before as u64 - report.dropped_checks,
+            checks_after as u64
+        );
         for t in &rec.tests {
             let full = t.expand(&rec.store, &rec.names, &rec.values);
             for (s, e) in full.statements.iter().zip(&full.expected_steps) {

@@ -1,6 +1,7 @@
 //! What each subcommand does, on top of the library: argument checks, progress, output.
 
 mod bench;
+mod record;
 mod targets;
 
 use crate::cli::{Cli, Command, GlobalArgs, PoolArgs};
@@ -13,6 +14,7 @@ use std::time::Duration;
 pub fn dispatch(cli: Cli) -> anyhow::Result<Exit> {
     match cli.command {
         Command::Targets(cmd) => targets::run(&cli.global, cmd),
+        Command::Record(args) => record::run(&cli.global, *args),
         Command::Bench(cmd) => bench::run(&cli.global, cmd),
         Command::Worker => Ok(Exit::Success),
     }

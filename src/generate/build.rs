@@ -29,8 +29,8 @@ impl Generator<'_> {
         let mut chosen: Vec<Input> = Vec::with_capacity(op.inputs.len());
         for k in 0..op.inputs.len() {
             let receiver = op.receiver && k == 0;
-            let Some(input) = self.input(&mut b, op.inputs[k], op.slots[k], receiver, &chosen)
-            else {
+            let (ty, slot) = (op.inputs[k], op.slots[k]);
+            let Some(input) = self.input(&mut b, ty, slot, receiver, op.receiver, &chosen) else {
                 self.stats.no_input += 1;
                 return None;
             };
@@ -72,11 +72,14 @@ impl Generator<'_> {
         ty: NameId,
         slot: u32,
         receiver: bool,
+        receiver_first: bool,
         chosen: &[Input],
     ) -> Option<Input> {
         if !chosen.is_empty() && self.rng.random_bool(self.cfg.alias_ratio) {
             let names = &self.names;
-            let reusable: Vec<&Input> = chosen
+            // Never the receiver: `list.add(list)` makes structures that overflow the stack.
+            let skip = usize::from(receiver_first);
+            let reusable: Vec<&Input> = chosen[skip.min(chosen.len())..]
                 .iter()
                 .filter(|c| !c.2 && names.assignable(c.1, ty))
                 .collect();

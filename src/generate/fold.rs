@@ -20,6 +20,32 @@ pub(super) fn value_key(ty: NameId, shown: &Observed, observed: &[(NameId, u32)]
     key_of(&(ty, shown, observed))
 }
 
+/// Largest magnitude of a number a call returned that later calls may use: hash codes and
+/// the like as sizes or capacities only exhaust the heap.
+const MAX_REUSED_NUMBER: f64 = 10_000.0;
+/// Longest returned string (escaped) that later calls may use.
+const MAX_REUSED_TEXT: usize = 1_000;
+
+/// Errors of the JVM rather than of the code: they depend on heap and stack sizes.
+fn is_vm_error(o: &Observed) -> bool {
+    matches!(o, Observed::Threw { class, .. }
+        if class == "java.lang.OutOfMemoryError" || class == "java.lang.StackOverflowError")
+}
+
+/// Whether a returned value may be an input of later calls.
+fn usable_value(class: &str, text: &str) -> bool {
+    if looks_identity_based(text) || text.len() > MAX_REUSED_TEXT {
+        return false;
+    }
+    match class {
+        "java.lang.Integer" | "java.lang.Long" | "java.lang.Short" | "java.lang.Byte"
+        | "java.lang.Double" | "java.lang.Float" => text
+            .parse::<f64>()
+            .is_ok_and(|v| v.abs() <= MAX_REUSED_NUMBER),
+        _ => true,
+    }
+}
+
 /// `Threw` without an identity-based message; `None` for text that changes run to run.
 fn stable(o: &Observed) -> Option<Observed> {
     match o {
@@ -81,6 +107,10 @@ impl Generator<'_> {
         }
         if matches!(last_step, Observed::Missing { .. }) {
             self.stats.invalid += 1;
+            return;
+        }
+        if is_vm_error(last_step) {
+            self.stats.vm_errors += 1;
             return;
         }
         let stmts = &req.statements[..n];
@@ -176,7 +206,7 @@ impl Generator<'_> {
             .collect();
         let extensible = match shown {
             Observed::Null | Observed::Void => false,
-            Observed::Value { text, .. } if looks_identity_based(text) => false,
+            Observed::Value { class, text } if !usable_value(class, text) => false,
             Observed::Object { .. } if own.is_empty() => true,
             _ => self.comps.first_seen(value_key(ty, shown, &own)),
         };

@@ -46,11 +46,20 @@ use types::{NameId, Names};
 /// Runs sequences on the reference; the pool in production, a fake in tests.
 pub trait Executor {
     fn execute(&self, seqs: &[SeqRequest], contracts: bool) -> Result<Vec<SeqResult>, PoolError>;
+
+    /// Peak resident set size of each worker so far, in KiB.
+    fn peak_rss_kib(&self) -> Vec<u64> {
+        Vec::new()
+    }
 }
 
 impl Executor for Pool {
     fn execute(&self, seqs: &[SeqRequest], contracts: bool) -> Result<Vec<SeqResult>, PoolError> {
         self.run(seqs, contracts)
+    }
+
+    fn peak_rss_kib(&self) -> Vec<u64> {
+        Pool::peak_rss_kib(self)
     }
 }
 
@@ -120,6 +129,8 @@ pub struct GenStats {
     pub too_long: u64,
     pub no_input: u64,
     pub invalid: u64,
+    /// Sequences that ended in `OutOfMemoryError` or `StackOverflowError` (dropped).
+    pub vm_errors: u64,
     pub timeouts: u64,
     pub crashes: u64,
     pub truncated: u64,
@@ -320,7 +331,9 @@ impl<'m> Generator<'m> {
             if began.elapsed() >= self.cfg.time_limit {
                 return Ok(StopReason::TimeLimit);
             }
+            let t0 = Instant::now();
             let (cands, reqs) = self.round();
+            let t1 = Instant::now();
             self.stats.rounds += 1;
             if cands.is_empty() {
                 empty_rounds += 1;
@@ -331,8 +344,20 @@ impl<'m> Generator<'m> {
             }
             empty_rounds = 0;
             let results = exec.execute(&reqs, true)?;
+            let t2 = Instant::now();
+            let stmts: usize = reqs.iter().map(|r| r.statements.len()).sum();
             for ((c, req), r) in cands.into_iter().zip(&reqs).zip(results) {
                 self.fold(c, req, r);
+            }
+            if std::env::var_os("DIFFTEST_TRACE").is_some() {
+                eprintln!(
+                    "round: draft {:?} exec {:?} fold {:?} seqs {} stmts {}",
+                    t1 - t0,
+                    t2 - t1,
+                    t2.elapsed(),
+                    reqs.len(),
+                    stmts
+                );
             }
             progress(&self.progress(began));
         }
