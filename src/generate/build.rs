@@ -22,7 +22,7 @@ impl Generator<'_> {
     pub(super) fn draft(&mut self) -> Option<Candidate> {
         let op_index = self.rng.random_range(0..self.ops.len());
         let op = self.ops[op_index].clone();
-        if self.banned.contains(&op.tmpl) {
+        if self.banned.contains(&op.family) {
             return None;
         }
         let mut b = Builder::default();

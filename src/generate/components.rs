@@ -13,12 +13,13 @@ use rand::Rng;
 use std::collections::{HashMap, HashSet};
 use std::hash::{DefaultHasher, Hash, Hasher};
 
-/// A value: statement `pos` of sequence `seq`, declared as `ty`.
+/// A value: statement `pos` of sequence `seq` (`len` statements long), declared as `ty`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ValueRef {
     pub seq: SeqId,
     pub pos: u32,
     pub ty: NameId,
+    pub len: u32,
 }
 
 /// Extensible values by the parameter types they fill.
@@ -70,10 +71,16 @@ impl Components {
         self.values += 1;
     }
 
-    /// A random value for slot `s`.
+    /// A random value for slot `s`: the shorter sequence of two drawn at random, which keeps
+    /// tests short (like Randoop's `--small-tests`) without starving long ones.
     pub fn pick(&self, s: u32, rng: &mut impl Rng) -> Option<ValueRef> {
         let slot = &self.slots[s as usize];
-        (!slot.is_empty()).then(|| slot[rng.random_range(0..slot.len())])
+        if slot.is_empty() {
+            return None;
+        }
+        let a = slot[rng.random_range(0..slot.len())];
+        let b = slot[rng.random_range(0..slot.len())];
+        Some(if b.len < a.len { b } else { a })
     }
 
     /// The equality filter: true the first time a value with this key is seen.

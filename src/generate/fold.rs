@@ -22,9 +22,11 @@ pub(super) fn value_key(ty: NameId, shown: &Observed, observed: &[(NameId, u32)]
 
 /// Largest magnitude of a number a call returned that later calls may use: hash codes and
 /// the like as sizes or capacities only exhaust the heap.
-const MAX_REUSED_NUMBER: f64 = 10_000.0;
-/// Longest returned string (escaped) that later calls may use.
-const MAX_REUSED_TEXT: usize = 1_000;
+const MAX_REUSED_NUMBER: f64 = 1_000.0;
+/// Longest text (a returned string, or what an object's observers show) of a value that
+/// later calls may use: huge numbers and strings make later calls slow (`pow`,
+/// `nextProbablePrime`, `toString` of a million digits) without testing anything new.
+const MAX_REUSED_TEXT: usize = 200;
 
 /// Errors of the JVM rather than of the code: they depend on heap and stack sizes.
 fn is_vm_error(o: &Observed) -> bool {
@@ -73,11 +75,11 @@ impl Generator<'_> {
             } => self.fold_done(c, req, steps, observations, violations),
             SeqResult::Timeout { .. } => {
                 self.stats.timeouts += 1;
-                self.banned.insert(self.ops[c.op].tmpl);
+                self.banned.insert(self.ops[c.op].family);
             }
             SeqResult::Crash { .. } => {
                 self.stats.crashes += 1;
-                self.banned.insert(self.ops[c.op].tmpl);
+                self.banned.insert(self.ops[c.op].family);
             }
         }
     }
@@ -179,13 +181,17 @@ impl Generator<'_> {
         } else {
             self.stats.kept_exceptional += 1;
         }
-        self.tests.push(KeptTest {
+        let mut test = KeptTest {
             id,
             seq,
             checks,
             observers,
             observations: observed,
-        });
+        };
+        test.checks.shrink_to_fit();
+        test.observers.shrink_to_fit();
+        test.observations.shrink_to_fit();
+        self.tests.push(test);
     }
 
     /// The null and equality filters; a value that passes joins the component pool.
@@ -208,11 +214,18 @@ impl Generator<'_> {
             Observed::Null | Observed::Void => false,
             Observed::Value { class, text } if !usable_value(class, text) => false,
             Observed::Object { .. } if own.is_empty() => true,
+            Observed::Object { .. } if own.iter().any(|&(_, v)| self.too_big(v)) => false,
             _ => self.comps.first_seen(value_key(ty, shown, &own)),
         };
         if extensible {
-            self.comps.add(&self.names, ValueRef { seq, pos, ty });
+            let len = self.store.node(seq).len;
+            self.comps.add(&self.names, ValueRef { seq, pos, ty, len });
         }
+    }
+
+    /// Whether an observed value is text too long to reuse.
+    fn too_big(&self, v: u32) -> bool {
+        matches!(self.values.get(v), Observed::Value { text, .. } if text.len() > MAX_REUSED_TEXT)
     }
 
     fn subsume(&mut self, id: SeqId) {

@@ -2,6 +2,7 @@
 //! stored sequence plus its checks (step index and interned expected value) and observer
 //! calls, error-revealing tests as a stored sequence plus the violated contract.
 
+use super::components::key_of;
 use super::store::{SeqId, Store};
 use super::types::{NameId, Names};
 use crate::sequence::{Observed, ObserverCall, Violation};
@@ -9,21 +10,22 @@ use crate::suite::{ErrorTest, Test};
 use crate::worker::protocol::SeqRequest;
 use std::collections::HashMap;
 
-/// Observed values, each stored once.
+/// Observed values, each stored once (the index holds 128-bit keys, not copies).
 #[derive(Default)]
 pub struct Values {
     list: Vec<Observed>,
-    index: HashMap<Observed, u32>,
+    index: HashMap<u128, u32>,
 }
 
 impl Values {
     pub fn intern(&mut self, o: &Observed) -> u32 {
-        if let Some(&id) = self.index.get(o) {
+        let key = key_of(o);
+        if let Some(&id) = self.index.get(&key) {
             return id;
         }
         let id = self.list.len() as u32;
         self.list.push(o.clone());
-        self.index.insert(o.clone(), id);
+        self.index.insert(key, id);
         id
     }
 

@@ -74,7 +74,9 @@ pub struct GenConfig {
     pub round_size: usize,
     /// Probability of passing `null` for a reference parameter that has values.
     pub null_ratio: f64,
-    /// Probability of reusing a value already chosen for this call.
+    /// Probability of reusing a value already chosen for this call (never the receiver).
+    /// Off by default, as in Randoop 4: `Collections.fill(list, list)` builds structures
+    /// whose `hashCode` overflows the stack.
     pub alias_ratio: f64,
     /// Probability of appending the call several times (Randoop's repetition).
     pub repeat_probability: f64,
@@ -98,7 +100,7 @@ impl Default for GenConfig {
             output_limit: None,
             round_size: 400,
             null_ratio: 0.0,
-            alias_ratio: 0.1,
+            alias_ratio: 0.0,
             repeat_probability: 0.1,
             repeat_max: 100,
             max_size: 100,
@@ -275,7 +277,15 @@ impl<'m> Generator<'m> {
             b.push_stmt(tmpl, &[]);
             self.seen.insert(b.hash.key());
             let seq = self.push_node(b, false);
-            self.comps.add(&self.names, ValueRef { seq, pos: 0, ty: t });
+            self.comps.add(
+                &self.names,
+                ValueRef {
+                    seq,
+                    pos: 0,
+                    ty: t,
+                    len: 1,
+                },
+            );
         }
     }
 
@@ -331,9 +341,7 @@ impl<'m> Generator<'m> {
             if began.elapsed() >= self.cfg.time_limit {
                 return Ok(StopReason::TimeLimit);
             }
-            let t0 = Instant::now();
             let (cands, reqs) = self.round();
-            let t1 = Instant::now();
             self.stats.rounds += 1;
             if cands.is_empty() {
                 empty_rounds += 1;
@@ -344,20 +352,8 @@ impl<'m> Generator<'m> {
             }
             empty_rounds = 0;
             let results = exec.execute(&reqs, true)?;
-            let t2 = Instant::now();
-            let stmts: usize = reqs.iter().map(|r| r.statements.len()).sum();
             for ((c, req), r) in cands.into_iter().zip(&reqs).zip(results) {
                 self.fold(c, req, r);
-            }
-            if std::env::var_os("DIFFTEST_TRACE").is_some() {
-                eprintln!(
-                    "round: draft {:?} exec {:?} fold {:?} seqs {} stmts {}",
-                    t1 - t0,
-                    t2 - t1,
-                    t2.elapsed(),
-                    reqs.len(),
-                    stmts
-                );
             }
             progress(&self.progress(began));
         }

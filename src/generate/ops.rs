@@ -20,6 +20,9 @@ pub struct Op {
     pub receiver: bool,
     /// Declared type of the value; `None` for `void`.
     pub result: Option<NameId>,
+    /// `method(params)` shared by the same method on every class (a constructor or field is
+    /// its own family): after a hang, the whole family is avoided.
+    pub family: NameId,
 }
 
 /// All operations of `model`, in the model's order; registers their parameter types (and
@@ -45,6 +48,7 @@ pub fn operations(
                 })
                 .collect();
             let result = (result != "void").then(|| names.intern(&result));
+            let family = names.intern(&family(&stmt));
             let tmpl = templates.intern(stmt, result);
             ops.push(Op {
                 tmpl,
@@ -52,10 +56,18 @@ pub fn operations(
                 slots,
                 receiver,
                 result,
+                family,
             });
         }
     }
     ops
+}
+
+fn family(stmt: &Statement) -> String {
+    match stmt {
+        Statement::Call { method, params, .. } => format!("{method}({})", params.join(",")),
+        other => other.callee(),
+    }
 }
 
 type RawOp = (Statement, Vec<String>, bool, String);

@@ -193,8 +193,10 @@ fn summary(plan: &Plan, g: &Generated, r: &RerunReport, generation_rss: u64, par
     );
     let own = self_peak_rss_kib();
     println!(
-        "peak RSS: difftest {} MiB, workers {} MiB while generating, {} MiB while rerunning",
+        "peak RSS: difftest {} MiB (CPU {:.1} s), workers {} MiB while generating, {} MiB while \
+         rerunning",
         own / 1024,
+        self_cpu_secs(),
         generation_rss / 1024,
         r.workers_peak_kib / 1024,
     );
@@ -209,6 +211,22 @@ fn summary(plan: &Plan, g: &Generated, r: &RerunReport, generation_rss: u64, par
         g.rec.tests.len(),
         g.rec.errors.len(),
     );
+}
+
+/// CPU time (user and system) this process used, in seconds.
+fn self_cpu_secs() -> f64 {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    let after = stat.rsplit(')').next().unwrap_or("");
+    let fields: Vec<&str> = after.split_whitespace().collect();
+    let ticks = |i: usize| {
+        fields
+            .get(i)
+            .and_then(|f| f.parse::<f64>().ok())
+            .unwrap_or(0.0)
+    };
+    // SAFETY: sysconf has no preconditions.
+    let hz = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as f64;
+    (ticks(11) + ticks(12)) / hz
 }
 
 /// This process's peak RSS in KiB.
