@@ -131,6 +131,7 @@ mod tests {
                 seq: 0,
                 pos: 0,
                 ty: int,
+                len: 1,
             },
         );
         c.add(
@@ -139,6 +140,7 @@ mod tests {
                 seq: 1,
                 pos: 0,
                 ty: s,
+                len: 1,
             },
         );
         assert_eq!((c.count(so), c.count(sn), c.count(si)), (2, 1, 1));
