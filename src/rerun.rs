@@ -129,6 +129,18 @@ fn compare(rec: &mut Recorded, t: usize, result: SeqResult, report: &mut RerunRe
         return false;
     }
     let mut test: KeptTest = std::mem::replace(&mut rec.tests[t], empty_test());
+    compare_steps(rec, &mut test, &steps, report);
+    compare_observations(rec, &mut test, &observations, report);
+    rec.tests[t] = test;
+    true
+}
+
+fn compare_steps(
+    rec: &mut Recorded,
+    test: &mut KeptTest,
+    steps: &[Observed],
+    report: &mut RerunReport,
+) {
     let parts = &rec.store.node(test.seq).parts;
     let mut checks = Vec::with_capacity(test.checks.len());
     for &(step, v) in &test.checks {
@@ -150,12 +162,20 @@ fn compare(rec: &mut Recorded, t: usize, result: SeqResult, report: &mut RerunRe
         }
     }
     test.checks = checks;
+}
+
+fn compare_observations(
+    rec: &mut Recorded,
+    test: &mut KeptTest,
+    observations: &[Observed],
+    report: &mut RerunReport,
+) {
     let (mut observers, mut values) = (Vec::new(), Vec::new());
     for ((o, &v), got) in test
         .observers
         .iter()
         .zip(&test.observations)
-        .zip(&observations)
+        .zip(observations)
     {
         match settle(rec.values.get(v), got) {
             Settled::Same => values.push(v),
@@ -174,8 +194,6 @@ fn compare(rec: &mut Recorded, t: usize, result: SeqResult, report: &mut RerunRe
     }
     test.observers = observers;
     test.observations = values;
-    rec.tests[t] = test;
-    true
 }
 
 fn empty_test() -> KeptTest {

@@ -47,9 +47,9 @@ impl Default for Hash {
 
 impl Hash {
     fn token(&mut self, t: u64) {
-        for k in 0..2 {
-            self.h[k] = add(mul(self.h[k], BASES[k]), t % P);
-            self.pow[k] = mul(self.pow[k], BASES[k]);
+        for ((h, pow), base) in self.h.iter_mut().zip(&mut self.pow).zip(BASES) {
+            *h = add(mul(*h, base), t % P);
+            *pow = mul(*pow, base);
         }
     }
 

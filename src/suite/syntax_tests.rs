@@ -46,7 +46,7 @@ fn statements_round_trip() {
 }
 
 #[test]
-fn calls_fields_and_arrays_round_trip() {
+fn constructors_and_calls_round_trip() {
     round_trip_statement(
         Statement::New {
             class: s("java.util.ArrayList"),
@@ -78,6 +78,10 @@ fn calls_fields_and_arrays_round_trip() {
         1,
         "v1 = java.lang.Integer.valueOf((int) v0)",
     );
+}
+
+#[test]
+fn fields_and_arrays_round_trip() {
     round_trip_statement(
         Statement::Field {
             class: s("java.lang.Integer"),
