@@ -9,6 +9,7 @@ pub mod cli;
 pub mod commands;
 pub mod contracts;
 pub mod exit;
+pub mod export;
 pub mod generate;
 pub mod interrupt;
 pub mod model;

@@ -11,6 +11,12 @@ use std::time::Instant;
 
 pub fn run(global: &GlobalArgs, cmd: BenchCommand) -> anyhow::Result<Exit> {
     match cmd {
+        BenchCommand::Export {
+            suite,
+            junit,
+            javac,
+            pool,
+        } => super::export::bench(global, &suite, &junit, javac, &pool),
         BenchCommand::Workers {
             targets,
             sequences,

@@ -1,6 +1,7 @@
 //! What each subcommand does, on top of the library: argument checks, progress, output.
 
 mod bench;
+mod export;
 mod record;
 mod targets;
 
@@ -15,6 +16,7 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<Exit> {
     match cli.command {
         Command::Targets(cmd) => targets::run(&cli.global, cmd),
         Command::Record(args) => record::run(&cli.global, *args),
+        Command::Export(args) => export::run(&cli.global, args),
         Command::Bench(cmd) => bench::run(&cli.global, cmd),
         Command::Worker => Ok(Exit::Success),
     }
