@@ -77,6 +77,20 @@ pub enum TargetsCommand {
 
 #[derive(Subcommand, Debug)]
 pub enum BenchCommand {
+    /// Record on the default JDK scope: sequences/s, tests kept, rerun time, peak RSS, load time
+    Record {
+        /// The reference to record on
+        #[arg(long = "impl", default_value = "temurin17")]
+        target: String,
+        /// Seconds of generation
+        #[arg(long, default_value_t = 120.0)]
+        time_limit: f64,
+        /// Reruns for flake removal
+        #[arg(long, default_value_t = 10)]
+        reruns: usize,
+        #[command(flatten)]
+        pool: PoolArgs,
+    },
     /// Worker start-up, statements per second with 1 and 2 workers, RSS per worker
     Workers {
         /// Targets to measure
