@@ -61,13 +61,15 @@ pub fn record(global: &GlobalArgs, args: &RecordArgs) -> anyhow::Result<Outcome>
     let model = describe(&pool, &args.reference, &plan)?;
     interrupt::install().map_err(|e| anyhow::anyhow!("cannot handle Ctrl-C: {e}"))?;
     let mut generated = generate(args, &plan, &model, &pool)?;
-    let kinds = output::exception_kinds(&generated.rec, &model, &pool);
+    let mut kinds = output::exception_kinds(&generated.rec, &model, &pool);
     let generation_rss: u64 = pool.peak_rss_kib().iter().sum();
     drop(pool);
     let report = reruns(args, &provisioned, &config, &mut generated.rec)?;
     if let Some(n) = plan.generation.output_limit {
         generated.rec.tests.truncate(n);
     }
+    let expected = output::expected_exceptions(&generated.rec);
+    kinds.retain(|class, _| expected.contains(class));
     let partial = interrupt::interrupted() || generated.error.is_some();
     let made = output::Made {
         reference: &args.reference,
