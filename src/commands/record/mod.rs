@@ -146,11 +146,19 @@ fn generate(
         Ok(r) => (Some(r), None),
         Err(e) => (None, Some(e)),
     };
-    if reason == Some(StopReason::Interrupted) {
-        eprintln!(
+    match reason {
+        Some(StopReason::Interrupted) => eprintln!(
             "difftest: interrupted; rerunning and writing the tests kept so far \
              (Ctrl-C again to skip the reruns)"
-        );
+        ),
+        Some(StopReason::TimeLimit) if plan.generation.output_limit.is_some() => eprintln!(
+            "difftest: warning: the time limit came before the output limit; this suite \
+             depends on the machine's speed and is not reproducible byte for byte"
+        ),
+        Some(StopReason::Exhausted) => {
+            eprintln!("difftest: no new sequences could be drawn; the scope is exhausted")
+        }
+        _ => {}
     }
     Ok(Generated {
         rec: generator.finish(),
