@@ -60,7 +60,14 @@ pub fn code_of(err: &anyhow::Error) -> Exit {
 pub fn one_line(err: &anyhow::Error) -> String {
     let parts: Vec<String> = err
         .chain()
-        .map(|c| c.to_string().lines().next().unwrap_or("").trim().to_string())
+        .map(|c| {
+            c.to_string()
+                .lines()
+                .next()
+                .unwrap_or("")
+                .trim()
+                .to_string()
+        })
         .collect();
     let mut line = String::new();
     for p in parts {

@@ -5,13 +5,17 @@
 //! API [`model`] it describes; the [`pool`] supervises workers, enforcing timeouts and
 //! surviving crashes.
 
-pub mod model;
 pub mod cli;
 pub mod commands;
+pub mod compare;
 pub mod exit;
+pub mod model;
 pub mod pool;
+pub mod replay;
+pub mod report;
 pub mod scope;
 pub mod sequence;
 pub mod suite;
 pub mod target;
+pub mod triage;
 pub mod worker;

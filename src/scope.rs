@@ -142,7 +142,11 @@ pub fn read_class_list(path: &Path) -> anyhow::Result<(Vec<String>, Vec<String>)
             continue;
         }
         if !is_java_name(line.trim_end_matches(".*")) {
-            let what = format!("{}:{}: not a class or package name: {line}", path.display(), n + 1);
+            let what = format!(
+                "{}:{}: not a class or package name: {line}",
+                path.display(),
+                n + 1
+            );
             return Err(bad_input(what));
         }
         match line.strip_suffix(".*") {
@@ -191,7 +195,10 @@ mod tests {
     fn default_list_omits_exit_and_set_default_but_not_arraylist() {
         let omit = OmitList::default_list();
         assert!(omit.omits_class("java.lang.System"));
-        assert!(omit.omits_member("java.util.Locale", &callable("setDefault", &["java.util.Locale"])));
+        assert!(omit.omits_member(
+            "java.util.Locale",
+            &callable("setDefault", &["java.util.Locale"])
+        ));
         assert!(omit.omits_member("java.lang.Object", &callable("wait", &["long"])));
         assert!(omit.omits_member(
             "java.util.Formatter",

@@ -49,7 +49,9 @@ impl Statement {
     pub fn inputs(&self) -> Vec<usize> {
         match self {
             Statement::New { args, .. } => args.clone(),
-            Statement::Call { receiver, args, .. } => receiver.iter().chain(args).copied().collect(),
+            Statement::Call { receiver, args, .. } => {
+                receiver.iter().chain(args).copied().collect()
+            }
             Statement::Field { receiver, .. } => receiver.iter().copied().collect(),
             Statement::Array { elems, .. } => elems.clone(),
             _ => Vec::new(),
@@ -217,7 +219,11 @@ pub fn unescape(text: &str) -> Option<Vec<u16>> {
             'r' => out.push(0x0d),
             'u' => {
                 let hex: String = chars.by_ref().take(4).collect();
-                out.push(u16::from_str_radix(&hex, 16).ok().filter(|_| hex.len() == 4)?);
+                out.push(
+                    u16::from_str_radix(&hex, 16)
+                        .ok()
+                        .filter(|_| hex.len() == 4)?,
+                );
             }
             _ => return None,
         }

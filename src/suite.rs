@@ -1,7 +1,7 @@
 //! The regression suite: tests recorded on a reference implementation with their expected
 //! outcomes (`oracles/NAME.yaml`), and the error-revealing tests that broke a contract.
 
-use crate::sequence::{ObserverCall, Observed, Statement, Violation};
+use crate::sequence::{Observed, ObserverCall, Statement, Violation};
 use crate::worker::protocol::SeqRequest;
 use serde::{Deserialize, Serialize};
 

@@ -301,7 +301,8 @@ impl Pool {
             },
         )?;
         self.started.fetch_add(1, Ordering::Relaxed);
-        self.startup_ms.fetch_add(worker.startup_ms, Ordering::Relaxed);
+        self.startup_ms
+            .fetch_add(worker.startup_ms, Ordering::Relaxed);
         Ok(worker)
     }
 

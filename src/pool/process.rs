@@ -89,7 +89,10 @@ impl WorkerProcess {
         match failure {
             Failure::Timeout => "the worker did not start in time".into(),
             Failure::Died { exit, stderr_tail } => {
-                format!("the worker died at start-up ({exit}): {}", last_line(&stderr_tail))
+                format!(
+                    "the worker died at start-up ({exit}): {}",
+                    last_line(&stderr_tail)
+                )
             }
             Failure::Garbled(e) => e,
         }
@@ -233,5 +236,8 @@ fn signal_name(sig: i32) -> &'static str {
 }
 
 fn last_line(text: &str) -> &str {
-    text.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or("no output")
+    text.lines()
+        .rev()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or("no output")
 }

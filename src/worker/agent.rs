@@ -1,2 +1,4 @@
 //! TEMPORARY stub until the agent lands.
-pub fn install(_dir: &std::path::Path) -> std::io::Result<()> { Ok(()) }
+pub fn install(_dir: &std::path::Path) -> std::io::Result<()> {
+    Ok(())
+}

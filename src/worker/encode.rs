@@ -75,11 +75,19 @@ fn encode_observer(out: &mut String, o: &ObserverCall) {
 }
 
 fn list(items: &[String]) -> String {
-    items.iter().map(|s| escape_str(s)).collect::<Vec<_>>().join(",")
+    items
+        .iter()
+        .map(|s| escape_str(s))
+        .collect::<Vec<_>>()
+        .join(",")
 }
 
 fn indices(items: &[usize]) -> String {
-    items.iter().map(|i| i.to_string()).collect::<Vec<_>>().join(",")
+    items
+        .iter()
+        .map(|i| i.to_string())
+        .collect::<Vec<_>>()
+        .join(",")
 }
 
 #[cfg(test)]

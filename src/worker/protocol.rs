@@ -50,16 +50,26 @@ pub enum Request {
 #[derive(Serialize, Deserialize, Debug)]
 #[serde(tag = "msg", rename_all = "snake_case")]
 pub enum Response {
-    Ready { version: u32, millis: u64 },
+    Ready {
+        version: u32,
+        millis: u64,
+    },
     /// The worker could not do what was asked; it stays usable unless it said so at start-up.
-    Failed { error: String },
+    Failed {
+        error: String,
+    },
     Model {
         model: ApiModel,
         unknown: Vec<String>,
     },
-    Properties { values: BTreeMap<String, String> },
+    Properties {
+        values: BTreeMap<String, String>,
+    },
     /// The result of sequence `id`; then `RunDone` after the last one.
-    Result { id: u64, result: SeqResult },
+    Result {
+        id: u64,
+        result: SeqResult,
+    },
     RunDone,
 }
 

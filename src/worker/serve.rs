@@ -85,7 +85,10 @@ fn start(input: &mut impl std::io::BufRead, out: &mut impl Write) -> Option<Jvm>
     let spec = match receive::<Request>(input) {
         Ok(Some(Request::Hello { version, jvm })) if version == PROTOCOL_VERSION => jvm,
         Ok(Some(Request::Hello { version, .. })) => {
-            fail(out, format!("protocol version {version}, worker speaks {PROTOCOL_VERSION}"));
+            fail(
+                out,
+                format!("protocol version {version}, worker speaks {PROTOCOL_VERSION}"),
+            );
             return None;
         }
         _ => {
@@ -147,7 +150,9 @@ fn describe(jvm: &Jvm, classes: &[String], packages: &[String]) -> Response {
     let mut lines: Vec<String> = classes.iter().map(|c| format!("class {c}")).collect();
     lines.extend(packages.iter().map(|p| format!("package {p}")));
     let answer = jvm.call(Entry::Describe, &lines.join("\n"));
-    match answer.and_then(|text| serde_json::from_str::<Described>(&text).map_err(|e| e.to_string())) {
+    match answer
+        .and_then(|text| serde_json::from_str::<Described>(&text).map_err(|e| e.to_string()))
+    {
         Ok(d) => Response::Model {
             model: ApiModel { classes: d.classes },
             unknown: d.unknown,
@@ -175,7 +180,13 @@ fn run(
     let mut flushed = Instant::now();
     for (i, seq) in sequences.iter().enumerate() {
         let result = run_one(jvm, seq, contracts);
-        send(out, &Response::Result { id: first_id + i as u64, result })?;
+        send(
+            out,
+            &Response::Result {
+                id: first_id + i as u64,
+                result,
+            },
+        )?;
         if isolate || flushed.elapsed() >= FLUSH_EVERY {
             out.flush()?;
             flushed = Instant::now();

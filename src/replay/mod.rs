@@ -1,0 +1,220 @@
+//! Replaying a suite on a target: the [`Runner`] abstraction over a worker pool, the
+//! [`Lane`] that starts fresh runners for confirmation reruns, stable sharding by test id
+//! ([`Shard`]), and the replay itself ([`replay`]), which compares every result with the
+//! test's expectations and reruns the failures to tell real differences from unstable ones.
+
+#[cfg(test)]
+pub mod fake;
+pub mod samples;
+
+use crate::compare::{Verdict, compare};
+use crate::pool::{Pool, PoolConfig, PoolError};
+use crate::sequence::SeqResult;
+use crate::suite::Test;
+use crate::target::JvmSpec;
+use crate::worker::protocol::SeqRequest;
+use serde::{Deserialize, Serialize};
+
+/// Something that runs sequences on one implementation, results in input order.
+pub trait Runner: Sync {
+    /// The implementation's target name.
+    fn target(&self) -> &str;
+    /// Runs every sequence (in parallel where it can); results in input order.
+    fn run(&self, seqs: &[SeqRequest]) -> Result<Vec<SeqResult>, PoolError>;
+}
+
+impl Runner for Pool {
+    fn target(&self) -> &str {
+        Pool::target(self)
+    }
+
+    fn run(&self, seqs: &[SeqRequest]) -> Result<Vec<SeqResult>, PoolError> {
+        Pool::run(self, seqs, false)
+    }
+}
+
+/// Starts runners on one implementation; each start gives fresh workers (fresh JVMs).
+pub trait Lane: Sync {
+    fn name(&self) -> &str;
+    fn start(&self) -> Result<Box<dyn Runner>, PoolError>;
+}
+
+/// A lane of worker pools for one provisioned target.
+pub struct PoolLane {
+    pub name: String,
+    pub jvm: JvmSpec,
+    pub config: PoolConfig,
+}
+
+impl Lane for PoolLane {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn start(&self) -> Result<Box<dyn Runner>, PoolError> {
+        Ok(Box::new(Pool::start(
+            &self.name,
+            self.jvm.clone(),
+            self.config.clone(),
+        )?))
+    }
+}
+
+/// Part `k` of `n` of a suite (1-based, like nextest's `--partition`): a stable split by
+/// test id that depends neither on the order of the tests nor on how many there are.
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Shard {
+    pub k: u32,
+    pub n: u32,
+}
+
+/// Why a shard spec is wrong.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+#[error("invalid shard {spec:?}: {why} (expected K/N with 1 <= K <= N, e.g. 2/4)")]
+pub struct ShardError {
+    pub spec: String,
+    pub why: &'static str,
+}
+
+impl std::str::FromStr for Shard {
+    type Err = ShardError;
+
+    fn from_str(spec: &str) -> Result<Shard, ShardError> {
+        let err = |why| ShardError {
+            spec: spec.to_string(),
+            why,
+        };
+        let (k, n) = spec.split_once('/').ok_or_else(|| err("no '/'"))?;
+        let k: u32 = k.trim().parse().map_err(|_| err("K is not a number"))?;
+        let n: u32 = n.trim().parse().map_err(|_| err("N is not a number"))?;
+        if n == 0 || k == 0 || k > n {
+            return Err(err("K must be between 1 and N"));
+        }
+        Ok(Shard { k, n })
+    }
+}
+
+impl std::fmt::Display for Shard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.k, self.n)
+    }
+}
+
+impl Shard {
+    /// Whether the test with this id belongs to this shard.
+    pub fn contains(&self, id: u64) -> bool {
+        mix(id) % u64::from(self.n) == u64::from(self.k - 1)
+    }
+}
+
+/// SplitMix64's finaliser: spreads sequential or patterned ids evenly over the shards.
+fn mix(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// What became of one test after the replay and its confirmation reruns.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
+#[serde(tag = "status", rename_all = "snake_case")]
+pub enum TestOutcome {
+    /// Same as the reference.
+    Pass,
+    /// Differs, the same way on every run.
+    Differs { verdict: Verdict },
+    /// Two runs on the target disagreed: not reported as a difference.
+    Unstable { first: Verdict, other: Verdict },
+}
+
+/// How to replay.
+#[derive(Clone, Debug)]
+pub struct ReplayOptions {
+    /// Reruns of failing tests on fresh workers (0: none).
+    pub confirm: u32,
+    /// Tests per call to the runner (progress is reported after each).
+    pub chunk: usize,
+}
+
+impl Default for ReplayOptions {
+    fn default() -> Self {
+        ReplayOptions {
+            confirm: 1,
+            chunk: 4096,
+        }
+    }
+}
+
+/// Runs `tests` on `runner`, compares each result with its expectations and returns the
+/// verdicts in input order; `progress` is told how many tests are done so far.
+pub fn run_and_compare(
+    tests: &[&Test],
+    runner: &dyn Runner,
+    chunk: usize,
+    progress: &dyn Fn(usize),
+) -> Result<Vec<Verdict>, PoolError> {
+    let mut verdicts = Vec::with_capacity(tests.len());
+    for part in tests.chunks(chunk.max(1)) {
+        let requests: Vec<SeqRequest> = part.iter().map(|t| t.request()).collect();
+        let results = runner.run(&requests)?;
+        verdicts.extend(part.iter().zip(&results).map(|(t, r)| compare(t, r)));
+        progress(verdicts.len());
+    }
+    Ok(verdicts)
+}
+
+/// The whole replay: runs every test on a fresh runner from `lane`, then reruns the failing
+/// ones `options.confirm` times, each time on fresh workers; a failing test whose verdict
+/// changes between runs is unstable.
+pub fn replay(
+    tests: &[&Test],
+    lane: &dyn Lane,
+    options: &ReplayOptions,
+    progress: &dyn Fn(usize),
+) -> Result<Vec<TestOutcome>, PoolError> {
+    let runner = lane.start()?;
+    let first = run_and_compare(tests, runner.as_ref(), options.chunk, progress)?;
+    drop(runner);
+    let mut outcomes: Vec<TestOutcome> = first
+        .into_iter()
+        .map(|v| match v {
+            Verdict::Pass => TestOutcome::Pass,
+            verdict => TestOutcome::Differs { verdict },
+        })
+        .collect();
+    for _ in 0..options.confirm {
+        confirm_round(tests, lane, options.chunk, &mut outcomes)?;
+    }
+    Ok(outcomes)
+}
+
+/// Reruns the tests that still differ on a fresh runner and marks changed verdicts unstable.
+fn confirm_round(
+    tests: &[&Test],
+    lane: &dyn Lane,
+    chunk: usize,
+    outcomes: &mut [TestOutcome],
+) -> Result<(), PoolError> {
+    let failing: Vec<usize> = (0..tests.len())
+        .filter(|&i| matches!(outcomes[i], TestOutcome::Differs { .. }))
+        .collect();
+    if failing.is_empty() {
+        return Ok(());
+    }
+    let subset: Vec<&Test> = failing.iter().map(|&i| tests[i]).collect();
+    let runner = lane.start()?;
+    let again = run_and_compare(&subset, runner.as_ref(), chunk, &|_| {})?;
+    for (&i, other) in failing.iter().zip(again) {
+        if let TestOutcome::Differs { verdict } = &outcomes[i] {
+            if *verdict != other {
+                let first = verdict.clone();
+                outcomes[i] = TestOutcome::Unstable { first, other };
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+#[path = "tests.rs"]
+mod tests;
