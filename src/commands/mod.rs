@@ -1,5 +1,8 @@
 //! What each subcommand does, on top of the library: argument checks, progress, output.
 
+mod accept;
+mod replay;
+mod report;
 mod targets;
 
 use crate::cli::{Cli, Command, GlobalArgs, PoolArgs};
@@ -12,6 +15,9 @@ use std::time::Duration;
 pub fn dispatch(cli: Cli) -> anyhow::Result<Exit> {
     match cli.command {
         Command::Targets(cmd) => targets::run(&cli.global, cmd),
+        Command::Replay(args) => replay::run(&cli.global, &args),
+        Command::Accept(args) => accept::run(&args),
+        Command::Report(args) => report::run(&args),
         Command::Worker => Ok(Exit::Success),
     }
 }

@@ -14,6 +14,7 @@ use crate::suite::Test;
 use crate::target::JvmSpec;
 use crate::worker::protocol::SeqRequest;
 use serde::{Deserialize, Serialize};
+use std::sync::{Arc, Mutex};
 
 /// Something that runs sequences on one implementation, results in input order.
 pub trait Runner: Sync {
@@ -39,11 +40,39 @@ pub trait Lane: Sync {
     fn start(&self) -> Result<Box<dyn Runner>, PoolError>;
 }
 
-/// A lane of worker pools for one provisioned target.
+/// A lane of worker pools for one provisioned target; it adds up what its pools used.
 pub struct PoolLane {
     pub name: String,
     pub jvm: JvmSpec,
     pub config: PoolConfig,
+    usage: Arc<Mutex<Usage>>,
+}
+
+/// What the pools of a lane used, summed when each pool is dropped.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Usage {
+    pub workers_started: u64,
+    pub startup_ms: u64,
+    pub timeouts: u64,
+    pub crashes: u64,
+    /// The largest peak RSS of any worker, KiB.
+    pub worker_peak_rss_kib: u64,
+}
+
+impl PoolLane {
+    pub fn new(name: &str, jvm: JvmSpec, config: PoolConfig) -> PoolLane {
+        PoolLane {
+            name: name.to_string(),
+            jvm,
+            config,
+            usage: Arc::default(),
+        }
+    }
+
+    /// What the lane's finished pools used.
+    pub fn usage(&self) -> Usage {
+        self.usage.lock().map(|u| u.clone()).unwrap_or_default()
+    }
 }
 
 impl Lane for PoolLane {
@@ -52,11 +81,41 @@ impl Lane for PoolLane {
     }
 
     fn start(&self) -> Result<Box<dyn Runner>, PoolError> {
-        Ok(Box::new(Pool::start(
-            &self.name,
-            self.jvm.clone(),
-            self.config.clone(),
-        )?))
+        let pool = Pool::start(&self.name, self.jvm.clone(), self.config.clone())?;
+        Ok(Box::new(Tracked {
+            pool,
+            usage: self.usage.clone(),
+        }))
+    }
+}
+
+/// A pool that reports its usage to its lane when dropped.
+struct Tracked {
+    pool: Pool,
+    usage: Arc<Mutex<Usage>>,
+}
+
+impl Runner for Tracked {
+    fn target(&self) -> &str {
+        self.pool.target()
+    }
+
+    fn run(&self, seqs: &[SeqRequest]) -> Result<Vec<SeqResult>, PoolError> {
+        self.pool.run(seqs, false)
+    }
+}
+
+impl Drop for Tracked {
+    fn drop(&mut self) {
+        let stats = self.pool.stats();
+        let peak = self.pool.peak_rss_kib().into_iter().max().unwrap_or(0);
+        if let Ok(mut u) = self.usage.lock() {
+            u.workers_started += stats.workers_started;
+            u.startup_ms += stats.startup_ms_total;
+            u.timeouts += stats.timeouts;
+            u.crashes += stats.crashes;
+            u.worker_peak_rss_kib = u.worker_peak_rss_kib.max(peak);
+        }
     }
 }
 
@@ -205,11 +264,11 @@ fn confirm_round(
     let runner = lane.start()?;
     let again = run_and_compare(&subset, runner.as_ref(), chunk, &|_| {})?;
     for (&i, other) in failing.iter().zip(again) {
-        if let TestOutcome::Differs { verdict } = &outcomes[i] {
-            if *verdict != other {
-                let first = verdict.clone();
-                outcomes[i] = TestOutcome::Unstable { first, other };
-            }
+        if let TestOutcome::Differs { verdict } = &outcomes[i]
+            && *verdict != other
+        {
+            let first = verdict.clone();
+            outcomes[i] = TestOutcome::Unstable { first, other };
         }
     }
     Ok(())

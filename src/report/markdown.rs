@@ -5,7 +5,7 @@
 use super::java::observer_expression;
 use super::text::{inline_diff, shorten};
 use super::{Gate, GroupReport, GroupStatus, Report, TestStatus};
-use crate::compare::Site;
+use crate::compare::{Kind, Site};
 use std::fmt::Write as _;
 
 /// Affected test ids listed per group before "…".
@@ -125,7 +125,11 @@ fn group_section(out: &mut String, r: &Report, g: &GroupReport) {
     );
     let _ = writeln!(out, "- REF ({}): {}", r.reference.name, code(&g.ref_value));
     let _ = writeln!(out, "- TGT ({}): {}", r.target.name, code(&g.tgt_value));
-    if g.ref_value != g.tgt_value && g.tgt_observed.is_some() {
+    let comparable = matches!(
+        g.kind,
+        Kind::Value | Kind::ExceptionClass | Kind::ExceptionMessage
+    );
+    if comparable && g.ref_value != g.tgt_value {
         let _ = writeln!(
             out,
             "- Diff: {}",

@@ -13,6 +13,9 @@ pub mod text;
 
 pub use java::java_source;
 
+#[cfg(test)]
+mod tests;
+
 use crate::compare::{Kind, Site};
 use crate::sequence::Observed;
 use crate::suite::Test;

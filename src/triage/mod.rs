@@ -57,13 +57,13 @@ pub struct Group {
 pub fn group(tests: &[&Test], outcomes: &[TestOutcome]) -> Vec<Group> {
     let mut by_key: BTreeMap<(String, Kind), Vec<usize>> = BTreeMap::new();
     for (i, outcome) in outcomes.iter().enumerate() {
-        if let TestOutcome::Differs { verdict } = outcome {
-            if let Some(d) = verdict.divergence() {
-                by_key
-                    .entry((d.callee.clone(), d.kind))
-                    .or_default()
-                    .push(i);
-            }
+        if let TestOutcome::Differs { verdict } = outcome
+            && let Some(d) = verdict.divergence()
+        {
+            by_key
+                .entry((d.callee.clone(), d.kind))
+                .or_default()
+                .push(i);
         }
     }
     let mut groups: Vec<Group> = by_key
