@@ -47,6 +47,9 @@ pub enum Command {
     Accept(AcceptArgs),
     /// Merge the JSON reports of shards (`replay --shard K/N`) into one report
     Report(ReportArgs),
+    /// Measure difftest on real targets (see the README's performance section)
+    #[command(subcommand)]
+    Bench(BenchCommand),
     /// Run as a worker process (used by difftest itself)
     #[command(name = "__worker", hide = true)]
     Worker,
@@ -147,4 +150,23 @@ pub struct ReportArgs {
     /// Where the merged reports go
     #[arg(long, default_value = "reports", value_name = "DIR")]
     pub report_dir: PathBuf,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum BenchCommand {
+    /// Worker start-up, statements per second with 1 and 2 workers, RSS per worker
+    Workers {
+        /// Targets to measure
+        #[arg(
+            long = "impl",
+            value_delimiter = ',',
+            default_value = "temurin17,temurin21"
+        )]
+        targets: Vec<String>,
+        /// Sequences of 10 statements in the measured batch
+        #[arg(long, default_value_t = 10_000)]
+        sequences: usize,
+        #[command(flatten)]
+        pool: PoolArgs,
+    },
 }

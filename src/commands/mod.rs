@@ -3,6 +3,7 @@
 mod accept;
 mod replay;
 mod report;
+mod bench;
 mod targets;
 
 use crate::cli::{Cli, Command, GlobalArgs, PoolArgs};
@@ -18,6 +19,7 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<Exit> {
         Command::Replay(args) => replay::run(&cli.global, &args),
         Command::Accept(args) => accept::run(&args),
         Command::Report(args) => report::run(&args),
+        Command::Bench(cmd) => bench::run(&cli.global, cmd),
         Command::Worker => Ok(Exit::Success),
     }
 }

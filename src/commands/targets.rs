@@ -70,6 +70,7 @@ fn check(
         packages
     };
     let (model, unknown) = pool.describe(&classes, &packages)?;
+    let model = crate::scope::OmitList::default_list().filter(&model);
     if let Some(first) = unknown.first() {
         return Err(bad_input(format!("{name} does not know {first}")));
     }
@@ -78,7 +79,7 @@ fn check(
     println!("libjvm:      {}", provisioned.jvm.libjvm.display());
     println!("start-up:    {} ms", started.as_millis());
     println!(
-        "api:         {} public classes, {} public constructors and methods",
+        "api:         {} public classes, {} public constructors and methods (omit list applied)",
         model.classes.len(),
         model.callable_count()
     );

@@ -44,7 +44,16 @@ impl Jvm {
         let agent = vm
             .attach_current_thread(|env| -> jni::errors::Result<_> {
                 let class = env.find_class(jni_str!("difftest/Agent"))?;
-                env.new_global_ref(class)
+                let agent = env.new_global_ref(class)?;
+                // Load every agent class now: the folder they come from is deleted next.
+                for (file, _) in super::agent::AGENT_CLASSES {
+                    let name = file.trim_end_matches(".class");
+                    env.with_local_frame(4, |env| {
+                        env.find_class(jni::strings::JNIString::new(name))
+                            .map(|_| ())
+                    })?;
+                }
+                Ok(agent)
             })
             .map_err(|e| format!("cannot load the difftest agent: {e}"))?;
         Ok(Jvm { vm, agent })

@@ -1,0 +1,43 @@
+package difftest;
+
+/**
+ * Owns the abnormal end of a statement: a stackless exception carrying the rendered
+ * {@code Observed} JSON ({@code threw} or {@code missing}). Missing lookups are cached and the
+ * same instance is thrown again, which is safe because it records no stack.
+ */
+final class Abort extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    final String json;
+
+    private Abort(String json) {
+        super(null, null, false, false);
+        this.json = json;
+    }
+
+    /** {@code {"kind":"missing","what":…}}. */
+    static Abort missing(String what) {
+        StringBuilder o = new StringBuilder(64).append("{\"kind\":\"missing\",\"what\":");
+        return new Abort(Text.json(o, what).append('}').toString());
+    }
+
+    /**
+     * A reflection-level misuse (bad argument types, inaccessible, abstract class). Module
+     * names like {@code unnamed module @6d06d69c} lose their identity hash, which changes
+     * from run to run.
+     */
+    static Abort invalid(Throwable e) {
+        return missing("invalid call: " + Render.summary(e).replaceAll(" @[0-9a-f]+\\b", ""));
+    }
+
+    /** {@code {"kind":"threw","class":…,"message":…}}, message omitted when null. */
+    static Abort threw(Throwable t) {
+        StringBuilder o = new StringBuilder(128).append("{\"kind\":\"threw\",\"class\":");
+        Text.json(o, t.getClass().getName());
+        String message = Render.message(t);
+        if (message != null) {
+            Text.json(o.append(",\"message\":"), message);
+        }
+        return new Abort(o.append('}').toString());
+    }
+}

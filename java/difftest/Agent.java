@@ -1,0 +1,50 @@
+package difftest;
+
+import java.util.LinkedHashSet;
+import java.util.Set;
+
+/**
+ * Owns the entry points the Rust worker calls through JNI. Each is static and takes and
+ * returns one String, so one call costs one JNI round trip; results are ASCII JSON whose
+ * strings are escaped like {@code sequence.rs}'s {@code escape}. The work lives in
+ * {@link Describer} (API model) and {@link Runner} (method-call sequences).
+ */
+public final class Agent {
+    private Agent() {}
+
+    /** A liveness check: {@code "pong"}. */
+    public static String ping() {
+        return "pong";
+    }
+
+    /** {@code {"name":"value",…}} for the {@code \n}-separated system property names that are set. */
+    public static String properties(String names) {
+        Set<String> unique = new LinkedHashSet<>();
+        for (String name : Text.split(names, '\n')) {
+            unique.add(name);
+        }
+        StringBuilder out = new StringBuilder(256).append('{');
+        for (String name : unique) {
+            String value = name.isEmpty() ? null : System.getProperty(name);
+            if (value != null) {
+                Text.json(out.append(out.length() > 1 ? "," : ""), name).append(':');
+                Text.json(out, value);
+            }
+        }
+        return out.append('}').toString();
+    }
+
+    /** The API of the requested classes and packages (see {@link Describer}). */
+    public static String describe(String request) {
+        return new Describer(Agent.class.getClassLoader()).describe(request);
+    }
+
+    /**
+     * Runs one encoded sequence (see {@link Runner}). Anything the code under test throws is
+     * reported in the result; only input the Rust encoder could not have produced throws
+     * ({@code IllegalArgumentException}).
+     */
+    public static String run(String encoded) {
+        return Runner.run(encoded);
+    }
+}

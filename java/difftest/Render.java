@@ -1,0 +1,85 @@
+package difftest;
+
+import java.lang.reflect.Member;
+
+/**
+ * Owns how a Java value is shown as {@code Observed} JSON: {@code null}; {@code value} for
+ * boxed primitives, Strings and enum constants (with their Java text); {@code object} with the
+ * runtime class name for everything else.
+ */
+final class Render {
+    private Render() {}
+
+    /** Whether {@code v} (non-null) is shown with its text rather than only its class. */
+    static boolean isValue(Object v) {
+        return isText(v.getClass()) || v instanceof Enum;
+    }
+
+    private static boolean isText(Class<?> c) {
+        return c == String.class || c == Integer.class || c == Long.class || c == Boolean.class
+                || c == Double.class || c == Character.class || c == Float.class || c == Short.class
+                || c == Byte.class;
+    }
+
+    /** Appends the Observed JSON of a statement's or observer's value. */
+    static void value(StringBuilder out, Object v) {
+        if (v == null) {
+            out.append("{\"kind\":\"null\"}");
+        } else if (isText(v.getClass())) {
+            value(out, v.getClass().getName(), String.valueOf(v));
+        } else if (v instanceof Enum) {
+            Enum<?> e = (Enum<?>) v;
+            value(out, e.getDeclaringClass().getName(), e.name());
+        } else {
+            Text.json(out.append("{\"kind\":\"object\",\"class\":"), className(v.getClass())).append('}');
+        }
+    }
+
+    private static void value(StringBuilder out, String cls, String text) {
+        Text.json(out.append("{\"kind\":\"value\",\"class\":"), cls).append(",\"text\":");
+        Text.json(out, text).append('}');
+    }
+
+    /**
+     * A type name ({@code int[]} for arrays), without the parts that change from run to run:
+     * hidden classes (lambdas) lose their counter and address, so JDK 17's
+     * {@code java.util.Comparator$$Lambda$14/0x…} and JDK 21's {@code …$$Lambda/0x…} both
+     * become {@code java.util.Comparator$$Lambda}; proxies lose their sequence numbers
+     * ({@code jdk.proxy1.$Proxy12} becomes {@code jdk.proxy.$Proxy}).
+     */
+    static String className(Class<?> c) {
+        String name = c.getTypeName();
+        int lambda = name.indexOf("$$Lambda");
+        if (lambda >= 0) {
+            return name.substring(0, lambda + 8);
+        }
+        int slash = name.indexOf('/');
+        if (slash >= 0) {
+            name = name.substring(0, slash);
+        }
+        if (name.contains("$Proxy")) {
+            name = name.replaceAll("^jdk\\.proxy\\d+\\.", "jdk.proxy.").replaceAll("\\$Proxy\\d+", "\\$Proxy");
+        }
+        return name;
+    }
+
+    /** {@code Class.member} for messages. */
+    static String name(Member m) {
+        return m.getDeclaringClass().getName() + "." + m.getName();
+    }
+
+    /** {@code getMessage()}, or null when there is none or it throws. */
+    static String message(Throwable t) {
+        try {
+            return t.getMessage();
+        } catch (Throwable e) {
+            return null;
+        }
+    }
+
+    /** {@code class: message}, or just the class when there is no message. */
+    static String summary(Throwable t) {
+        String m = message(t);
+        return t.getClass().getName() + (m == null ? "" : ": " + m);
+    }
+}

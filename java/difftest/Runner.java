@@ -1,0 +1,286 @@
+package difftest;
+
+import java.lang.reflect.Array;
+import java.lang.reflect.Constructor;
+import java.lang.reflect.Field;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Owns {@code run}: decodes one encoded sequence, executes its statements reflectively in
+ * order, calls the observers and checks the contracts when every statement ran normally, and
+ * renders {@code SeqResult::Done} JSON. The first statement that throws or names something
+ * missing ends the sequence. Lookups go through {@link Resolver}'s caches.
+ */
+final class Runner {
+    private static final Object VOID = new Object();
+    private static final String NO_RECEIVER = "-";
+
+    private final Object[] values;
+    private final StringBuilder steps = new StringBuilder(512).append('[');
+    private final StringBuilder observations = new StringBuilder(128).append('[');
+    private final StringBuilder violations = new StringBuilder(32).append('[');
+    private int count;
+
+    private Runner(int capacity) {
+        values = new Object[capacity];
+    }
+
+    static String run(String encoded) {
+        String[] lines = Text.split(encoded, '\n');
+        return new Runner(lines.length).execute(lines);
+    }
+
+    private String execute(String[] lines) {
+        List<String> observers = new ArrayList<>();
+        boolean check = false;
+        boolean normal = true;
+        for (int i = 0; i < lines.length && normal; i++) {
+            String line = lines[i];
+            if (line.startsWith("O\t")) {
+                observers.add(line);
+            } else if (line.equals("K")) {
+                check = true;
+            } else if (!line.isEmpty()) {
+                normal = step(line);
+            }
+        }
+        if (normal) {
+            for (String o : observers) {
+                observe(o);
+            }
+            if (check) {
+                checkContracts();
+            }
+        }
+        return new StringBuilder(steps.length() + observations.length() + violations.length() + 64)
+                .append("{\"outcome\":\"done\",\"steps\":").append(steps).append("],\"observations\":")
+                .append(observations).append("],\"violations\":").append(violations).append("]}").toString();
+    }
+
+    /** Runs statement number {@code count}; false if it ended the sequence. */
+    private boolean step(String line) {
+        int i = count;
+        if (i > 0) {
+            steps.append(',');
+        }
+        int mark = steps.length();
+        try {
+            Object v = statement(Text.split(line, '\t'), line, i);
+            values[i] = v == VOID ? null : v;
+            render(steps, v);
+            count++;
+            return true;
+        } catch (Text.Malformed e) {
+            throw new Text.Malformed("statement " + i + ": " + e.getMessage());
+        } catch (Abort a) {
+            steps.setLength(mark);
+            steps.append(a.json);
+        } catch (Throwable t) {
+            steps.setLength(mark);
+            threw(steps, t);
+        }
+        return false;
+    }
+
+    private Object statement(String[] f, String line, int i) throws Throwable {
+        switch (line.charAt(0)) {
+            case 'L':
+                arity(f, 3);
+                return Resolver.literal(f[1], Text.unescape(f[2]));
+            case 'Z':
+                arity(f, 2);
+                Resolver.type(Text.unescape(f[1]));
+                return null;
+            case 'E':
+                arity(f, 3);
+                return get(Resolver.field(line, f[1], f[2]), null);
+            case 'N':
+                arity(f, 4);
+                return construct(Resolver.constructor(prefix(line, 3), f[1], f[2]), args(f[3], i));
+            case 'C':
+                arity(f, 6);
+                Method m = Resolver.method(prefix(line, 4), f[1], f[2], f[3]);
+                return invoke(m, receiver(f[4], i), args(f[5], i));
+            case 'F':
+                arity(f, 4);
+                return get(Resolver.field(prefix(line, 3), f[1], f[2]), receiver(f[3], i));
+            case 'A':
+                arity(f, 3);
+                return array(Resolver.type(Text.unescape(f[1])), args(f[2], i));
+            default:
+                throw new Text.Malformed("unknown statement: " + line);
+        }
+    }
+
+    private static void arity(String[] f, int fields) {
+        if (f.length != fields || f[0].length() != 1) {
+            throw new Text.Malformed("expected " + fields + " fields: " + String.join("\t", f));
+        }
+    }
+
+    /** The cache key of a statement: its text up to (not including) tab number {@code tabs}. */
+    private static String prefix(String line, int tabs) {
+        int at = -1;
+        for (int k = 0; k < tabs; k++) {
+            at = line.indexOf('\t', at + 1);
+        }
+        return line.substring(0, at);
+    }
+
+    private Object receiver(String field, int before) {
+        return field.equals(NO_RECEIVER) ? NO_RECEIVER : values[index(field, before)];
+    }
+
+    private Object[] args(String list, int before) {
+        if (list.isEmpty()) {
+            return new Object[0];
+        }
+        String[] parts = Text.split(list, ',');
+        Object[] out = new Object[parts.length];
+        for (int k = 0; k < parts.length; k++) {
+            out[k] = values[index(parts[k], before)];
+        }
+        return out;
+    }
+
+    private static int index(String s, int before) {
+        int i;
+        try {
+            i = Integer.parseInt(s);
+        } catch (NumberFormatException e) {
+            throw new Text.Malformed("bad index: " + s);
+        }
+        if (i < 0 || i >= before) {
+            throw new Text.Malformed("index " + i + " does not name an earlier statement");
+        }
+        return i;
+    }
+
+    private static Object invoke(Method m, Object receiver, Object[] args) throws Throwable {
+        boolean isStatic = Modifier.isStatic(m.getModifiers());
+        if (!isStatic && receiver == NO_RECEIVER) {
+            throw Abort.missing("invalid call: " + Render.name(m) + " is not static");
+        }
+        if (!isStatic && receiver == null) {
+            throw Abort.threw(new NullPointerException());
+        }
+        try {
+            Object r = m.invoke(isStatic ? null : receiver, args);
+            return m.getReturnType() == void.class ? VOID : r;
+        } catch (InvocationTargetException e) {
+            throw Abort.threw(e.getCause() == null ? e : e.getCause());
+        } catch (IllegalArgumentException | IllegalAccessException e) {
+            throw Abort.invalid(e);
+        }
+    }
+
+    private static Object construct(Constructor<?> c, Object[] args) throws Throwable {
+        try {
+            return c.newInstance(args);
+        } catch (InvocationTargetException e) {
+            throw Abort.threw(e.getCause() == null ? e : e.getCause());
+        } catch (IllegalArgumentException | IllegalAccessException | InstantiationException e) {
+            throw Abort.invalid(e);
+        }
+    }
+
+    private static Object get(Field f, Object receiver) throws Throwable {
+        boolean isStatic = Modifier.isStatic(f.getModifiers());
+        if (!isStatic && (receiver == null || receiver == NO_RECEIVER)) {
+            throw receiver == null ? Abort.threw(new NullPointerException())
+                    : Abort.missing("invalid call: " + Render.name(f) + " is not static");
+        }
+        try {
+            return f.get(isStatic ? null : receiver);
+        } catch (IllegalArgumentException | IllegalAccessException e) {
+            throw Abort.invalid(e);
+        }
+    }
+
+    private static Object array(Class<?> elem, Object[] elems) {
+        try {
+            Object a = Array.newInstance(elem, elems.length);
+            for (int k = 0; k < elems.length; k++) {
+                Array.set(a, k, elems[k]);
+            }
+            return a;
+        } catch (IllegalArgumentException e) {
+            throw Abort.invalid(e);
+        }
+    }
+
+    /** {@code O<TAB>stmt<TAB>class<TAB>method}: one observation, never ending anything. */
+    private void observe(String line) {
+        if (observations.length() > 1) {
+            observations.append(',');
+        }
+        int mark = observations.length();
+        try {
+            String[] f = Text.split(line, '\t');
+            arity(f, 4);
+            Object v = values[index(f[1], count)];
+            if (v == null) {
+                render(observations, null);
+                return;
+            }
+            Method m = Resolver.method("O" + line.substring(line.indexOf('\t', 2)), f[2], f[3], "");
+            render(observations, invoke(m, v, new Object[0]));
+        } catch (Text.Malformed e) {
+            throw new Text.Malformed("observer: " + e.getMessage());
+        } catch (Abort a) {
+            observations.setLength(mark);
+            observations.append(a.json);
+        } catch (Throwable t) {
+            observations.setLength(mark);
+            threw(observations, t);
+        }
+    }
+
+    private void checkContracts() {
+        for (int i = 0; i < count; i++) {
+            Object v = values[i];
+            if (v == null || Render.isValue(v)) {
+                continue;
+            }
+            try {
+                if (!v.equals(v)) {
+                    violation(i, "equals-reflexive", "equals returned false");
+                }
+            } catch (Throwable t) {
+                violation(i, "equals-throws", Render.summary(t));
+            }
+            try {
+                v.hashCode();
+            } catch (Throwable t) {
+                violation(i, "hashCode-throws", Render.summary(t));
+            }
+            try {
+                v.toString();
+            } catch (Throwable t) {
+                violation(i, "toString-throws", Render.summary(t));
+            }
+        }
+    }
+
+    private void violation(int stmt, String contract, String detail) {
+        StringBuilder o = violations.append(violations.length() > 1 ? ",{\"stmt\":" : "{\"stmt\":");
+        Text.json(o.append(stmt).append(",\"contract\":"), contract).append(",\"detail\":");
+        Text.json(o, detail).append('}');
+    }
+
+    private static void render(StringBuilder out, Object v) {
+        if (v == VOID) {
+            out.append("{\"kind\":\"void\"}");
+        } else {
+            Render.value(out, v);
+        }
+    }
+
+    private static void threw(StringBuilder out, Throwable t) {
+        out.append(Abort.threw(t).json);
+    }
+}

