@@ -1,9 +1,9 @@
 //! What each subcommand does, on top of the library: argument checks, progress, output.
 
 mod accept;
+mod bench;
 mod replay;
 mod report;
-mod bench;
 mod targets;
 
 use crate::cli::{Cli, Command, GlobalArgs, PoolArgs};

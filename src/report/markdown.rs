@@ -129,12 +129,8 @@ fn group_section(out: &mut String, r: &Report, g: &GroupReport) {
         g.kind,
         Kind::Value | Kind::ExceptionClass | Kind::ExceptionMessage
     );
-    if comparable && g.ref_value != g.tgt_value {
-        let _ = writeln!(
-            out,
-            "- Diff: {}",
-            code(&inline_diff(&g.ref_value, &g.tgt_value))
-        );
+    if let Some(diff) = inline_diff(&g.ref_value, &g.tgt_value).filter(|_| comparable) {
+        let _ = writeln!(out, "- Diff: {}", code(&diff));
     }
     let mut ids: Vec<String> = g
         .test_ids
@@ -167,11 +163,19 @@ fn group_section(out: &mut String, r: &Report, g: &GroupReport) {
     }
     match &g.minimized {
         Some(m) => {
-            let _ = writeln!(
-                out,
-                "\nMinimized from {} to {} statements ({} candidate runs):\n",
-                m.original_statements, m.statements, m.runs
-            );
+            let _ = if m.statements < m.original_statements {
+                writeln!(
+                    out,
+                    "\nMinimized from {} to {} statements ({} candidates tried):\n",
+                    m.original_statements, m.statements, m.runs
+                )
+            } else {
+                writeln!(
+                    out,
+                    "\nExample #{} (already minimal, {} candidates tried):\n",
+                    g.example, m.runs
+                )
+            };
             let lines = annotated(&m.java, &m.test, m.site, &m.ref_value, &m.tgt_value);
             java_block(out, &lines);
         }
@@ -211,7 +215,10 @@ fn annotated(
             )),
             None => lines.push(format!("// observer {j}:  {note}")),
         },
-        _ => lines.push(note),
+        _ => match lines.last_mut() {
+            Some(last) => *last = format!("{last}  {note}"),
+            None => lines.push(note),
+        },
     }
     lines
 }

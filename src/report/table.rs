@@ -52,10 +52,23 @@ pub fn groups_table(report: &Report) -> String {
             shorten(&g.ref_value, CELL),
             shorten(&target_cell(&g.ref_value, &g.tgt_value), CELL),
             g.tests.to_string(),
-            format!("#{} ({} stmts)", g.example, g.example_statements),
+            example_cell(g),
         ]);
     }
     table.to_string()
+}
+
+/// `#12 (9→3 stmts)`: the example and its size before and after minimization.
+fn example_cell(g: &super::GroupReport) -> String {
+    match &g.minimized {
+        Some(m) if m.statements < g.example_statements => {
+            format!(
+                "#{} ({}→{} stmts)",
+                g.example, g.example_statements, m.statements
+            )
+        }
+        _ => format!("#{} ({} stmts)", g.example, g.example_statements),
+    }
 }
 
 /// The summary line.

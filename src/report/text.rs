@@ -36,12 +36,16 @@ pub fn show(observed: Option<&Observed>, detail: Option<&str>, absent: &str) -> 
     }
 }
 
-/// Splits escaped text into display units: `\uXXXX`, `\n`-style pairs, or one character.
-fn units(s: &str) -> Vec<&str> {
+/// Splits escaped text into diff tokens: runs of ASCII letters and digits (words), and
+/// single display units otherwise (`\uXXXX`, `\n`-style pairs, one character).
+fn tokens(s: &str) -> Vec<&str> {
     let mut out = Vec::new();
     let mut rest = s;
     while let Some(c) = rest.chars().next() {
-        let len = if c == '\\' {
+        let len = if c.is_ascii_alphanumeric() {
+            rest.find(|x: char| !x.is_ascii_alphanumeric())
+                .unwrap_or(rest.len())
+        } else if c == '\\' {
             match rest.as_bytes().get(1) {
                 Some(b'u') if rest.len() >= 6 && rest.is_char_boundary(6) => 6,
                 Some(_) if rest.is_char_boundary(2) => 2,
@@ -56,33 +60,55 @@ fn units(s: &str) -> Vec<&str> {
     out
 }
 
-/// `new` as an inline diff against `old`: `[-gone-]` and `{+added+}` around what changed.
-pub fn inline_diff(old: &str, new: &str) -> String {
-    let (a, b) = (units(old), units(new));
+/// `new` as an inline diff against `old` (`[-gone-]{+added+}` around what changed, word by
+/// word), or `None` when the two have too little in common for a diff to help.
+pub fn inline_diff(old: &str, new: &str) -> Option<String> {
+    let (a, b) = (tokens(old), tokens(new));
     let mut out = String::new();
+    let (mut hunks, mut common) = (0, 0);
     for op in capture_diff_slices(Algorithm::Myers, &a, &b) {
         match op {
             DiffOp::Equal { old_index, len, .. } => {
-                out.extend(a[old_index..old_index + len].iter().copied())
+                let same = &a[old_index..old_index + len];
+                common += same.iter().map(|t| weight(t)).sum::<usize>();
+                out.extend(same.iter().copied());
             }
             DiffOp::Delete {
                 old_index, old_len, ..
-            } => push_marked(&mut out, "[-", &a[old_index..old_index + old_len], "-]"),
+            } => {
+                hunks += 1;
+                push_marked(&mut out, "[-", &a[old_index..old_index + old_len], "-]");
+            }
             DiffOp::Insert {
                 new_index, new_len, ..
-            } => push_marked(&mut out, "{+", &b[new_index..new_index + new_len], "+}"),
+            } => {
+                hunks += 1;
+                push_marked(&mut out, "{+", &b[new_index..new_index + new_len], "+}");
+            }
             DiffOp::Replace {
                 old_index,
                 old_len,
                 new_index,
                 new_len,
             } => {
+                hunks += 1;
                 push_marked(&mut out, "[-", &a[old_index..old_index + old_len], "-]");
                 push_marked(&mut out, "{+", &b[new_index..new_index + new_len], "+}");
             }
         }
     }
-    out
+    let total = |ts: &[&str]| ts.iter().map(|t| weight(t)).sum::<usize>();
+    let readable = hunks <= 3 && common * 2 >= total(&a).max(total(&b));
+    readable.then_some(out)
+}
+
+/// How many characters a token shows as: an escape sequence counts as one.
+fn weight(token: &str) -> usize {
+    if token.starts_with('\\') {
+        1
+    } else {
+        token.chars().count()
+    }
 }
 
 fn push_marked(out: &mut String, open: &str, parts: &[&str], close: &str) {
@@ -91,12 +117,12 @@ fn push_marked(out: &mut String, open: &str, parts: &[&str], close: &str) {
     out.push_str(close);
 }
 
-/// The target's value for display: an inline diff when both are long, else itself.
+/// The target's value for display: an inline diff when both are long and it is readable.
 pub fn target_cell(reference: &str, target: &str) -> String {
-    if reference.len() >= DIFF_FROM && target.len() >= DIFF_FROM && reference != target {
-        inline_diff(reference, target)
-    } else {
-        target.to_string()
+    let long = reference.len() >= DIFF_FROM && target.len() >= DIFF_FROM;
+    match inline_diff(reference, target) {
+        Some(diff) if long && reference != target => diff,
+        _ => target.to_string(),
     }
 }
 
@@ -136,15 +162,30 @@ mod tests {
 
     #[test]
     fn inline_diff_treats_escapes_as_single_characters() {
+        let diff = |a, b| inline_diff(a, b).unwrap_or_default();
         assert_eq!(
-            inline_diff("12:00 AM", "12:00\\u202FAM"),
+            diff("12:00 AM", "12:00\\u202FAM"),
             "12:00[- -]{+\\u202F+}AM"
         );
         assert_eq!(
-            inline_diff("x\\u00A0y", "x\\u202Fy"),
-            "x[-\\u00A0-]{+\\u202F+}y"
+            diff("x \\u00A0 y", "x \\u202F y"),
+            "x [-\\u00A0-]{+\\u202F+} y"
         );
-        assert_eq!(inline_diff("same", "same"), "same");
+        assert_eq!(diff("same", "same"), "same");
+    }
+
+    #[test]
+    fn inline_diff_gives_up_when_little_is_shared() {
+        let a = "throws java.lang.ArithmeticException: / by zero";
+        let b = "throws java.lang.IllegalArgumentException: divide by zero";
+        assert_eq!(inline_diff(a, b), None);
+        assert_eq!(inline_diff("1.9999999999999998E23", "2.0E23"), None);
+        let (a, b) = (
+            "Index 4 out of bounds for length 3",
+            "Index 4 out of bounds for size 3",
+        );
+        let want = "Index 4 out of bounds for [-length-]{+size+} 3";
+        assert_eq!(inline_diff(a, b).as_deref(), Some(want));
     }
 
     #[test]

@@ -34,7 +34,6 @@ struct Search {
     runs: u32,
     budget: u32,
     best: Option<(Test, Divergence)>,
-    started: bool,
     done: bool,
     /// The last round was cut short by the budget.
     truncated: bool,
@@ -51,8 +50,8 @@ struct Candidate {
 type Found = Option<(Test, Divergence)>;
 
 /// Minimizes every group's example in place (`group.minimized`), running candidates on both
-/// runners; at most `budget` candidates per group. A group whose example does not reproduce
-/// with its observers trimmed gets no minimized sequence.
+/// runners; at most `budget` candidates per group. The example, with only the diverging
+/// observer kept, is where the search starts (and what is reported if nothing smaller works).
 pub fn minimize_all(
     groups: &mut [Group],
     tests: &[&Test],
@@ -138,8 +137,7 @@ impl Search {
             } else {
                 budget
             },
-            best: None,
-            started: false,
+            best: Some(base(original, d, observer)),
             done: false,
             truncated: false,
         }
@@ -149,9 +147,6 @@ impl Search {
     fn candidates(&mut self) -> Vec<Vec<bool>> {
         if self.done || self.runs >= self.budget {
             return Vec::new();
-        }
-        if !self.started {
-            return vec![self.keep.clone()];
         }
         let units = self.units();
         if units.is_empty() {
@@ -180,14 +175,6 @@ impl Search {
     fn feed(&mut self, results: Vec<(Vec<bool>, Found)>) {
         self.runs += results.len() as u32;
         let winner = results.into_iter().find_map(|(k, f)| f.map(|f| (k, f)));
-        if !self.started {
-            self.started = true;
-            match winner {
-                Some((_, found)) => self.best = Some(found),
-                None => self.done = true,
-            }
-            return;
-        }
         let units = self.units().len();
         match winner {
             Some((keep, found)) => {
@@ -260,6 +247,22 @@ impl Search {
         let d = verdict.divergence()?;
         (d.callee == self.callee && d.kind == self.kind).then(|| (test.clone(), d.clone()))
     }
+}
+
+/// The example itself with only the diverging observer: it showed the difference on the
+/// replay and on every confirmation, so it needs no run of its own.
+fn base(original: &Test, d: &Divergence, observer: Option<usize>) -> (Test, Divergence) {
+    let mut test = original.clone();
+    let mut d = d.clone();
+    test.observers.clear();
+    test.expected_observations.clear();
+    if let Some(j) = observer {
+        test.observers.extend(original.observers.get(j).cloned());
+        test.expected_observations
+            .extend(original.expected_observations.get(j).cloned());
+        d.site = Site::Observer(0);
+    }
+    (test, d)
 }
 
 /// The keep mask without `chunk` and every statement that reads a removed one.
