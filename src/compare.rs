@@ -212,7 +212,7 @@ fn compare_steps(test: &Test, actual: &[Observed]) -> Option<Divergence> {
             let callee = test
                 .statements
                 .get(i)
-                .map_or_else(|| format!("step {i}"), |s| s.callee());
+                .map_or_else(|| format!("step {i}"), step_callee);
             return Some(Divergence {
                 kind,
                 site: Site::Step(i),
@@ -248,6 +248,18 @@ fn compare_observers(test: &Test, steps: &[Observed], observations: &[Observed])
         }
     }
     Verdict::Pass
+}
+
+/// The callee a step's divergence is charged to. A literal's recorded value is its Java
+/// rendering, so a literal that differs means `String.valueOf` renders it differently.
+pub fn step_callee(statement: &Statement) -> String {
+    match statement {
+        Statement::Literal { ty, .. } if crate::model::is_primitive(ty) => {
+            format!("java.lang.String.valueOf({ty})")
+        }
+        Statement::Literal { ty, .. } => format!("{ty}.toString()"),
+        other => other.callee(),
+    }
 }
 
 /// `Class.method()` of observer `j`.

@@ -85,7 +85,7 @@ fn an_exception_at_an_unchecked_step_is_still_a_difference() {
     let r = done(vec![threw("java.lang.NumberFormatException", "bad")]);
     let d = compare(&t, &r).divergence().cloned().unwrap();
     assert_eq!((d.kind, d.site), (Kind::NormalVsException, Site::Step(0)));
-    assert_eq!(d.callee, "literal double");
+    assert_eq!(d.callee, "java.lang.String.valueOf(double)");
 }
 
 #[test]
