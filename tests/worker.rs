@@ -254,6 +254,32 @@ fn exit_and_halt_are_crashes_and_the_pool_goes_on() {
 }
 
 #[test]
+fn a_segfault_is_a_crash_with_the_jvm_error_and_the_pool_goes_on() {
+    let fixtures = common::compile_fixtures("worker");
+    let pool = common::pool(
+        "temurin21",
+        &[fixtures.path().into()],
+        common::config(1, 10000),
+    );
+    let batch = [
+        misbehave("answer"),
+        misbehave("segfault"),
+        misbehave("answer"),
+    ];
+    let results = pool.run(&batch, false).expect("run");
+    match &results[1] {
+        SeqResult::Crash { exit, stderr_tail } => {
+            assert_ne!(exit, "exit code 0", "{stderr_tail}");
+            assert!(stderr_tail.contains("SIGSEGV"), "{exit} / {stderr_tail:?}");
+        }
+        other => panic!("expected a crash, got {other:?}"),
+    }
+    assert_eq!(last(&results[0]).render(), "42");
+    assert_eq!(last(&results[2]).render(), "42");
+    assert_eq!(pool.stats().crashes, 1);
+}
+
+#[test]
 fn stack_overflow_and_out_of_memory_come_back_as_exceptions() {
     let fixtures = common::compile_fixtures("worker");
     let pool = common::pool(

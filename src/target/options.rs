@@ -17,6 +17,7 @@ use std::collections::BTreeMap;
 /// | `-Xmx256m` | many workers fit on one machine; a runaway sequence fails fast |
 /// | `-Xms16m` | the heap grows on demand: a worker's RSS stays small until it needs more |
 /// | `-XX:ReservedCodeCacheSize=32m` | C1 code of a short-lived worker fits easily |
+/// | `-XX:-CreateCoredumpOnCrash` | a crashing worker leaves its report on stderr, no core file |
 /// | `-Xss8m` | deep recursion in generated code overflows in Java, not in Rust |
 /// | `-Duser.timezone=UTC` | dates render the same everywhere |
 /// | `-Duser.language=en -Duser.country=US` | default locale fixed |
@@ -31,6 +32,7 @@ pub const DEFAULT_JVM_OPTIONS: &[&str] = &[
     "-Xmx256m",
     "-Xms16m",
     "-XX:ReservedCodeCacheSize=32m",
+    "-XX:-CreateCoredumpOnCrash",
     "-Xss8m",
     "-Duser.timezone=UTC",
     "-Duser.language=en",

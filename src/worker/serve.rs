@@ -22,6 +22,7 @@ const FLUSH_EVERY: Duration = Duration::from_millis(10);
 
 /// Entry point of `difftest __worker`; returns the process exit code.
 pub fn main() -> i32 {
+    give_fatal_signals_to_the_jvm();
     let (input, output) = match take_protocol_channel() {
         Ok(pair) => pair,
         Err(e) => {
@@ -36,6 +37,17 @@ pub fn main() -> i32 {
     match thread.map(|t| t.join()) {
         Ok(Ok(code)) => code,
         _ => 3,
+    }
+}
+
+/// Rust's runtime installs SIGSEGV/SIGBUS handlers (for its own stack overflows). The JVM
+/// would chain to them for faults it cannot handle, and Rust's handler then ends the
+/// process silently. Without them the JVM reports a fatal error (hs_err) on stderr.
+fn give_fatal_signals_to_the_jvm() {
+    // SAFETY: restoring default dispositions before any other thread exists.
+    unsafe {
+        libc::signal(libc::SIGSEGV, libc::SIG_DFL);
+        libc::signal(libc::SIGBUS, libc::SIG_DFL);
     }
 }
 
