@@ -154,6 +154,9 @@ pub struct ReportArgs {
 
 #[derive(Subcommand, Debug)]
 pub enum BenchCommand {
+    /// Replay of a large recorded suite on another target: wall time, tests/s, peak RSS,
+    /// speed-up from 1 to 2 jobs (end to end, JVM start-ups included)
+    Replay(BenchReplayArgs),
     /// Worker start-up, statements per second with 1 and 2 workers, RSS per worker
     Workers {
         /// Targets to measure
@@ -169,4 +172,30 @@ pub enum BenchCommand {
         #[command(flatten)]
         pool: PoolArgs,
     },
+}
+
+/// `difftest bench replay`.
+#[derive(Args, Debug, Clone)]
+pub struct BenchReplayArgs {
+    /// The reference the suite is recorded on
+    #[arg(long = "ref", default_value = "temurin17", value_name = "REF")]
+    pub reference: String,
+    /// The target it is replayed on
+    #[arg(long = "impl", default_value = "temurin21", value_name = "TGT")]
+    pub target: String,
+    /// Tests in the suite
+    #[arg(long, default_value_t = 40_000)]
+    pub tests: usize,
+    /// JDK call templates concatenated into one test (about 4 statements each)
+    #[arg(long, default_value_t = 3)]
+    pub calls_per_test: usize,
+    /// Seed of the generated sequences
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Job counts to measure
+    #[arg(long, value_delimiter = ',', default_value = "1,2")]
+    pub jobs: Vec<usize>,
+    /// Keep the suite and reports in this folder (default: a temporary one)
+    #[arg(long, value_name = "DIR")]
+    pub keep: Option<PathBuf>,
 }

@@ -31,6 +31,7 @@ pub fn run(global: &GlobalArgs, cmd: BenchCommand) -> anyhow::Result<Exit> {
             }
             Ok(Exit::Success)
         }
+        BenchCommand::Replay(args) => super::bench_replay::run(global, &args),
     }
 }
 

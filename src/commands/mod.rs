@@ -2,6 +2,7 @@
 
 mod accept;
 mod bench;
+mod bench_replay;
 mod replay;
 mod report;
 mod targets;

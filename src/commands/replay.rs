@@ -28,11 +28,14 @@ struct Session<'a> {
     accepted: AcceptedList,
     /// The reference lane for minimization, started on first use (or why it could not be).
     reference: Option<Result<Box<dyn Runner>, String>>,
+    load_seconds: f64,
 }
 
 pub fn run(global: &GlobalArgs, args: &ReplayArgs) -> anyhow::Result<Exit> {
+    let loading = Instant::now();
     let suite_path = resolve_suite(args.suite.as_deref())?;
     let suite = load_suite(&suite_path)?;
+    let load_seconds = loading.elapsed().as_secs_f64();
     let config = pool_config(&args.pool)?;
     let store = store(global)?;
     for name in &args.impls {
@@ -54,6 +57,7 @@ pub fn run(global: &GlobalArgs, args: &ReplayArgs) -> anyhow::Result<Exit> {
         config,
         accepted,
         reference: None,
+        load_seconds,
     };
     let mut reports = Vec::new();
     for name in &args.impls {
@@ -192,11 +196,14 @@ impl Session<'_> {
             bar.set_position(done as u64)
         })?;
         bar.finish_and_clear();
+        let replay_seconds = began.elapsed().as_secs_f64();
         let mut groups = group(&self.tests, &outcomes);
         let mut notes = self.fingerprint_notes(name, &provisioned.fingerprint);
+        let minimizing = Instant::now();
         if !self.args.no_minimize {
             self.minimize(&lane, &mut groups, &mut notes)?;
         }
+        let minimize_seconds = minimizing.elapsed().as_secs_f64();
         if self.args.shard.is_some() && !self.accepted.accepted.is_empty() {
             notes.push("one shard replayed: stale accepted entries are final only after `difftest report --merge`".into());
         }
@@ -220,7 +227,12 @@ impl Session<'_> {
             },
             accepted: &self.accepted,
             seconds,
-            stats: stats(&lane, self.tests.len(), seconds, self.config.jobs),
+            stats: Stats {
+                load_seconds: self.load_seconds,
+                replay_seconds,
+                minimize_seconds,
+                ..stats(&lane, self.tests.len(), seconds, self.config.jobs)
+            },
             notes,
         };
         Ok(build(context, &self.tests, &outcomes, &groups))
@@ -327,6 +339,7 @@ fn stats(lane: &PoolLane, tests: usize, seconds: f64, jobs: usize) -> Stats {
         peak_rss_kib_supervisor: supervisor,
         peak_rss_kib_worker_max: usage.worker_peak_rss_kib,
         peak_rss_kib_total: supervisor + usage.worker_peak_rss_kib * jobs as u64,
+        ..Stats::default()
     }
 }
 

@@ -191,7 +191,8 @@ pub enum TestOutcome {
 pub struct ReplayOptions {
     /// Reruns of failing tests on fresh workers (0: none).
     pub confirm: u32,
-    /// Tests per call to the runner (progress is reported after each).
+    /// Tests per call to the runner (progress is reported after each); the runner splits
+    /// a call over its workers, so it should be many batches per worker.
     pub chunk: usize,
 }
 
@@ -199,7 +200,7 @@ impl Default for ReplayOptions {
     fn default() -> Self {
         ReplayOptions {
             confirm: 1,
-            chunk: 4096,
+            chunk: 8192,
         }
     }
 }

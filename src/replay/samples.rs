@@ -130,6 +130,34 @@ pub fn generate(seed: u64, count: usize) -> Vec<SeqRequest> {
     (0..count).map(|_| template(&mut rng)).collect()
 }
 
+/// Seeded random sequences of `calls` templates each, concatenated (longer tests, as a
+/// generator makes them).
+pub fn generate_long(seed: u64, count: usize, calls: usize) -> Vec<SeqRequest> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    (0..count)
+        .map(|_| {
+            let mut whole = SeqRequest {
+                statements: Vec::new(),
+                observers: Vec::new(),
+            };
+            for _ in 0..calls.max(1) {
+                let part = template(&mut rng);
+                let base = whole.statements.len();
+                whole
+                    .statements
+                    .extend(part.statements.iter().map(|s| s.remap(|i| i + base)));
+                whole
+                    .observers
+                    .extend(part.observers.into_iter().map(|mut o| {
+                        o.stmt += base;
+                        o
+                    }));
+            }
+            whole
+        })
+        .collect()
+}
+
 const LOCALES: [&str; 8] = [
     "US", "UK", "GERMANY", "FRANCE", "JAPAN", "CHINA", "KOREA", "ITALY",
 ];

@@ -173,6 +173,15 @@ pub struct Stats {
     pub peak_rss_kib_worker_max: u64,
     /// Supervisor plus the largest worker times the number of jobs: an upper bound.
     pub peak_rss_kib_total: u64,
+    /// Seconds spent loading the suite (shared by every target of a run).
+    #[serde(default)]
+    pub load_seconds: f64,
+    /// Seconds spent replaying and confirming on this target (JVM start-ups included).
+    #[serde(default)]
+    pub replay_seconds: f64,
+    /// Seconds spent minimizing (reference start-up included).
+    #[serde(default)]
+    pub minimize_seconds: f64,
 }
 
 /// The whole report (`reports/TGT-vs-REF.json`).
