@@ -148,7 +148,7 @@ pub fn matrix_table(reports: &[Report]) -> String {
         header.push("odd one out".into());
     }
     let mut table = new_table(header);
-    for row in rows.values() {
+    for row in &rows {
         let cells: Vec<(String, String)> = reports
             .iter()
             .zip(&index)
@@ -180,9 +180,12 @@ pub fn matrix_table(reports: &[Report]) -> String {
     table.to_string()
 }
 
-fn matrix_rows(reports: &[Report]) -> BTreeMap<String, Row<'_>> {
+/// One row per group id over all reports, most affected tests (over all targets) first.
+fn matrix_rows(reports: &[Report]) -> Vec<Row<'_>> {
     let mut rows: BTreeMap<String, Row> = BTreeMap::new();
+    let mut weight: BTreeMap<&str, usize> = BTreeMap::new();
     for g in reports.iter().flat_map(|r| &r.groups) {
+        *weight.entry(&g.id).or_default() += g.tests;
         let key = (g.example_statements, g.example);
         if rows
             .get(&g.id)
@@ -199,6 +202,13 @@ fn matrix_rows(reports: &[Report]) -> BTreeMap<String, Row<'_>> {
             rows.insert(g.id.clone(), row);
         }
     }
+    let mut rows: Vec<Row> = rows.into_values().collect();
+    rows.sort_by_key(|r| {
+        (
+            std::cmp::Reverse(weight.get(r.id).copied().unwrap_or(0)),
+            r.callee,
+        )
+    });
     rows
 }
 
