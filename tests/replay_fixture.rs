@@ -176,32 +176,8 @@ fn key(callee: &str, kind: &str) -> (String, String) {
     (callee.to_string(), kind.to_string())
 }
 
-#[test]
-fn the_injected_changes_are_found_minimized_accepted_and_a_new_one_fails_again() {
-    let work = tempfile::tempdir().unwrap();
-    let targets = setup(work.path());
-    let suite = support::record("lib1", Some(&targets), &sequences(), 0);
-    assert_eq!(suite.tests.len(), sequences().len(), "all stable on v1");
-    support::write_suite(work.path(), &suite);
-    let tdir = targets.to_str().unwrap();
-    let replay = |target: &str| {
-        difftest(
-            work.path(),
-            &[
-                "--targets-dir",
-                tdir,
-                "replay",
-                "--impl",
-                target,
-                "--timeout",
-                "1",
-                "-j",
-                "2",
-            ],
-        )
-    };
-
-    let out = replay("lib2");
+/// Replay on v2: exactly the injected changes, with the expected kinds and minimized sizes.
+fn check_v2(work: &Path, out: &std::process::Output) -> BTreeMap<(String, String), Value> {
     assert_eq!(
         out.status.code(),
         Some(1),
@@ -209,7 +185,7 @@ fn the_injected_changes_are_found_minimized_accepted_and_a_new_one_fails_again()
         stdout(&out),
         stderr(&out)
     );
-    let report = report_json(work.path(), "lib2-vs-lib1");
+    let report = report_json(work, "lib2-vs-lib1");
     let found = groups(&report);
     let expected: BTreeMap<(String, String), usize> = [
         (key("fixture.Counter.total()", "value"), 4),
@@ -262,19 +238,23 @@ fn the_injected_changes_are_found_minimized_accepted_and_a_new_one_fails_again()
         table.contains("\\u202FAM"),
         "the invisible change is visible: {table}"
     );
-    let md = std::fs::read_to_string(work.path().join("reports/lib2-vs-lib1.md")).unwrap();
+    let md = std::fs::read_to_string(work.join("reports/lib2-vs-lib1.md")).unwrap();
     assert!(
         md.contains("fixture.Counter v0 = new fixture.Counter();"),
         "{md}"
     );
 
-    // Accepting in CI is refused; locally every group is accepted for every target.
+    found
+}
+
+/// Accepting in CI is refused; locally every group is accepted for every target.
+fn accept_all(work: &Path, found: &BTreeMap<(String, String), Value>) {
     let ids: Vec<String> = found
         .values()
         .map(|g| g["id"].as_str().unwrap().to_string())
         .collect();
     let refused = difftest_env(
-        work.path(),
+        work,
         &["accept", &ids[0], "--reason", "x"],
         &[("CI", "true")],
     );
@@ -282,7 +262,7 @@ fn the_injected_changes_are_found_minimized_accepted_and_a_new_one_fails_again()
     assert!(stderr(&refused).contains("CI"), "{}", stderr(&refused));
     for id in &ids {
         let out = difftest(
-            work.path(),
+            work,
             &[
                 "accept",
                 id,
@@ -294,12 +274,40 @@ fn the_injected_changes_are_found_minimized_accepted_and_a_new_one_fails_again()
         );
         assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     }
-    let accepted = std::fs::read_to_string(work.path().join("oracles/lib1.accepted.yaml")).unwrap();
+    let accepted = std::fs::read_to_string(work.join("oracles/lib1.accepted.yaml")).unwrap();
     assert!(
         accepted.contains("known change in v2") && accepted.contains("target: '*'"),
         "{accepted}"
     );
+}
 
+#[test]
+fn the_injected_changes_are_found_minimized_accepted_and_a_new_one_fails_again() {
+    let work = tempfile::tempdir().unwrap();
+    let targets = setup(work.path());
+    let suite = support::record("lib1", Some(&targets), &sequences(), 0);
+    assert_eq!(suite.tests.len(), sequences().len(), "all stable on v1");
+    support::write_suite(work.path(), &suite);
+    let tdir = targets.to_str().unwrap();
+    let replay = |target: &str| {
+        difftest(
+            work.path(),
+            &[
+                "--targets-dir",
+                tdir,
+                "replay",
+                "--impl",
+                target,
+                "--timeout",
+                "1",
+                "-j",
+                "2",
+            ],
+        )
+    };
+
+    let found = check_v2(work.path(), &replay("lib2"));
+    accept_all(work.path(), &found);
     let out = replay("lib2");
     assert_eq!(
         out.status.code(),

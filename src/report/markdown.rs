@@ -142,6 +142,12 @@ fn group_section(out: &mut String, r: &Report, g: &GroupReport) {
         ids.push("…".into());
     }
     let _ = writeln!(out, "- Tests affected ({}): {}", g.tests, ids.join(", "));
+    acceptance(out, r, g);
+    sequence(out, g);
+}
+
+/// How the group was accepted, or how to accept it.
+fn acceptance(out: &mut String, r: &Report, g: &GroupReport) {
     if let Some(a) = &g.accepted {
         let who = [a.by.as_deref(), a.date.as_deref()]
             .into_iter()
@@ -161,6 +167,10 @@ fn group_section(out: &mut String, r: &Report, g: &GroupReport) {
             g.id, r.target.name
         );
     }
+}
+
+/// The minimized sequence (or the example) as annotated Java.
+fn sequence(out: &mut String, g: &GroupReport) {
     match &g.minimized {
         Some(m) => {
             let _ = if m.statements < m.original_statements {
