@@ -182,8 +182,8 @@ fn check_v2(work: &Path, out: &std::process::Output) -> BTreeMap<(String, String
         out.status.code(),
         Some(1),
         "{}\n{}",
-        stdout(&out),
-        stderr(&out)
+        stdout(out),
+        stderr(out)
     );
     let report = report_json(work, "lib2-vs-lib1");
     let found = groups(&report);
@@ -207,12 +207,23 @@ fn check_v2(work: &Path, out: &std::process::Output) -> BTreeMap<(String, String
         found.keys().collect::<Vec<_>>(),
         expected.keys().collect::<Vec<_>>(),
         "{}",
-        stdout(&out)
+        stdout(out)
     );
     for (k, len) in &expected {
         let m = &found[k]["minimized"];
         assert_eq!(m["statements"].as_u64(), Some(*len as u64), "{k:?}: {m}");
     }
+    check_details(work, out, &report, &found);
+    found
+}
+
+/// The stateful group keeps `add(7)`; message-only is shown; every other test passed.
+fn check_details(
+    work: &Path,
+    out: &std::process::Output,
+    report: &Value,
+    found: &BTreeMap<(String, String), Value>,
+) {
     let counter = &found[&key("fixture.Counter.total()", "value")];
     assert_eq!(counter["tests"], 3);
     let java: Vec<&str> = counter["minimized"]["java"]
@@ -233,7 +244,7 @@ fn check_v2(work: &Path, out: &std::process::Output) -> BTreeMap<(String, String
         summary["passed"], 28,
         "every other test still replayed: {summary}"
     );
-    let table = stdout(&out);
+    let table = stdout(out);
     assert!(
         table.contains("\\u202FAM"),
         "the invisible change is visible: {table}"
@@ -243,8 +254,6 @@ fn check_v2(work: &Path, out: &std::process::Output) -> BTreeMap<(String, String
         md.contains("fixture.Counter v0 = new fixture.Counter();"),
         "{md}"
     );
-
-    found
 }
 
 /// Accepting in CI is refused; locally every group is accepted for every target.
