@@ -167,3 +167,29 @@ fn merging_garbage_or_nothing_is_bad_input() {
         &["missing.json"],
     );
 }
+
+#[test]
+fn a_target_whose_jvm_will_not_start_is_an_infrastructure_failure() {
+    let dir = tempfile::tempdir().unwrap();
+    let targets = dir.path().join("targets");
+    std::fs::create_dir_all(&targets).unwrap();
+    let yaml = "name: broken\ndescription: x\njdk:\n  path: /usr/lib/jvm/java-17-openjdk-amd64\njvm_options: [\"-Xmx1m\"]\n";
+    std::fs::write(targets.join("broken.yaml"), yaml).unwrap();
+    let test = "tests:\n- id: 1\n  statements: [{op: literal, ty: int, value: '1'}]\n  observers: []\n  expected_steps: [null]\n  expected_observations: []\nerror_revealing: []\n";
+    let suite = write(dir.path(), "s.yaml", &format!("{HEADER}{test}"));
+    let t = targets.display().to_string();
+    let out = difftest(
+        dir.path(),
+        &[
+            "--targets-dir",
+            &t,
+            "replay",
+            "--impl",
+            "broken",
+            "--suite",
+            &suite,
+        ],
+    );
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+    assert!(stderr(&out).contains("broken"), "{}", stderr(&out));
+}

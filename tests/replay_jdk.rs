@@ -202,3 +202,43 @@ fn several_targets_make_one_matrix_that_names_the_odd_one_out() {
         );
     }
 }
+
+#[test]
+fn results_do_not_depend_on_the_number_of_jobs() {
+    let dir = tempfile::tempdir().unwrap();
+    recorded(dir.path(), 13, 300);
+    let mut seen = Vec::new();
+    for jobs in ["1", "2"] {
+        let report_dir = format!("j{jobs}");
+        let args = [
+            "replay",
+            "--impl",
+            "temurin21",
+            "-j",
+            jobs,
+            "--report-dir",
+            &report_dir,
+        ];
+        let out = difftest(dir.path(), &args);
+        assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+        let path = dir
+            .path()
+            .join(&report_dir)
+            .join("temurin21-vs-temurin17.json");
+        let report: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        let groups: Vec<(Value, Value, Value)> = report["groups"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|g| {
+                (
+                    g["id"].clone(),
+                    g["test_ids"].clone(),
+                    g["minimized"]["java"].clone(),
+                )
+            })
+            .collect();
+        seen.push((report["tests"].clone(), groups));
+    }
+    assert_eq!(seen[0], seen[1]);
+}
