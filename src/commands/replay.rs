@@ -8,7 +8,7 @@ use crate::exit::{Exit, bad_input};
 use crate::pool::PoolConfig;
 use crate::replay::{Lane, PoolLane, ReplayOptions, Runner, replay};
 use crate::report::build::{Context, build};
-use crate::report::{Gate, Implementation, Options, Report, Stats, table};
+use crate::report::{Gate, Implementation, Options, Report, Stats, matrix, table};
 use crate::suite::{FORMAT_VERSION, Suite, Test};
 use crate::target::TargetStore;
 use crate::triage::accepted::{AcceptedList, path_for};
@@ -83,7 +83,7 @@ pub fn exit_of(reports: &[Report]) -> Exit {
 pub fn print(reports: &[Report]) {
     let table = match reports {
         [one] => table::groups_table(one),
-        many => table::matrix_table(many),
+        many => matrix::matrix_table(many),
     };
     if !table.is_empty() {
         println!("{table}");

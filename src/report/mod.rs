@@ -7,6 +7,7 @@ pub mod build;
 pub mod java;
 pub mod junit;
 pub mod markdown;
+pub mod matrix;
 pub mod merge;
 pub mod table;
 pub mod text;

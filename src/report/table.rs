@@ -1,16 +1,16 @@
 //! The table on stdout: one row per root cause, then a summary line; and the matrix
 //! table of one suite replayed on several targets, with a column per target and, with
-//! three or more implementations, the odd one out of each group.
+//! three or more implementations, the odd one out of each group ([`super::matrix`]).
 
 use super::text::{shorten, target_cell};
-use super::{GroupStatus, Report, TestReport, TestStatus};
+use super::{GroupStatus, Report};
 use comfy_table::{ContentArrangement, Table, presets::UTF8_FULL_CONDENSED};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 /// Widest value shown in a cell (the Markdown and JSON reports have them whole).
-const CELL: usize = 48;
+pub(crate) const CELL: usize = 48;
 
-fn new_table(header: Vec<String>) -> Table {
+pub(crate) fn new_table(header: Vec<String>) -> Table {
     let mut table = Table::new();
     table
         .load_preset(UTF8_FULL_CONDENSED)
@@ -117,128 +117,6 @@ pub fn footnotes(report: &Report) -> Vec<String> {
         .collect();
     out.extend(report.notes.iter().map(|n| format!("note: {n}")));
     out
-}
-
-/// One row of the matrix.
-struct Row<'a> {
-    id: &'a str,
-    callee: &'a str,
-    kind: &'a str,
-    ref_value: &'a str,
-    example: u64,
-    example_statements: usize,
-}
-
-/// The matrix of several reports on the same suite (one per target).
-pub fn matrix_table(reports: &[Report]) -> String {
-    let rows = matrix_rows(reports);
-    if rows.is_empty() || reports.is_empty() {
-        return String::new();
-    }
-    let index: Vec<HashMap<u64, &TestReport>> = reports
-        .iter()
-        .map(|r| r.tests.iter().map(|t| (t.id, t)).collect())
-        .collect();
-    let odd = reports.len() + 1 >= 3;
-    let mut header = vec!["group".into(), "method".into(), "kind".into()];
-    header.push(format!("{} (REF)", reports[0].reference.name));
-    header.extend(reports.iter().map(|r| r.target.name.clone()));
-    header.push("example".into());
-    if odd {
-        header.push("odd one out".into());
-    }
-    let mut table = new_table(header);
-    for row in &rows {
-        let cells: Vec<(String, String)> = reports
-            .iter()
-            .zip(&index)
-            .map(|(r, idx)| matrix_cell(r, idx.get(&row.example).copied(), row))
-            .collect();
-        let mut line = vec![
-            row.id.to_string(),
-            shorten(row.callee, 60),
-            row.kind.to_string(),
-        ];
-        line.push(shorten(row.ref_value, CELL));
-        line.extend(cells.iter().map(|(shown, _)| shorten(shown, CELL)));
-        line.push(format!("#{}", row.example));
-        if odd {
-            let mut values = vec![(
-                reports[0].reference.name.as_str(),
-                row.ref_value.to_string(),
-            )];
-            values.extend(
-                reports
-                    .iter()
-                    .zip(&cells)
-                    .map(|(r, (_, v))| (r.target.name.as_str(), v.clone())),
-            );
-            line.push(odd_one_out(&values).unwrap_or("-").to_string());
-        }
-        table.add_row(line);
-    }
-    table.to_string()
-}
-
-/// One row per group id over all reports, most affected tests (over all targets) first.
-fn matrix_rows(reports: &[Report]) -> Vec<Row<'_>> {
-    let mut rows: BTreeMap<String, Row> = BTreeMap::new();
-    let mut weight: BTreeMap<&str, usize> = BTreeMap::new();
-    for g in reports.iter().flat_map(|r| &r.groups) {
-        *weight.entry(&g.id).or_default() += g.tests;
-        let key = (g.example_statements, g.example);
-        if rows
-            .get(&g.id)
-            .is_none_or(|row| key < (row.example_statements, row.example))
-        {
-            let row = Row {
-                id: &g.id,
-                callee: &g.callee,
-                kind: g.kind.describe(),
-                ref_value: &g.ref_value,
-                example: g.example,
-                example_statements: g.example_statements,
-            };
-            rows.insert(g.id.clone(), row);
-        }
-    }
-    let mut rows: Vec<Row> = rows.into_values().collect();
-    rows.sort_by_key(|r| {
-        (
-            std::cmp::Reverse(weight.get(r.id).copied().unwrap_or(0)),
-            r.callee,
-        )
-    });
-    rows
-}
-
-/// What a target shows for the row's example test: (cell text, value for odd-one-out).
-fn matrix_cell(report: &Report, test: Option<&TestReport>, row: &Row) -> (String, String) {
-    let Some(t) = test else {
-        return ("-".into(), format!("absent:{}", report.target.name));
-    };
-    match t.status {
-        TestStatus::Pass => ("= REF".into(), row.ref_value.to_string()),
-        TestStatus::Unstable => (
-            "unstable".into(),
-            format!("unstable:{}", report.target.name),
-        ),
-        _ if t.group.as_deref() == Some(row.id) => {
-            let value = t.tgt_value.clone().unwrap_or_default();
-            let mut shown = target_cell(row.ref_value, &value);
-            if t.status == TestStatus::Accepted {
-                shown.push_str(" (accepted)");
-            }
-            (shown, value)
-        }
-        _ => {
-            let other = t.group.clone().unwrap_or_default();
-            (
-                format!("differs earlier ({other})"),
-                format!("other:{other}"),
-            )
-        }
-    }
 }
 
 /// The implementation whose value is the only one of its kind while all others agree.

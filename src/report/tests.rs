@@ -197,7 +197,7 @@ fn the_matrix_names_the_odd_one_out() {
     }
     println!("{}", table::groups_table(&a));
     println!("{}", table::summary_line(&a));
-    let table = table::matrix_table(&[a, b, c]);
+    let table = matrix::matrix_table(&[a, b, c]);
     println!("{table}");
     assert!(table.contains("odd one out"), "{table}");
     assert!(table.contains("= REF"), "{table}");
