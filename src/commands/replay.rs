@@ -28,6 +28,8 @@ struct Session<'a> {
     accepted: AcceptedList,
     /// The reference lane for minimization, started on first use (or why it could not be).
     reference: Option<Result<Box<dyn Runner>, String>>,
+    /// Set when the reference's JDK is no longer the one the suite was recorded on.
+    reference_note: Option<String>,
     load_seconds: f64,
 }
 
@@ -38,8 +40,12 @@ pub fn run(global: &GlobalArgs, args: &ReplayArgs) -> anyhow::Result<Exit> {
     let load_seconds = loading.elapsed().as_secs_f64();
     let config = pool_config(&args.pool)?;
     let store = store(global)?;
+    let mut impls: Vec<&String> = Vec::new();
     for name in &args.impls {
         store.load(name)?; // an unknown target is bad input, before any JVM starts
+        if !impls.contains(&name) {
+            impls.push(name);
+        }
     }
     let accepted_path = path_for(&suite_path);
     let accepted = AcceptedList::load(&accepted_path).map_err(|e| bad_input(e.to_string()))?;
@@ -57,10 +63,11 @@ pub fn run(global: &GlobalArgs, args: &ReplayArgs) -> anyhow::Result<Exit> {
         config,
         accepted,
         reference: None,
+        reference_note: None,
         load_seconds,
     };
     let mut reports = Vec::new();
-    for name in &args.impls {
+    for name in impls {
         let report = session.replay_target(name)?;
         let written = report.write_all(&args.report_dir)?;
         eprintln!("difftest: wrote {}", display_paths(&written));
@@ -204,6 +211,7 @@ impl Session<'_> {
             self.minimize(&lane, &mut groups, &mut notes)?;
         }
         let minimize_seconds = minimizing.elapsed().as_secs_f64();
+        notes.extend(self.reference_note.clone());
         if self.args.shard.is_some() && !self.accepted.accepted.is_empty() {
             notes.push("one shard replayed: stale accepted entries are final only after `difftest report --merge`".into());
         }
@@ -306,6 +314,13 @@ impl Session<'_> {
             .and_then(|spec| self.store.provision(&spec))
             .map_err(|e| e.to_string())
             .and_then(|p| {
+                if p.fingerprint != self.suite.header.fingerprint {
+                    self.reference_note = Some(format!(
+                        "minimized on {name} = {}, but the suite was recorded on {}",
+                        p.fingerprint.one_line(),
+                        self.suite.header.fingerprint.one_line()
+                    ));
+                }
                 let lane = PoolLane::new(&name, p.jvm, self.config.clone());
                 lane.start().map_err(|e| e.to_string())
             });
