@@ -171,3 +171,20 @@ fn message_differences_count_only_when_strict() {
         assert_eq!(Kind::from_name(k.name()), Some(k));
     }
 }
+
+#[test]
+fn an_expected_exception_without_message_checks_the_class_only() {
+    let class_only = Observed::Threw {
+        class: "E".into(),
+        message: None,
+    };
+    assert_eq!(classify(&class_only, &threw("E", "anything")), None);
+    assert_eq!(
+        classify(&class_only, &threw("F", "anything")),
+        Some(Kind::ExceptionClass)
+    );
+    assert_eq!(
+        classify(&threw("E", "m"), &class_only),
+        Some(Kind::ExceptionMessage)
+    );
+}
