@@ -111,6 +111,9 @@ pub struct ReplayArgs {
     /// Candidate runs per group when minimizing
     #[arg(long, default_value_t = 200, value_name = "N")]
     pub minimize_budget: u32,
+    /// Tests per fresh JVM (in id order): state a test leaves behind reaches only its segment
+    #[arg(long, default_value_t = crate::replay::DEFAULT_SEGMENT, value_name = "N")]
+    pub segment: usize,
     #[command(flatten)]
     pub pool: PoolArgs,
 }

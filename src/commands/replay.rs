@@ -39,6 +39,9 @@ pub fn run(global: &GlobalArgs, args: &ReplayArgs) -> anyhow::Result<Exit> {
     let suite = load_suite(&suite_path)?;
     let load_seconds = loading.elapsed().as_secs_f64();
     let config = pool_config(&args.pool)?;
+    if args.segment == 0 {
+        return Err(bad_input("--segment must be at least 1"));
+    }
     let store = store(global)?;
     let mut impls: Vec<&String> = Vec::new();
     for name in &args.impls {
@@ -196,7 +199,7 @@ impl Session<'_> {
         let lane = PoolLane::new(name, provisioned.jvm.clone(), self.config.clone());
         let options = ReplayOptions {
             confirm: self.args.confirm,
-            ..ReplayOptions::default()
+            segment: self.args.segment,
         };
         let bar = progress_bar(self.tests.len() as u64, name);
         let outcomes = replay(&self.tests, &lane, &options, &|done| {
@@ -232,6 +235,7 @@ impl Session<'_> {
                 confirm: self.args.confirm,
                 jobs: self.config.jobs,
                 minimize_budget: self.args.minimize_budget,
+                segment: self.args.segment,
             },
             accepted: &self.accepted,
             seconds,

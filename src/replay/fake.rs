@@ -23,6 +23,8 @@ pub struct Fake {
     pub calls: AtomicU64,
     /// Counts sequences run, for budget checks.
     pub sequences: AtomicU64,
+    /// Set by `poison()` on the target: later `get()`s in this JVM are off by 100.
+    pub poisoned: std::sync::atomic::AtomicBool,
 }
 
 impl Fake {
@@ -36,6 +38,7 @@ impl Fake {
             name: name.into(),
             calls: AtomicU64::new(0),
             sequences: AtomicU64::new(0),
+            poisoned: Default::default(),
         }
     }
 
@@ -77,7 +80,18 @@ impl Fake {
                         sevens[r] |= v == 7;
                         Observed::Void
                     }
-                    "get" => Fake::int(sums[r] + i64::from(target && sevens[r])),
+                    "get" => {
+                        let poison = if self.poisoned.load(Ordering::Relaxed) {
+                            100
+                        } else {
+                            0
+                        };
+                        Fake::int(sums[r] + i64::from(target && sevens[r]) + poison)
+                    }
+                    "poison" if target => {
+                        self.poisoned.store(true, Ordering::Relaxed);
+                        Observed::Void
+                    }
                     "check" if target => Observed::Threw {
                         class: "java.lang.IllegalStateException".into(),
                         message: Some("x".into()),
@@ -171,6 +185,39 @@ impl Lane for FakeLane {
     fn start(&self) -> Result<Box<dyn Runner>, PoolError> {
         self.1.fetch_add(1, Ordering::Relaxed);
         Ok(Box::new(Shared(self.0.clone())))
+    }
+
+    fn start_single(&self) -> Result<Box<dyn Runner>, PoolError> {
+        self.start()
+    }
+
+    fn jobs(&self) -> usize {
+        2
+    }
+}
+
+/// A lane whose every start is a fresh fake (a fresh JVM), `jobs` at a time.
+pub struct FreshLane {
+    pub jobs: usize,
+    pub starts: AtomicU64,
+}
+
+impl Lane for FreshLane {
+    fn name(&self) -> &str {
+        "tgt"
+    }
+
+    fn start(&self) -> Result<Box<dyn Runner>, PoolError> {
+        self.starts.fetch_add(1, Ordering::Relaxed);
+        Ok(Box::new(Fake::new(Flavor::Target)))
+    }
+
+    fn start_single(&self) -> Result<Box<dyn Runner>, PoolError> {
+        self.start()
+    }
+
+    fn jobs(&self) -> usize {
+        self.jobs
     }
 }
 

@@ -13,7 +13,9 @@ use crate::sequence::SeqResult;
 use crate::suite::Test;
 use crate::target::JvmSpec;
 use crate::worker::protocol::SeqRequest;
+use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 /// Something that runs sequences on one implementation, results in input order.
@@ -37,7 +39,12 @@ impl Runner for Pool {
 /// Starts runners on one implementation; each start gives fresh workers (fresh JVMs).
 pub trait Lane: Sync {
     fn name(&self) -> &str;
+    /// A runner with `jobs` workers.
     fn start(&self) -> Result<Box<dyn Runner>, PoolError>;
+    /// A runner with one fresh worker: one JVM that runs what it is given in order.
+    fn start_single(&self) -> Result<Box<dyn Runner>, PoolError>;
+    /// How many single runners may run at once.
+    fn jobs(&self) -> usize;
 }
 
 /// A lane of worker pools for one provisioned target; it adds up what its pools used.
@@ -81,7 +88,23 @@ impl Lane for PoolLane {
     }
 
     fn start(&self) -> Result<Box<dyn Runner>, PoolError> {
-        let pool = Pool::start(&self.name, self.jvm.clone(), self.config.clone())?;
+        self.start_with(self.config.clone())
+    }
+
+    fn start_single(&self) -> Result<Box<dyn Runner>, PoolError> {
+        let mut config = self.config.clone();
+        config.jobs = 1;
+        self.start_with(config)
+    }
+
+    fn jobs(&self) -> usize {
+        self.config.jobs.max(1)
+    }
+}
+
+impl PoolLane {
+    fn start_with(&self, config: PoolConfig) -> Result<Box<dyn Runner>, PoolError> {
+        let pool = Pool::start(&self.name, self.jvm.clone(), config)?;
         Ok(Box::new(Tracked {
             pool,
             usage: self.usage.clone(),
@@ -186,55 +209,89 @@ pub enum TestOutcome {
     Unstable { first: Verdict, other: Verdict },
 }
 
+/// Tests per segment by default: each segment runs, in id order, in a JVM of its own.
+pub const DEFAULT_SEGMENT: usize = 1000;
+
 /// How to replay.
 #[derive(Clone, Debug)]
 pub struct ReplayOptions {
     /// Reruns of failing tests on fresh workers (0: none).
     pub confirm: u32,
-    /// Tests per call to the runner (progress is reported after each); the runner splits
-    /// a call over its workers, so it should be many batches per worker.
-    pub chunk: usize,
+    /// Tests per segment: the tests, ordered by id, are cut into segments of this size and
+    /// each segment runs in order in a fresh JVM. Whatever state one test leaves in its JVM
+    /// can only reach the tests after it in its segment, so the results depend on the suite
+    /// and the segment size, never on `--jobs`, on scheduling, or on the order of the file.
+    pub segment: usize,
 }
 
 impl Default for ReplayOptions {
     fn default() -> Self {
         ReplayOptions {
             confirm: 1,
-            chunk: 8192,
+            segment: DEFAULT_SEGMENT,
         }
     }
 }
 
-/// Runs `tests` on `runner`, compares each result with its expectations and returns the
-/// verdicts in input order; `progress` is told how many tests are done so far.
-pub fn run_and_compare(
+/// Runs `tests` on `runner` and compares each result with its expectations.
+pub fn run_and_compare(tests: &[&Test], runner: &dyn Runner) -> Result<Vec<Verdict>, PoolError> {
+    let requests: Vec<SeqRequest> = tests.iter().map(|t| t.request()).collect();
+    let results = runner.run(&requests)?;
+    Ok(tests
+        .iter()
+        .zip(&results)
+        .map(|(t, r)| compare(t, r))
+        .collect())
+}
+
+/// Runs `tests` in segments (see [`ReplayOptions::segment`]), `lane.jobs()` segments at a
+/// time, each on a fresh single-worker runner; verdicts in input order. `progress` is told
+/// how many tests are done after each segment.
+pub fn run_segments(
     tests: &[&Test],
-    runner: &dyn Runner,
-    chunk: usize,
-    progress: &dyn Fn(usize),
+    lane: &dyn Lane,
+    segment: usize,
+    progress: &(dyn Fn(usize) + Sync),
 ) -> Result<Vec<Verdict>, PoolError> {
-    let mut verdicts = Vec::with_capacity(tests.len());
-    for part in tests.chunks(chunk.max(1)) {
-        let requests: Vec<SeqRequest> = part.iter().map(|t| t.request()).collect();
-        let results = runner.run(&requests)?;
-        verdicts.extend(part.iter().zip(&results).map(|(t, r)| compare(t, r)));
-        progress(verdicts.len());
+    let mut order: Vec<usize> = (0..tests.len()).collect();
+    order.sort_by_key(|&i| tests[i].id);
+    let segments: Vec<&[usize]> = order.chunks(segment.max(1)).collect();
+    let threads = rayon::ThreadPoolBuilder::new()
+        .num_threads(lane.jobs())
+        .build()
+        .map_err(|e| PoolError::Threads(e.to_string()))?;
+    let done = AtomicUsize::new(0);
+    let parts: Vec<Result<Vec<Verdict>, PoolError>> = threads.install(|| {
+        segments
+            .par_iter()
+            .map(|seg| {
+                let subset: Vec<&Test> = seg.iter().map(|&i| tests[i]).collect();
+                let runner = lane.start_single()?;
+                let verdicts = run_and_compare(&subset, runner.as_ref())?;
+                progress(done.fetch_add(seg.len(), Ordering::Relaxed) + seg.len());
+                Ok(verdicts)
+            })
+            .collect()
+    });
+    let mut verdicts = vec![Verdict::Pass; tests.len()];
+    for (seg, part) in segments.iter().zip(parts) {
+        for (&i, v) in seg.iter().zip(part?) {
+            verdicts[i] = v;
+        }
     }
     Ok(verdicts)
 }
 
-/// The whole replay: runs every test on a fresh runner from `lane`, then reruns the failing
-/// ones `options.confirm` times, each time on fresh workers; a failing test whose verdict
-/// changes between runs is unstable.
+/// The whole replay: runs every test in fresh-JVM segments, then reruns the failing ones
+/// `options.confirm` times, each time in new segments on fresh workers; a failing test
+/// whose verdict changes between runs is unstable.
 pub fn replay(
     tests: &[&Test],
     lane: &dyn Lane,
     options: &ReplayOptions,
-    progress: &dyn Fn(usize),
+    progress: &(dyn Fn(usize) + Sync),
 ) -> Result<Vec<TestOutcome>, PoolError> {
-    let runner = lane.start()?;
-    let first = run_and_compare(tests, runner.as_ref(), options.chunk, progress)?;
-    drop(runner);
+    let first = run_segments(tests, lane, options.segment, progress)?;
     let mut outcomes: Vec<TestOutcome> = first
         .into_iter()
         .map(|v| match v {
@@ -243,7 +300,7 @@ pub fn replay(
         })
         .collect();
     for _ in 0..options.confirm {
-        confirm_round(tests, lane, options.chunk, &mut outcomes)?;
+        confirm_round(tests, lane, options.segment, &mut outcomes)?;
     }
     Ok(outcomes)
 }
@@ -252,7 +309,7 @@ pub fn replay(
 fn confirm_round(
     tests: &[&Test],
     lane: &dyn Lane,
-    chunk: usize,
+    segment: usize,
     outcomes: &mut [TestOutcome],
 ) -> Result<(), PoolError> {
     let failing: Vec<usize> = (0..tests.len())
@@ -262,8 +319,7 @@ fn confirm_round(
         return Ok(());
     }
     let subset: Vec<&Test> = failing.iter().map(|&i| tests[i]).collect();
-    let runner = lane.start()?;
-    let again = run_and_compare(&subset, runner.as_ref(), chunk, &|_| {})?;
+    let again = run_segments(&subset, lane, segment, &|_| {})?;
     for (&i, other) in failing.iter().zip(again) {
         if let TestOutcome::Differs { verdict } = &outcomes[i]
             && *verdict != other

@@ -55,11 +55,14 @@ fn results_do_not_depend_on_order_or_chunking() {
         .map(|i| counter_test(i, &[i as i64 % 9], (i % 3) as usize, "get"))
         .collect();
     let refs: Vec<&Test> = tests.iter().collect();
-    let opts = |chunk| ReplayOptions { confirm: 1, chunk };
-    let a = replay(&refs, &lane(), &opts(1), &|_| {}).unwrap();
+    let opts = ReplayOptions {
+        confirm: 1,
+        segment: 7,
+    };
+    let a = replay(&refs, &lane(), &opts, &|_| {}).unwrap();
     let mut reversed = refs.clone();
     reversed.reverse();
-    let mut b = replay(&reversed, &lane(), &opts(7), &|_| {}).unwrap();
+    let mut b = replay(&reversed, &lane(), &opts, &|_| {}).unwrap();
     b.reverse();
     assert_eq!(a, b);
 }
@@ -86,7 +89,7 @@ fn a_test_that_changes_between_runs_is_unstable_not_a_difference() {
     );
     let none = ReplayOptions {
         confirm: 0,
-        chunk: 10,
+        segment: 10,
     };
     let outcomes = replay(&refs, &lane(), &none, &|_| {}).unwrap();
     assert!(matches!(
@@ -111,4 +114,44 @@ fn hangs_and_crashes_are_reported_and_the_rest_still_replayed() {
     assert_eq!(kind(&outcomes[0]), Some(crate::compare::Kind::Timeout));
     assert_eq!(kind(&outcomes[1]), Some(crate::compare::Kind::Crash));
     assert_eq!(outcomes[2], TestOutcome::Pass);
+}
+
+#[test]
+fn state_left_behind_reaches_only_the_same_segment_whatever_the_jobs() {
+    use super::fake::FreshLane;
+    let mut tests: Vec<Test> = (0..30).map(|i| counter_test(i, &[1], 0, "get")).collect();
+    tests[4] = counter_test(4, &[1], 0, "poison");
+    let refs: Vec<&Test> = tests.iter().collect();
+    let opts = ReplayOptions {
+        confirm: 0,
+        segment: 10,
+    };
+    let run = |jobs, refs: &[&Test]| {
+        let lane = FreshLane {
+            jobs,
+            starts: AtomicU64::new(0),
+        };
+        let outcomes = replay(refs, &lane, &opts, &|_| {}).unwrap();
+        assert_eq!(
+            lane.starts.load(std::sync::atomic::Ordering::Relaxed),
+            3,
+            "a JVM per segment"
+        );
+        outcomes
+    };
+    let one = run(1, &refs);
+    let failing: Vec<u64> = (0..30)
+        .filter(|&i| one[i as usize] != TestOutcome::Pass)
+        .collect();
+    assert_eq!(
+        failing,
+        (4..10).collect::<Vec<u64>>(),
+        "the poisoner and the rest of its segment"
+    );
+    assert_eq!(run(2, &refs), one);
+    let mut shuffled = refs.clone();
+    shuffled.reverse();
+    let mut back = run(3, &shuffled);
+    back.reverse();
+    assert_eq!(back, one, "independent of the order of the file");
 }

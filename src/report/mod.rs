@@ -42,6 +42,9 @@ pub struct Options {
     pub confirm: u32,
     pub jobs: usize,
     pub minimize_budget: u32,
+    /// Tests per fresh JVM.
+    #[serde(default)]
+    pub segment: usize,
 }
 
 /// Whether the release may go.

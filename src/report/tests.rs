@@ -53,6 +53,7 @@ fn report_of(
             confirm: 1,
             jobs: 2,
             minimize_budget: 200,
+            segment: 1000,
         },
         accepted,
         seconds: 1.5,
