@@ -47,6 +47,8 @@ pub enum Command {
     Accept(AcceptArgs),
     /// Merge the JSON reports of shards (`replay --shard K/N`) into one report
     Report(ReportArgs),
+    /// Record a regression suite on a reference implementation (oracles/REF.yaml)
+    Record(Box<RecordArgs>),
     /// Measure difftest on real targets (see the README's performance section)
     #[command(subcommand)]
     Bench(BenchCommand),
@@ -201,4 +203,71 @@ pub struct BenchReplayArgs {
     /// Keep the suite and reports in this folder (default: a temporary one)
     #[arg(long, value_name = "DIR")]
     pub keep: Option<PathBuf>,
+}
+
+/// `difftest record`: see docs/record.md.
+#[derive(Args, Debug, Clone)]
+pub struct RecordArgs {
+    /// The reference implementation: a target name
+    #[arg(long = "impl", value_name = "REF")]
+    pub reference: String,
+    /// Classes in scope [default: the JDK packages of the Randoop paper, see docs/record.md]
+    #[arg(long, value_delimiter = ',', value_name = "CLASS,…")]
+    pub classes: Vec<String>,
+    /// Packages in scope (their public classes)
+    #[arg(long, value_delimiter = ',', value_name = "PACKAGE,…")]
+    pub packages: Vec<String>,
+    /// A file of classes and `package.*` lines in scope
+    #[arg(long, value_name = "FILE")]
+    pub class_list: Option<PathBuf>,
+    /// More classes and members never to call (glob patterns, one a line)
+    #[arg(long, value_name = "FILE")]
+    pub omit: Vec<PathBuf>,
+    /// Use only this omit list instead of the shipped one
+    #[arg(long, value_name = "FILE")]
+    pub omit_replace: Option<PathBuf>,
+    /// Seconds of generation (reruns come on top)
+    #[arg(long, default_value_t = 120.0, value_name = "SECONDS")]
+    pub time_limit: f64,
+    /// Regression tests to write at most; generation stops once it has them (reproducible)
+    #[arg(long, value_name = "N")]
+    pub output_limit: Option<usize>,
+    /// Seed of the random choices
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Times the suite runs again on fresh workers to drop unstable values
+    #[arg(long, default_value_t = 10, value_name = "N")]
+    pub reruns: usize,
+    /// Where to write the suite [default: oracles/REF.yaml]
+    #[arg(long, short = 'o', value_name = "PATH")]
+    pub output: Option<PathBuf>,
+    /// Extra primitive and String literals (`TYPE VALUE` lines)
+    #[arg(long, value_name = "FILE")]
+    pub literals_file: Option<PathBuf>,
+    /// Extra observer methods (`Class.method` patterns, one a line)
+    #[arg(long, value_name = "FILE")]
+    pub observers: Option<PathBuf>,
+    /// Probability of passing null where a value exists
+    #[arg(long, default_value_t = 0.0, value_name = "P")]
+    pub null_ratio: f64,
+    /// Probability of appending the new call several times
+    #[arg(long, default_value_t = 0.1, value_name = "P")]
+    pub repeat_probability: f64,
+    /// Most calls one repetition appends
+    #[arg(long, default_value_t = 100, value_name = "N")]
+    pub repeat_max: usize,
+    /// Longest sequence, in statements
+    #[arg(long, default_value_t = 100, value_name = "N")]
+    pub max_size: usize,
+    /// Candidate sequences per round (one batch on the workers)
+    #[arg(long, default_value_t = 400, value_name = "N")]
+    pub round_size: usize,
+    /// Error-revealing tests kept per violated contract and call
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    pub errors_per_group: usize,
+    /// No progress bar
+    #[arg(long)]
+    pub no_progress: bool,
+    #[command(flatten)]
+    pub pool: PoolArgs,
 }

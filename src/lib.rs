@@ -8,11 +8,16 @@
 pub mod cli;
 pub mod commands;
 pub mod compare;
+pub mod contracts;
 pub mod exit;
+pub mod generate;
+pub mod interrupt;
 pub mod model;
+pub mod observe;
 pub mod pool;
 pub mod replay;
 pub mod report;
+pub mod rerun;
 pub mod scope;
 pub mod sequence;
 pub mod suite;

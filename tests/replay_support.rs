@@ -59,11 +59,14 @@ pub fn suite(reference: &str, p: &Provisioned, tests: Vec<Test>, seed: u64) -> S
             classes: vec![],
             packages: vec![],
             options: Default::default(),
-            counts: Default::default(),
+            counts: [("tests".to_string(), tests.len() as u64)]
+                .into_iter()
+                .collect(),
             partial: false,
         },
         tests,
         error_revealing: vec![],
+        exceptions: Default::default(),
     }
 }
 
@@ -72,7 +75,7 @@ pub fn write_suite(dir: &Path, suite: &Suite) -> PathBuf {
     let oracles = dir.join("oracles");
     std::fs::create_dir_all(&oracles).unwrap();
     let path = oracles.join(format!("{}.yaml", suite.header.reference));
-    std::fs::write(&path, serde_yaml::to_string(suite).unwrap()).unwrap();
+    suite.save(&path).expect("suite saved");
     path
 }
 

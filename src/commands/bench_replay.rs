@@ -78,15 +78,18 @@ fn record(global: &GlobalArgs, args: &BenchReplayArgs, work: &Path) -> anyhow::R
     tests.truncate(args.tests);
     drop(pool);
     let statements: usize = tests.iter().map(|t| t.statements.len()).sum();
+    let mut header = header(&args.reference, provisioned.fingerprint, args.seed);
+    header.counts.insert("tests".into(), tests.len() as u64);
     let suite = Suite {
-        header: header(&args.reference, provisioned.fingerprint, args.seed),
+        header,
         tests,
         error_revealing: Vec::new(),
+        exceptions: Default::default(),
     };
     let dir = work.join("oracles");
     std::fs::create_dir_all(&dir)?;
     let path = dir.join(format!("{}.yaml", args.reference));
-    std::fs::write(&path, serde_yaml::to_string(&suite)?)?;
+    suite.save(&path)?;
     let size = std::fs::metadata(&path).map_or(0, |m| m.len());
     println!(
         "suite: {} tests, {statements} statements, {:.1} MiB of YAML, recorded on {} in {:.1} s (not measured)",

@@ -3,6 +3,7 @@
 mod accept;
 mod bench;
 mod bench_replay;
+mod record;
 mod replay;
 mod report;
 mod targets;
@@ -20,6 +21,7 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<Exit> {
         Command::Replay(args) => replay::run(&cli.global, &args),
         Command::Accept(args) => accept::run(&args),
         Command::Report(args) => report::run(&args),
+        Command::Record(args) => record::run(&cli.global, *args),
         Command::Bench(cmd) => bench::run(&cli.global, cmd),
         Command::Worker => Ok(Exit::Success),
     }

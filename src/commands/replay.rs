@@ -9,7 +9,7 @@ use crate::pool::PoolConfig;
 use crate::replay::{Lane, PoolLane, ReplayOptions, Runner, replay};
 use crate::report::build::{Context, build};
 use crate::report::{Gate, Implementation, Options, Report, Stats, matrix, table};
-use crate::suite::{FORMAT_VERSION, Suite, Test};
+use crate::suite::{Suite, Test};
 use crate::target::TargetStore;
 use crate::triage::accepted::{AcceptedList, path_for};
 use crate::triage::{Group, group, minimize::minimize_all};
@@ -147,47 +147,27 @@ pub fn resolve_suite(flag: Option<&Path>) -> anyhow::Result<PathBuf> {
 }
 
 /// Reads a suite file; every failure is bad input naming the file (and line).
-// TODO(record): use `Suite::load` once the `record` branch lands on main.
 pub fn load_suite(path: &Path) -> anyhow::Result<Suite> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| bad_input(format!("{}: cannot read the suite: {e}", path.display())))?;
-    let newer = |format: u32| {
-        bad_input(format!(
-            "{}: suite format {format} is newer than this difftest reads ({FORMAT_VERSION}); upgrade difftest",
-            path.display()
-        ))
-    };
-    let suite: Suite = match serde_yaml::from_str(&text) {
-        Ok(suite) => suite,
-        Err(e) => {
-            if let Some(format) = probe_format(&text).filter(|&f| f > FORMAT_VERSION) {
-                return Err(newer(format));
-            }
-            let message = crate::triage::accepted::one_line_yaml_error(&e);
+    let suite = Suite::load(path).map_err(|e| bad_input(format!("cannot load the suite: {e}")))?;
+    // A file cut at a line boundary still parses: the header's counts tell.
+    let counts = &suite.header.counts;
+    let sizes = [
+        ("tests", "regression", suite.tests.len()),
+        (
+            "error-revealing",
+            "error-revealing",
+            suite.error_revealing.len(),
+        ),
+    ];
+    for (key, what, found) in sizes {
+        if let Some(&said) = counts.get(key).filter(|&&n| n != found as u64) {
             return Err(bad_input(format!(
-                "{}: not a valid suite: {message}",
+                "{}: truncated or edited: the header says {said} {what} tests, the file holds {found}",
                 path.display()
             )));
         }
-    };
-    if suite.header.format > FORMAT_VERSION {
-        return Err(newer(suite.header.format));
     }
     Ok(suite)
-}
-
-fn probe_format(text: &str) -> Option<u32> {
-    #[derive(serde::Deserialize)]
-    struct Probe {
-        header: ProbeHeader,
-    }
-    #[derive(serde::Deserialize)]
-    struct ProbeHeader {
-        format: u32,
-    }
-    serde_yaml::from_str::<Probe>(text)
-        .ok()
-        .map(|p| p.header.format)
 }
 
 impl Session<'_> {

@@ -1,0 +1,241 @@
+//! `difftest record --impl REF`: describes the scope on the reference, generates sequences
+//! for the time budget (or until the output limit), reruns the suite on fresh workers to
+//! drop unstable values, and writes `oracles/REF.yaml` atomically. Ctrl-C (or SIGTERM)
+//! stops generation at the end of the round and still reruns and writes what was kept,
+//! marked `partial: true`; a second one skips the remaining reruns; the exit code of an
+//! interrupted record is 130.
+
+mod output;
+mod progress;
+mod setup;
+
+use super::{pool_config, store};
+use crate::cli::{GlobalArgs, RecordArgs};
+use crate::exit::{Exit, bad_input};
+use crate::generate::{Executor, Generator, Recorded, StopReason};
+use crate::interrupt;
+use crate::model::ApiModel;
+use crate::pool::{Pool, PoolConfig, PoolError};
+use crate::rerun::{RerunReport, remove_flakes};
+use crate::target::Provisioned;
+use setup::Plan;
+use std::time::{Duration, Instant};
+
+/// What generation gave.
+struct Generated {
+    rec: Recorded,
+    reason: Option<StopReason>,
+    error: Option<PoolError>,
+    elapsed: Duration,
+}
+
+pub fn run(global: &GlobalArgs, args: RecordArgs) -> anyhow::Result<Exit> {
+    let plan = setup::plan(&args)?;
+    let store = store(global)?;
+    let config = pool_config(&args.pool)?;
+    let spec = store.load(&args.reference)?;
+    let provisioned = store.provision(&spec)?;
+    let pool = Pool::start(&args.reference, provisioned.jvm.clone(), config.clone())?;
+    let model = describe(&pool, &args.reference, &plan)?;
+    interrupt::install().map_err(|e| anyhow::anyhow!("cannot handle Ctrl-C: {e}"))?;
+    let mut generated = generate(&args, &plan, &model, &pool)?;
+    let kinds = output::exception_kinds(&generated.rec, &model, &pool);
+    let generation_rss: u64 = pool.peak_rss_kib().iter().sum();
+    drop(pool);
+    let report = reruns(&args, &provisioned, &config, &mut generated.rec)?;
+    if let Some(n) = plan.generation.output_limit {
+        generated.rec.tests.truncate(n);
+    }
+    let partial = interrupt::interrupted() || generated.error.is_some();
+    let made = output::Made {
+        reference: &args.reference,
+        fingerprint: provisioned.fingerprint.clone(),
+        seed: args.seed,
+        classes: plan.classes.clone(),
+        packages: plan.packages.clone(),
+        options: plan.options.clone(),
+        reason: generated.reason,
+        report: &report,
+        partial,
+    };
+    let header = output::header(made, &generated.rec, &kinds);
+    output::write(&plan.output, &header, &kinds, &generated.rec)?;
+    summary(&plan, &generated, &report, generation_rss, partial);
+    if let Some(e) = generated.error {
+        return Err(e.into());
+    }
+    if partial {
+        std::process::exit(130);
+    }
+    Ok(Exit::Success)
+}
+
+/// The filtered model of the scope; unknown names and an empty scope are bad input.
+fn describe(pool: &Pool, reference: &str, plan: &Plan) -> anyhow::Result<ApiModel> {
+    let (model, unknown) = pool.describe(&plan.classes, &plan.packages)?;
+    if let Some(first) = unknown.first() {
+        let more = match unknown.len() {
+            1 => String::new(),
+            n => format!(" (and {} more)", n - 1),
+        };
+        return Err(bad_input(format!(
+            "{reference} does not know {first}{more}"
+        )));
+    }
+    let model = setup::filter_model(&model, &plan.omit);
+    if model.callable_count() == 0 && model.classes.values().all(|c| c.fields.is_empty()) {
+        return Err(bad_input(format!(
+            "empty scope: nothing public to call in {}",
+            scope_text(plan)
+        )));
+    }
+    Ok(model)
+}
+
+fn scope_text(plan: &Plan) -> String {
+    let mut all: Vec<&str> = plan.classes.iter().map(String::as_str).collect();
+    all.extend(plan.packages.iter().map(String::as_str));
+    all.join(", ")
+}
+
+fn generate(
+    args: &RecordArgs,
+    plan: &Plan,
+    model: &ApiModel,
+    pool: &Pool,
+) -> anyhow::Result<Generated> {
+    let began = Instant::now();
+    let mut generator = Generator::new(model, plan.generation.clone())
+        .map_err(|e| bad_input(format!("{e}: {}", scope_text(plan))))?;
+    let limit = plan.generation.time_limit;
+    let bar = progress::generation(limit, !args.no_progress);
+    let outcome = generator.run(pool, &interrupt::FIRST, |p| {
+        progress::generated(&bar, p, limit)
+    });
+    bar.finish_and_clear();
+    let (reason, error) = match outcome {
+        Ok(r) => (Some(r), None),
+        Err(e) => (None, Some(e)),
+    };
+    if reason == Some(StopReason::Interrupted) {
+        eprintln!(
+            "difftest: interrupted; rerunning and writing the tests kept so far \
+             (Ctrl-C again to skip the reruns)"
+        );
+    }
+    Ok(Generated {
+        rec: generator.finish(),
+        reason,
+        error,
+        elapsed: began.elapsed(),
+    })
+}
+
+fn reruns(
+    args: &RecordArgs,
+    provisioned: &Provisioned,
+    config: &PoolConfig,
+    rec: &mut Recorded,
+) -> anyhow::Result<RerunReport> {
+    let tests = rec.tests.len();
+    let bar = progress::reruns(args.reruns, tests, !args.no_progress);
+    let mut factory = |i: usize| -> Result<Box<dyn Executor>, PoolError> {
+        let mut config = config.clone();
+        config.batch = 64 << (i % 4);
+        let pool = Pool::start(&args.reference, provisioned.jvm.clone(), config)?;
+        Ok(Box::new(pool))
+    };
+    let report = remove_flakes(
+        rec,
+        args.reruns,
+        args.seed,
+        &mut factory,
+        &interrupt::SECOND,
+        |i, done| progress::rerun(&bar, i, args.reruns, tests, done),
+    )?;
+    bar.finish_and_clear();
+    Ok(report)
+}
+
+fn summary(plan: &Plan, g: &Generated, r: &RerunReport, generation_rss: u64, partial: bool) {
+    let s = &g.rec.stats;
+    let secs = g.elapsed.as_secs_f64().max(1e-3);
+    println!(
+        "generated: {} sequences in {:.1} s ({:.0}/s), kept {} ({} lexically redundant), \
+         {} contract violations in {} groups, pool of {} values",
+        s.executed,
+        secs,
+        s.executed as f64 / secs,
+        s.kept_normal + s.kept_exceptional,
+        g.rec.redundant,
+        s.violations,
+        g.rec.error_groups,
+        g.rec.pool_values,
+    );
+    let unstable: Vec<String> = r
+        .most_unstable(5)
+        .into_iter()
+        .map(|(m, n)| format!("{m} ({n})"))
+        .collect();
+    println!(
+        "reruns: {} in {:.1} s; dropped {} unstable checks and {} observations, {} tests; \
+         most unstable: {}",
+        r.reruns_done,
+        r.elapsed.as_secs_f64(),
+        r.dropped_checks,
+        r.dropped_observations,
+        r.dropped_tests,
+        if unstable.is_empty() {
+            "none".to_string()
+        } else {
+            unstable.join(", ")
+        },
+    );
+    let own = self_peak_rss_kib();
+    println!(
+        "peak RSS: difftest {} MiB (CPU {:.1} s), workers {} MiB while generating, {} MiB while \
+         rerunning",
+        own / 1024,
+        self_cpu_secs(),
+        generation_rss / 1024,
+        r.workers_peak_kib / 1024,
+    );
+    let note = if partial {
+        " (partial: interrupted)"
+    } else {
+        ""
+    };
+    println!(
+        "wrote {}: {} regression tests, {} error-revealing{note}",
+        plan.output.display(),
+        g.rec.tests.len(),
+        g.rec.errors.len(),
+    );
+}
+
+/// CPU time (user and system) this process used, in seconds.
+fn self_cpu_secs() -> f64 {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    let after = stat.rsplit(')').next().unwrap_or("");
+    let fields: Vec<&str> = after.split_whitespace().collect();
+    let ticks = |i: usize| {
+        fields
+            .get(i)
+            .and_then(|f| f.parse::<f64>().ok())
+            .unwrap_or(0.0)
+    };
+    // SAFETY: sysconf has no preconditions.
+    let hz = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as f64;
+    (ticks(11) + ticks(12)) / hz
+}
+
+/// This process's peak RSS in KiB.
+fn self_peak_rss_kib() -> u64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status
+        .lines()
+        .find(|l| l.starts_with("VmHWM:"))
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0)
+}

@@ -1,0 +1,149 @@
+//! What `record` writes: the classification of the exceptions the tests expect, the header
+//! (options and counts that do not depend on the machine or the number of workers), and the
+//! suite itself, streamed test by test from the compact form generation kept.
+
+use crate::contracts::{ExceptionKind, classify};
+use crate::generate::{Recorded, StopReason};
+use crate::model::ApiModel;
+use crate::pool::Pool;
+use crate::rerun::RerunReport;
+use crate::sequence::Observed;
+use crate::suite::{FORMAT_VERSION, Header, SuiteError, Writer};
+use crate::target::Fingerprint;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+/// Exception classes the kept tests expect, classified with the hierarchy from `model`, or
+/// from the reference (one `describe`) for classes outside the scope.
+pub fn exception_kinds(
+    rec: &Recorded,
+    model: &ApiModel,
+    pool: &Pool,
+) -> BTreeMap<String, ExceptionKind> {
+    let mut classes = BTreeSet::new();
+    for t in &rec.tests {
+        let ids = t
+            .checks
+            .iter()
+            .map(|c| c.1)
+            .chain(t.observations.iter().copied());
+        for v in ids {
+            if let Observed::Threw { class, .. } = rec.values.get(v) {
+                classes.insert(class.clone());
+            }
+        }
+    }
+    let outside: Vec<String> = classes
+        .iter()
+        .filter(|c| model.class(c).is_none())
+        .cloned()
+        .collect();
+    let extra = match outside.is_empty() {
+        true => ApiModel::default(),
+        false => pool
+            .describe(&outside, &[])
+            .map(|d| d.0)
+            .unwrap_or_default(),
+    };
+    classes
+        .into_iter()
+        .map(|c| {
+            let class = model.class(&c).or_else(|| extra.class(&c));
+            let kind = classify(&c, class.map(|k| k.supertypes.as_slice()));
+            (c, kind)
+        })
+        .collect()
+}
+
+/// Everything the header needs to know.
+pub struct Made<'a> {
+    pub reference: &'a str,
+    pub fingerprint: Fingerprint,
+    pub seed: u64,
+    pub classes: Vec<String>,
+    pub packages: Vec<String>,
+    pub options: BTreeMap<String, String>,
+    pub reason: Option<StopReason>,
+    pub report: &'a RerunReport,
+    pub partial: bool,
+}
+
+/// The suite header.
+pub fn header(made: Made, rec: &Recorded, kinds: &BTreeMap<String, ExceptionKind>) -> Header {
+    let s = &rec.stats;
+    let r = made.report;
+    let mut counts: BTreeMap<String, u64> = [
+        ("executed", s.executed),
+        ("rounds", s.rounds),
+        ("duplicates", s.duplicates),
+        ("too-long", s.too_long),
+        ("no-input", s.no_input),
+        ("invalid", s.invalid),
+        ("vm-errors", s.vm_errors),
+        ("timeouts", s.timeouts),
+        ("crashes", s.crashes),
+        ("truncated", s.truncated),
+        ("kept", s.kept_normal + s.kept_exceptional),
+        ("redundant", rec.redundant as u64),
+        ("violations", s.violations),
+        ("error-groups", rec.error_groups as u64),
+        ("pool-values", rec.pool_values as u64),
+        ("reruns-done", r.reruns_done as u64),
+        ("unstable-checks", r.dropped_checks),
+        ("unstable-observations", r.dropped_observations),
+        ("weakened-messages", r.weakened_messages),
+        ("unstable-tests", r.dropped_tests),
+        ("tests", rec.tests.len() as u64),
+        ("error-revealing", rec.errors.len() as u64),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_string(), v))
+    .collect();
+    for kind in kinds.values() {
+        *counts
+            .entry(format!("exception-classes.{}", kind.as_str()))
+            .or_default() += 1;
+    }
+    let mut options = made.options;
+    if let Some(reason) = made.reason {
+        options.insert("stopped-by".into(), stop_text(reason).into());
+    }
+    Header {
+        format: FORMAT_VERSION,
+        tool: format!("difftest {}", env!("CARGO_PKG_VERSION")),
+        reference: made.reference.to_string(),
+        fingerprint: made.fingerprint,
+        seed: made.seed,
+        classes: made.classes,
+        packages: made.packages,
+        options,
+        counts,
+        partial: made.partial,
+    }
+}
+
+pub fn stop_text(reason: StopReason) -> &'static str {
+    match reason {
+        StopReason::TimeLimit => "time-limit",
+        StopReason::OutputLimit => "output-limit",
+        StopReason::Interrupted => "interrupt",
+        StopReason::Exhausted => "exhausted",
+    }
+}
+
+/// Writes the suite atomically, test by test.
+pub fn write(
+    path: &Path,
+    header: &Header,
+    kinds: &BTreeMap<String, ExceptionKind>,
+    rec: &Recorded,
+) -> Result<(), SuiteError> {
+    let mut w = Writer::create(path, header, kinds)?;
+    for t in &rec.tests {
+        w.test(&t.expand(&rec.store, &rec.names, &rec.values))?;
+    }
+    for e in &rec.errors {
+        w.error_test(&e.expand(&rec.store))?;
+    }
+    w.finish()
+}

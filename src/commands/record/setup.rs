@@ -1,0 +1,185 @@
+//! Turns `record`'s flags into a plan: the scope, the omit list, the generation settings
+//! (with the literals and observer files read), the output path (checked writable), and
+//! the options written into the suite header. Everything wrong here is bad input (exit 2).
+
+use crate::cli::RecordArgs;
+use crate::exit::bad_input;
+use crate::generate::GenConfig;
+use crate::generate::literals;
+use crate::model::ApiModel;
+use crate::observe::read_patterns;
+use crate::scope::{DEFAULT_PACKAGES, OmitList, is_java_name, read_class_list};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// What `record` will do.
+pub struct Plan {
+    pub classes: Vec<String>,
+    pub packages: Vec<String>,
+    pub omit: OmitList,
+    pub generation: GenConfig,
+    pub output: PathBuf,
+    /// Options as written into the header (nothing that depends on the machine or `--jobs`).
+    pub options: BTreeMap<String, String>,
+}
+
+/// Checks the flags and reads the files they name.
+pub fn plan(args: &RecordArgs) -> anyhow::Result<Plan> {
+    check_numbers(args)?;
+    let (classes, packages) = scope(args)?;
+    let omit = omit_list(args)?;
+    let mut generation = GenConfig {
+        seed: args.seed,
+        time_limit: Duration::from_secs_f64(args.time_limit),
+        output_limit: args.output_limit,
+        round_size: args.round_size,
+        null_ratio: args.null_ratio,
+        repeat_probability: args.repeat_probability,
+        repeat_max: args.repeat_max,
+        max_size: args.max_size,
+        errors_per_group: args.errors_per_group,
+        ..GenConfig::default()
+    };
+    if let Some(path) = &args.literals_file {
+        let extra = literals::read(path).map_err(|e| bad_input(e.to_string()))?;
+        generation.literals.extend(extra);
+    }
+    if let Some(path) = &args.observers {
+        generation.user_observers = read_patterns(path).map_err(|e| bad_input(e.to_string()))?;
+    }
+    let output = args
+        .output
+        .clone()
+        .unwrap_or_else(|| Path::new("oracles").join(format!("{}.yaml", args.reference)));
+    check_writable(&output)?;
+    Ok(Plan {
+        classes,
+        packages,
+        omit,
+        generation,
+        output,
+        options: options(args),
+    })
+}
+
+fn check_numbers(args: &RecordArgs) -> anyhow::Result<()> {
+    let probability = |name: &str, p: f64| {
+        if (0.0..=1.0).contains(&p) {
+            Ok(())
+        } else {
+            Err(bad_input(format!(
+                "{name} must be between 0 and 1, not {p}"
+            )))
+        }
+    };
+    probability("--null-ratio", args.null_ratio)?;
+    probability("--repeat-probability", args.repeat_probability)?;
+    if !(args.time_limit.is_finite() && args.time_limit > 0.0) {
+        let t = args.time_limit;
+        return Err(bad_input(format!(
+            "--time-limit must be a positive number of seconds, not {t}"
+        )));
+    }
+    let at_least_one = [
+        ("--repeat-max", args.repeat_max),
+        ("--max-size", args.max_size),
+        ("--round-size", args.round_size),
+        ("--errors-per-group", args.errors_per_group),
+        ("--output-limit", args.output_limit.unwrap_or(1)),
+    ];
+    match at_least_one.iter().find(|(_, v)| *v == 0) {
+        Some((name, _)) => Err(bad_input(format!("{name} must be at least 1"))),
+        None => Ok(()),
+    }
+}
+
+/// Classes and packages in scope: the flags and the class list, else the default packages.
+fn scope(args: &RecordArgs) -> anyhow::Result<(Vec<String>, Vec<String>)> {
+    let mut classes = args.classes.clone();
+    let mut packages = args.packages.clone();
+    if let Some(path) = &args.class_list {
+        let (c, p) = read_class_list(path)?;
+        classes.extend(c);
+        packages.extend(p);
+    }
+    if let Some(bad) = classes.iter().chain(&packages).find(|n| !is_java_name(n)) {
+        return Err(bad_input(format!("not a class or package name: {bad:?}")));
+    }
+    if classes.is_empty() && packages.is_empty() {
+        packages = DEFAULT_PACKAGES.iter().map(|p| p.to_string()).collect();
+    }
+    classes.dedup();
+    packages.dedup();
+    Ok((classes, packages))
+}
+
+fn omit_list(args: &RecordArgs) -> anyhow::Result<OmitList> {
+    let mut omit = match &args.omit_replace {
+        Some(path) => OmitList::read(path)?,
+        None => OmitList::default_list(),
+    };
+    for path in &args.omit {
+        omit.extend(OmitList::read(path)?);
+    }
+    Ok(omit)
+}
+
+/// Fails unless a file can be created next to `path` (the suite is renamed into place).
+fn check_writable(path: &Path) -> anyhow::Result<()> {
+    if path.is_dir() {
+        return Err(bad_input(format!(
+            "{}: is a folder, not a suite file",
+            path.display()
+        )));
+    }
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let cannot = |e: std::io::Error| bad_input(format!("{}: cannot write: {e}", path.display()));
+    std::fs::create_dir_all(&dir).map_err(cannot)?;
+    tempfile::Builder::new()
+        .prefix(".difftest-check-")
+        .tempfile_in(&dir)
+        .map_err(cannot)?;
+    Ok(())
+}
+
+fn options(args: &RecordArgs) -> BTreeMap<String, String> {
+    let path = |p: &Option<PathBuf>| p.as_ref().map(|p| p.display().to_string());
+    let mut o: Vec<(&str, Option<String>)> = vec![
+        ("time-limit", Some(args.time_limit.to_string())),
+        ("output-limit", args.output_limit.map(|n| n.to_string())),
+        ("reruns", Some(args.reruns.to_string())),
+        ("null-ratio", Some(args.null_ratio.to_string())),
+        (
+            "repeat-probability",
+            Some(args.repeat_probability.to_string()),
+        ),
+        ("repeat-max", Some(args.repeat_max.to_string())),
+        ("max-size", Some(args.max_size.to_string())),
+        ("round-size", Some(args.round_size.to_string())),
+        ("errors-per-group", Some(args.errors_per_group.to_string())),
+        ("timeout", Some(args.pool.timeout.to_string())),
+        ("literals-file", path(&args.literals_file)),
+        ("observers", path(&args.observers)),
+        ("omit-replace", path(&args.omit_replace)),
+    ];
+    let omit: Vec<String> = args.omit.iter().map(|p| p.display().to_string()).collect();
+    o.push(("omit", (!omit.is_empty()).then(|| omit.join(","))));
+    o.into_iter()
+        .filter_map(|(k, v)| v.map(|v| (k.to_string(), v)))
+        .collect()
+}
+
+/// The model without omitted classes and members, nor anything deprecated for removal.
+pub fn filter_model(model: &ApiModel, omit: &OmitList) -> ApiModel {
+    let mut out = omit.filter(model);
+    out.classes.retain(|_, c| !c.deprecated_for_removal);
+    for c in out.classes.values_mut() {
+        c.constructors.retain(|m| !m.deprecated_for_removal);
+        c.methods.retain(|m| !m.deprecated_for_removal);
+    }
+    out
+}

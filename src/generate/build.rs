@@ -1,0 +1,181 @@
+//! Drafting one candidate (lines 5–11 of Fig. 3): a random operation, inputs from the
+//! component pool (reuse a value already chosen, add another sequence, or `null`), arrays
+//! built from elements in the pool, Randoop's repetition, the size limit and the duplicate
+//! check, and the observers to call on the values the new call touched.
+
+use super::kept::ObsRef;
+use super::store::Builder;
+use super::types::{NameId, is_value_type};
+use super::{Candidate, Generator};
+use crate::model::is_primitive;
+use crate::sequence::Statement;
+use rand::Rng;
+
+/// Most elements in an array built for a parameter.
+const MAX_ARRAY: usize = 3;
+
+/// A chosen input: position, declared type, whether it is a `null` literal.
+type Input = (u32, NameId, bool);
+
+impl Generator<'_> {
+    /// A new candidate, or `None` when this attempt failed (no receiver, too long, seen).
+    pub(super) fn draft(&mut self) -> Option<Candidate> {
+        let op_index = self.rng.random_range(0..self.ops.len());
+        let op = self.ops[op_index].clone();
+        if self.banned.contains(&op.family) {
+            return None;
+        }
+        let mut b = Builder::default();
+        let mut chosen: Vec<Input> = Vec::with_capacity(op.inputs.len());
+        for k in 0..op.inputs.len() {
+            let receiver = op.receiver && k == 0;
+            let (ty, slot) = (op.inputs[k], op.slots[k]);
+            let Some(input) = self.input(&mut b, ty, slot, receiver, op.receiver, &chosen) else {
+                self.stats.no_input += 1;
+                return None;
+            };
+            chosen.push(input);
+        }
+        let positions: Vec<u32> = chosen.iter().map(|c| c.0).collect();
+        let mut last = b.push_stmt(op.tmpl, &positions);
+        if self.rng.random_bool(self.cfg.repeat_probability) {
+            let times = self.rng.random_range(1..=self.cfg.repeat_max.max(1));
+            for _ in 1..times {
+                if b.len as usize >= self.cfg.max_size {
+                    break;
+                }
+                last = b.push_stmt(op.tmpl, &positions);
+            }
+        }
+        if b.len as usize > self.cfg.max_size {
+            self.stats.too_long += 1;
+            return None;
+        }
+        if !self.seen.insert(b.hash.key()) {
+            self.stats.duplicates += 1;
+            return None;
+        }
+        let observers = self.observers_for(last, op.result, &chosen);
+        Some(Candidate {
+            b,
+            op: op_index,
+            last,
+            inputs: chosen,
+            observers,
+        })
+    }
+
+    /// One input of declared type `ty` (component slot `slot`).
+    fn input(
+        &mut self,
+        b: &mut Builder,
+        ty: NameId,
+        slot: u32,
+        receiver: bool,
+        receiver_first: bool,
+        chosen: &[Input],
+    ) -> Option<Input> {
+        if !chosen.is_empty() && self.rng.random_bool(self.cfg.alias_ratio) {
+            let names = &self.names;
+            // Never the receiver: `list.add(list)` makes structures that overflow the stack.
+            let skip = usize::from(receiver_first);
+            let reusable: Vec<&Input> = chosen[skip.min(chosen.len())..]
+                .iter()
+                .filter(|c| !c.2 && names.assignable(c.1, ty))
+                .collect();
+            if !reusable.is_empty() {
+                return Some(*reusable[self.rng.random_range(0..reusable.len())]);
+            }
+        }
+        let count = self.comps.count(slot);
+        let is_array = self.names.name(ty).ends_with("[]");
+        if is_array && (count == 0 || self.rng.random_bool(0.5)) {
+            return Some(self.array(b, ty));
+        }
+        let may_be_null = !receiver && !is_primitive(self.names.name(ty));
+        if may_be_null && (count == 0 || self.rng.random_bool(self.cfg.null_ratio)) {
+            let tmpl = self.null_template(ty);
+            return Some((b.push_stmt(tmpl, &[]), ty, true));
+        }
+        let v = self.comps.pick(slot, &mut self.rng)?;
+        let at = b.push_seq(&self.store, v.seq);
+        Some((at + v.pos, v.ty, false))
+    }
+
+    fn null_template(&mut self, ty: NameId) -> u32 {
+        if let Some(&t) = self.null_tmpl.get(&ty) {
+            return t;
+        }
+        let stmt = Statement::Null {
+            ty: self.names.name(ty).to_string(),
+        };
+        let t = self.store.templates.intern(stmt, Some(ty));
+        self.null_tmpl.insert(ty, t);
+        t
+    }
+
+    /// `new elem[] {…}` with up to [`MAX_ARRAY`] elements from the pool.
+    fn array(&mut self, b: &mut Builder, ty: NameId) -> Input {
+        let full = self.names.name(ty);
+        let elem = full.strip_suffix("[]").unwrap_or(full).to_string();
+        let slot = self.names.get(&elem).and_then(|e| self.comps.slot(e));
+        let n = match slot {
+            Some(s) if self.comps.count(s) > 0 => self.rng.random_range(0..=MAX_ARRAY),
+            _ => 0,
+        };
+        let mut elems = Vec::with_capacity(n);
+        for _ in 0..n {
+            if let Some(v) = slot.and_then(|s| self.comps.pick(s, &mut self.rng)) {
+                elems.push(b.push_seq(&self.store, v.seq) + v.pos);
+            }
+        }
+        let stmt = Statement::Array {
+            elem,
+            elems: vec![],
+        };
+        let tmpl = self.store.templates.intern(stmt, Some(ty));
+        (b.push_stmt(tmpl, &elems), ty, false)
+    }
+
+    /// Observers on the call's value and on its object inputs (which it may have changed).
+    fn observers_for(
+        &mut self,
+        last: u32,
+        result: Option<NameId>,
+        inputs: &[Input],
+    ) -> Vec<ObsRef> {
+        let mut targets: Vec<(u32, NameId)> = Vec::new();
+        if let Some(r) = result {
+            targets.push((last, r));
+        }
+        for &(pos, ty, null) in inputs {
+            if !null && !targets.iter().any(|t| t.0 == pos) {
+                targets.push((pos, ty));
+            }
+        }
+        let mut out = Vec::new();
+        for (stmt, class) in targets {
+            if is_value_type(self.names.name(class)) {
+                continue;
+            }
+            for &method in self.observer_methods(class) {
+                out.push(ObsRef {
+                    stmt,
+                    class,
+                    method,
+                });
+            }
+        }
+        out
+    }
+
+    fn observer_methods(&mut self, class: NameId) -> &[NameId] {
+        if !self.obs_cache.contains_key(&class) {
+            let name = self.names.name(class).to_string();
+            let methods = self.observers.for_class(self.model, &name).to_vec();
+            let ids = methods.iter().map(|m| self.names.intern(m)).collect();
+            self.obs_cache.insert(class, ids);
+        }
+        &self.obs_cache[&class]
+    }
+}

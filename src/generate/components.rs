@@ -1,0 +1,151 @@
+//! The component pool: the extensible values of the non-error sequences kept so far, indexed
+//! by every parameter type they can fill, plus the set of values seen by the equality filter
+//! (section 2.4 of the Randoop paper).
+//!
+//! Every parameter type of the operations gets a slot before generation starts; a new value
+//! is appended to each slot its declared type is assignable to, so picking a value for a
+//! parameter is one random index. Slots grow in generation order only, which keeps picks
+//! reproducible.
+
+use super::store::SeqId;
+use super::types::{NameId, Names};
+use rand::Rng;
+use std::collections::{HashMap, HashSet};
+use std::hash::{DefaultHasher, Hash, Hasher};
+
+/// A value: statement `pos` of sequence `seq` (`len` statements long), declared as `ty`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ValueRef {
+    pub seq: SeqId,
+    pub pos: u32,
+    pub ty: NameId,
+    pub len: u32,
+}
+
+/// Extensible values by the parameter types they fill.
+#[derive(Default)]
+pub struct Components {
+    slots: Vec<Vec<ValueRef>>,
+    slot_of: HashMap<NameId, u32>,
+    slot_types: Vec<NameId>,
+    fills: HashMap<NameId, Vec<u32>>,
+    seen: HashSet<u128>,
+    values: usize,
+}
+
+impl Components {
+    /// Makes `ty` a parameter type values are indexed for; call before adding values.
+    pub fn register(&mut self, ty: NameId) -> u32 {
+        if let Some(&s) = self.slot_of.get(&ty) {
+            return s;
+        }
+        debug_assert!(self.values == 0, "slots must exist before values");
+        let s = self.slots.len() as u32;
+        self.slots.push(Vec::new());
+        self.slot_types.push(ty);
+        self.slot_of.insert(ty, s);
+        s
+    }
+
+    /// The slot of parameter type `ty`, if registered.
+    pub fn slot(&self, ty: NameId) -> Option<u32> {
+        self.slot_of.get(&ty).copied()
+    }
+
+    /// Number of values that can fill slot `s`.
+    pub fn count(&self, s: u32) -> usize {
+        self.slots[s as usize].len()
+    }
+
+    /// Adds an extensible value to every slot its type fills.
+    pub fn add(&mut self, names: &Names, v: ValueRef) {
+        if !self.fills.contains_key(&v.ty) {
+            let fills = (0..self.slots.len() as u32)
+                .filter(|&s| names.assignable(v.ty, self.slot_types[s as usize]))
+                .collect();
+            self.fills.insert(v.ty, fills);
+        }
+        for &s in &self.fills[&v.ty] {
+            self.slots[s as usize].push(v);
+        }
+        self.values += 1;
+    }
+
+    /// A random value for slot `s`: the shorter sequence of two drawn at random, which keeps
+    /// tests short (like Randoop's `--small-tests`) without starving long ones.
+    pub fn pick(&self, s: u32, rng: &mut impl Rng) -> Option<ValueRef> {
+        let slot = &self.slots[s as usize];
+        if slot.is_empty() {
+            return None;
+        }
+        let a = slot[rng.random_range(0..slot.len())];
+        let b = slot[rng.random_range(0..slot.len())];
+        Some(if b.len < a.len { b } else { a })
+    }
+
+    /// The equality filter: true the first time a value with this key is seen.
+    pub fn first_seen(&mut self, key: u128) -> bool {
+        self.seen.insert(key)
+    }
+
+    /// Number of extensible values.
+    pub fn len(&self) -> usize {
+        self.values
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.values == 0
+    }
+}
+
+/// A 128-bit key of anything hashable, the same in every run.
+pub fn key_of(value: &impl Hash) -> u128 {
+    let mut a = DefaultHasher::new();
+    let mut b = DefaultHasher::new();
+    0xA5u8.hash(&mut b);
+    value.hash(&mut a);
+    value.hash(&mut b);
+    ((a.finish() as u128) << 64) | b.finish() as u128
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::ApiModel;
+    use rand::SeedableRng;
+
+    #[test]
+    fn values_fill_every_assignable_slot() {
+        let mut names = Names::new(&ApiModel::default());
+        let (obj, num, int, s) = (
+            names.intern("java.lang.Object"),
+            names.intern("java.lang.Number"),
+            names.intern("int"),
+            names.intern("java.lang.String"),
+        );
+        let mut c = Components::default();
+        let (so, sn, si) = (c.register(obj), c.register(num), c.register(int));
+        c.add(
+            &names,
+            ValueRef {
+                seq: 0,
+                pos: 0,
+                ty: int,
+                len: 1,
+            },
+        );
+        c.add(
+            &names,
+            ValueRef {
+                seq: 1,
+                pos: 0,
+                ty: s,
+                len: 1,
+            },
+        );
+        assert_eq!((c.count(so), c.count(sn), c.count(si)), (2, 1, 1));
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
+        assert_eq!(c.pick(sn, &mut rng).map(|v| v.seq), Some(0));
+        assert!(c.first_seen(key_of(&"x")) && !c.first_seen(key_of(&"x")));
+    }
+}

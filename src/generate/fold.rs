@@ -1,0 +1,341 @@
+//! Folding one executed candidate back into the generator (lines 13–20 of Fig. 3): contract
+//! violations become error-revealing tests; every other sequence that ran becomes a
+//! regression test with its checks; a sequence that ended normally offers its new values to
+//! the component pool through the null and equality filters, while one that threw does not
+//! (the exception filter). Components of a kept test become lexically redundant.
+
+use super::components::{ValueRef, key_of};
+use super::kept::{ErrorKept, KeptTest, ObsRef};
+use super::store::{Builder, Part, SeqId, Store};
+use super::types::NameId;
+use super::{Candidate, Generator};
+use crate::contracts::exception_violation;
+use crate::observe::looks_identity_based;
+use crate::sequence::{Observed, SeqResult, Statement, Violation};
+use crate::worker::protocol::SeqRequest;
+use std::collections::BTreeMap;
+
+/// The equality filter's key of a value: declared type, what it showed, its observations.
+pub(super) fn value_key(ty: NameId, shown: &Observed, observed: &[(NameId, u32)]) -> u128 {
+    key_of(&(ty, shown, observed))
+}
+
+/// Largest magnitude of a number a call returned that later calls may use: hash codes and
+/// the like as sizes or capacities only exhaust the heap.
+const MAX_REUSED_NUMBER: f64 = 1_000.0;
+/// Longest text (a returned string, or what an object's observers show) of a value that
+/// later calls may use: huge numbers and strings make later calls slow (`pow`,
+/// `nextProbablePrime`, `toString` of a million digits) without testing anything new.
+const MAX_REUSED_TEXT: usize = 200;
+
+/// Errors of the JVM rather than of the code: they depend on heap and stack sizes.
+fn is_vm_error(o: &Observed) -> bool {
+    matches!(o, Observed::Threw { class, .. }
+        if class == "java.lang.OutOfMemoryError" || class == "java.lang.StackOverflowError")
+}
+
+/// Whether a returned value may be an input of later calls.
+fn usable_value(class: &str, text: &str) -> bool {
+    if looks_identity_based(text) || text.len() > MAX_REUSED_TEXT {
+        return false;
+    }
+    match class {
+        "java.lang.Integer" | "java.lang.Long" | "java.lang.Short" | "java.lang.Byte"
+        | "java.lang.Double" | "java.lang.Float" => text
+            .parse::<f64>()
+            .is_ok_and(|v| v.abs() <= MAX_REUSED_NUMBER),
+        _ => true,
+    }
+}
+
+/// `Threw` without an identity-based message; `None` for text that changes run to run.
+fn stable(o: &Observed) -> Option<Observed> {
+    match o {
+        Observed::Value { text, .. } if looks_identity_based(text) => None,
+        Observed::Threw {
+            class,
+            message: Some(m),
+        } if looks_identity_based(m) => Some(Observed::Threw {
+            class: class.clone(),
+            message: None,
+        }),
+        Observed::Missing { .. } => None,
+        other => Some(other.clone()),
+    }
+}
+
+impl Generator<'_> {
+    pub(super) fn fold(&mut self, c: Candidate, req: &SeqRequest, result: SeqResult) {
+        self.stats.executed += 1;
+        match result {
+            SeqResult::Done {
+                steps,
+                observations,
+                violations,
+            } => self.fold_done(c, req, steps, observations, violations),
+            SeqResult::Timeout { .. } => {
+                self.stats.timeouts += 1;
+                self.banned.insert(self.ops[c.op].family);
+            }
+            SeqResult::Crash { .. } => {
+                self.stats.crashes += 1;
+                self.banned.insert(self.ops[c.op].family);
+            }
+        }
+    }
+
+    fn fold_done(
+        &mut self,
+        mut c: Candidate,
+        req: &SeqRequest,
+        steps: Vec<Observed>,
+        observations: Vec<Observed>,
+        violations: Vec<Violation>,
+    ) {
+        let n = steps.len();
+        let Some(last_step) = steps.last() else {
+            self.stats.invalid += 1;
+            return;
+        };
+        if n < c.b.len as usize {
+            if !last_step.is_abnormal() {
+                self.stats.invalid += 1;
+                return;
+            }
+            match self.truncate(&c, n) {
+                Some(t) => c = t,
+                None => return,
+            }
+        }
+        if matches!(last_step, Observed::Missing { .. }) {
+            self.stats.invalid += 1;
+            return;
+        }
+        if is_vm_error(last_step) {
+            self.stats.vm_errors += 1;
+            return;
+        }
+        let stmts = &req.statements[..n];
+        let violation = violations.into_iter().next();
+        if let Some(v) = violation.or_else(|| exception_violation(stmts, &steps)) {
+            self.stats.violations += 1;
+            let seq = self.push_node(c.b, false);
+            let id = self.take_id();
+            self.errors.push(ErrorKept {
+                id,
+                seq,
+                violation: v,
+            });
+            return;
+        }
+        let normal = !last_step.is_abnormal();
+        self.keep_test(
+            c,
+            stmts,
+            &steps,
+            if normal { &observations } else { &[] },
+            normal,
+        );
+    }
+
+    fn keep_test(
+        &mut self,
+        c: Candidate,
+        stmts: &[Statement],
+        steps: &[Observed],
+        observations: &[Observed],
+        normal: bool,
+    ) {
+        let checks = self.checks(stmts, steps);
+        let (observers, observed) = self.observations(&c.observers, observations);
+        for part in c.b.parts.iter() {
+            if let Part::Seq(id) = part {
+                self.subsume(*id);
+            }
+        }
+        let Candidate {
+            b,
+            op,
+            last,
+            inputs,
+            ..
+        } = c;
+        let seq = self.push_node(b, true);
+        let id = self.take_id();
+        if normal {
+            self.stats.kept_normal += 1;
+            let result = self.ops[op].result;
+            let mut targets: Vec<(u32, NameId)> = Vec::new();
+            if result.is_some() && !matches!(steps[last as usize], Observed::Null) {
+                targets.extend(result.map(|r| (last, r)));
+            }
+            for (pos, ty, null) in inputs {
+                let object = matches!(steps[pos as usize], Observed::Object { .. });
+                if !null && object && !targets.iter().any(|t| t.0 == pos) {
+                    targets.push((pos, ty));
+                }
+            }
+            for (pos, ty) in targets {
+                self.offer(seq, pos, ty, &steps[pos as usize], &observers, &observed);
+            }
+        } else {
+            self.stats.kept_exceptional += 1;
+        }
+        let mut test = KeptTest {
+            id,
+            seq,
+            checks,
+            observers,
+            observations: observed,
+        };
+        test.checks.shrink_to_fit();
+        test.observers.shrink_to_fit();
+        test.observations.shrink_to_fit();
+        self.tests.push(test);
+    }
+
+    /// The null and equality filters; a value that passes joins the component pool.
+    fn offer(
+        &mut self,
+        seq: SeqId,
+        pos: u32,
+        ty: NameId,
+        shown: &Observed,
+        observers: &[ObsRef],
+        observed: &[u32],
+    ) {
+        let own: Vec<(NameId, u32)> = observers
+            .iter()
+            .zip(observed)
+            .filter(|(o, _)| o.stmt == pos)
+            .map(|(o, &v)| (o.method, v))
+            .collect();
+        let extensible = match shown {
+            Observed::Null | Observed::Void => false,
+            Observed::Value { class, text } if !usable_value(class, text) => false,
+            Observed::Object { .. } if own.is_empty() => true,
+            Observed::Object { .. } if own.iter().any(|&(_, v)| self.too_big(v)) => false,
+            _ => self.comps.first_seen(value_key(ty, shown, &own)),
+        };
+        if extensible {
+            let len = self.store.node(seq).len;
+            self.comps.add(&self.names, ValueRef { seq, pos, ty, len });
+        }
+    }
+
+    /// Whether an observed value is text too long to reuse.
+    fn too_big(&self, v: u32) -> bool {
+        matches!(self.values.get(v), Observed::Value { text, .. } if text.len() > MAX_REUSED_TEXT)
+    }
+
+    fn subsume(&mut self, id: SeqId) {
+        let i = id as usize;
+        if !self.subsumed[i] {
+            self.subsumed[i] = true;
+            if self.is_test[i] {
+                self.redundant += 1;
+            }
+        }
+    }
+
+    /// Step values worth checking: not literals, not objects, not identity-based.
+    fn checks(&mut self, stmts: &[Statement], steps: &[Observed]) -> Vec<(u32, u32)> {
+        let mut out = Vec::new();
+        for (i, (s, o)) in stmts.iter().zip(steps).enumerate() {
+            let shape = matches!(
+                s,
+                Statement::Literal { .. } | Statement::Null { .. } | Statement::Enum { .. }
+            );
+            let kind = matches!(
+                o,
+                Observed::Value { .. } | Observed::Null | Observed::Threw { .. }
+            );
+            if !shape
+                && kind
+                && let Some(v) = stable(o)
+            {
+                out.push((i as u32, self.values.intern(&v)));
+            }
+        }
+        out
+    }
+
+    fn observations(&mut self, calls: &[ObsRef], got: &[Observed]) -> (Vec<ObsRef>, Vec<u32>) {
+        let mut observers = Vec::new();
+        let mut values = Vec::new();
+        for (o, v) in calls.iter().zip(got) {
+            if let Some(v) = stable(v) {
+                observers.push(*o);
+                values.push(self.values.intern(&v));
+            }
+        }
+        (observers, values)
+    }
+
+    /// The candidate cut after its first `n` statements (the last of which threw); `None`
+    /// when that shorter sequence was seen before.
+    fn truncate(&mut self, c: &Candidate, n: usize) -> Option<Candidate> {
+        let mut b = Builder::default();
+        for part in c.b.parts.iter() {
+            if b.len as usize >= n {
+                break;
+            }
+            match part {
+                Part::Seq(id) if (b.len + self.store.node(*id).len) as usize <= n => {
+                    b.push_seq(&self.store, *id);
+                }
+                Part::Seq(id) => {
+                    let base = b.len;
+                    for (t, inputs) in self.store.flatten(&self.store.node(*id).parts) {
+                        if b.len as usize >= n {
+                            break;
+                        }
+                        let shifted: Vec<u32> = inputs.iter().map(|i| i + base).collect();
+                        b.push_stmt(t, &shifted);
+                    }
+                }
+                Part::Stmt { tmpl, inputs } => {
+                    b.push_stmt(*tmpl, inputs);
+                }
+            }
+        }
+        self.stats.truncated += 1;
+        if !self.seen.insert(b.hash.key()) {
+            self.stats.duplicates += 1;
+            return None;
+        }
+        Some(Candidate {
+            b,
+            op: c.op,
+            last: n as u32 - 1,
+            inputs: Vec::new(),
+            observers: Vec::new(),
+        })
+    }
+}
+
+/// Groups error-revealing tests by violated contract and call (like REDUCE), keeping the
+/// `per_group` shortest of each; returns them in group order and the number of groups.
+pub(super) fn group_errors(
+    store: &Store,
+    errors: Vec<ErrorKept>,
+    per_group: usize,
+) -> (Vec<ErrorKept>, usize) {
+    let mut groups: BTreeMap<(String, String), Vec<ErrorKept>> = BTreeMap::new();
+    for e in errors {
+        let node = store.node(e.seq);
+        let callee = store
+            .template_at(&node.parts, e.violation.stmt as u32)
+            .map(|t| store.templates.get(t).stmt.callee())
+            .unwrap_or_default();
+        let key = (callee, e.violation.contract.clone());
+        groups.entry(key).or_default().push(e);
+    }
+    let count = groups.len();
+    let mut out = Vec::new();
+    for (_, mut group) in groups {
+        group.sort_by_key(|e| (store.node(e.seq).len, e.id));
+        out.extend(group.into_iter().take(per_group.max(1)));
+    }
+    (out, count)
+}

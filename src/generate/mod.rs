@@ -1,0 +1,409 @@
+//! Feedback-directed generation (Fig. 3 of the Randoop paper): pick an operation at random,
+//! take its inputs from the component pool of earlier non-error sequences, discard a
+//! sequence equal to an earlier one, execute the new sequence on the reference at once,
+//! check the contracts, keep it as a regression test or an error-revealing test, and make
+//! its new values available to later sequences unless a filter says otherwise.
+//!
+//! Generation runs in fixed-size rounds so that it is reproducible whatever the number of
+//! workers: a round of candidates is drawn from the current pool state with the seeded RNG
+//! only, executed as one batch, and its results are folded back in candidate order. With an
+//! output limit, generation stops at the first round boundary where enough tests are kept,
+//! so the same seed, scope, output limit and reference give the same tests. With only a time
+//! limit, the clock decides how many rounds run, and the suite differs from run to run.
+//!
+//! Submodules: [`types`] (names, subtyping), [`store`] (sequences), [`ops`] (operations),
+//! [`components`] (the component pool), [`literals`], [`build`] (drafting a candidate),
+//! [`fold`] (classifying results), [`kept`] (what is kept).
+
+mod build;
+pub mod components;
+#[cfg(test)]
+pub(crate) mod fake;
+mod fold;
+pub mod kept;
+pub mod literals;
+pub mod ops;
+pub mod store;
+pub mod types;
+
+use crate::model::{ApiModel, boxed};
+use crate::observe::Observers;
+use crate::pool::{Pool, PoolError};
+use crate::sequence::{Observed, SeqResult, Statement};
+use crate::worker::protocol::SeqRequest;
+use components::{Components, ValueRef};
+use kept::{ErrorKept, KeptTest, Values};
+use literals::Literal;
+use ops::Op;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use std::collections::{HashMap, HashSet};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+use store::{Builder, SeqId, Store};
+use types::{NameId, Names};
+
+/// Runs sequences on the reference; the pool in production, a fake in tests.
+pub trait Executor {
+    fn execute(&self, seqs: &[SeqRequest], contracts: bool) -> Result<Vec<SeqResult>, PoolError>;
+
+    /// Peak resident set size of each worker so far, in KiB.
+    fn peak_rss_kib(&self) -> Vec<u64> {
+        Vec::new()
+    }
+}
+
+impl Executor for Pool {
+    fn execute(&self, seqs: &[SeqRequest], contracts: bool) -> Result<Vec<SeqResult>, PoolError> {
+        self.run(seqs, contracts)
+    }
+
+    fn peak_rss_kib(&self) -> Vec<u64> {
+        Pool::peak_rss_kib(self)
+    }
+}
+
+/// How generation runs.
+#[derive(Clone, Debug)]
+pub struct GenConfig {
+    pub seed: u64,
+    pub time_limit: Duration,
+    /// Stop once this many non-redundant regression tests are kept.
+    pub output_limit: Option<usize>,
+    /// Candidates drawn per round (one batch on the workers).
+    pub round_size: usize,
+    /// Probability of passing `null` for a reference parameter that has values.
+    pub null_ratio: f64,
+    /// Probability of reusing a value already chosen for this call (never the receiver).
+    /// Off by default, as in Randoop 4: `Collections.fill(list, list)` builds structures
+    /// whose `hashCode` overflows the stack.
+    pub alias_ratio: f64,
+    /// Probability of appending the call several times (Randoop's repetition).
+    pub repeat_probability: f64,
+    /// Most calls appended by one repetition.
+    pub repeat_max: usize,
+    /// Longest sequence, in statements.
+    pub max_size: usize,
+    pub max_observers: usize,
+    /// Error-revealing tests kept per violated contract and call.
+    pub errors_per_group: usize,
+    pub literals: Vec<Literal>,
+    /// `--observers` patterns.
+    pub user_observers: Vec<String>,
+}
+
+impl Default for GenConfig {
+    fn default() -> Self {
+        GenConfig {
+            seed: 0,
+            time_limit: Duration::from_secs(120),
+            output_limit: None,
+            round_size: 400,
+            null_ratio: 0.0,
+            alias_ratio: 0.0,
+            repeat_probability: 0.1,
+            repeat_max: 100,
+            max_size: 100,
+            max_observers: crate::observe::DEFAULT_MAX_OBSERVERS,
+            errors_per_group: 1,
+            literals: literals::defaults(),
+            user_observers: Vec::new(),
+        }
+    }
+}
+
+/// Why generation stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StopReason {
+    TimeLimit,
+    OutputLimit,
+    Interrupted,
+    /// Several rounds in a row found no new sequence.
+    Exhausted,
+}
+
+/// Counters of one generation.
+#[derive(Clone, Debug, Default)]
+pub struct GenStats {
+    pub rounds: u64,
+    pub executed: u64,
+    pub duplicates: u64,
+    pub too_long: u64,
+    pub no_input: u64,
+    pub invalid: u64,
+    /// Sequences that ended in `OutOfMemoryError` or `StackOverflowError` (dropped).
+    pub vm_errors: u64,
+    pub timeouts: u64,
+    pub crashes: u64,
+    pub truncated: u64,
+    pub kept_normal: u64,
+    pub kept_exceptional: u64,
+    pub violations: u64,
+}
+
+/// What the progress display shows after each round.
+#[derive(Clone, Debug)]
+pub struct Progress {
+    pub executed: u64,
+    pub kept: usize,
+    pub tests: usize,
+    pub errors: usize,
+    pub pool: usize,
+    pub elapsed: Duration,
+}
+
+/// The generator's whole state.
+pub struct Generator<'m> {
+    cfg: GenConfig,
+    model: &'m ApiModel,
+    rng: ChaCha8Rng,
+    names: Names,
+    store: Store,
+    ops: Vec<Op>,
+    comps: Components,
+    observers: Observers,
+    obs_cache: HashMap<NameId, Vec<NameId>>,
+    null_tmpl: HashMap<NameId, u32>,
+    seen: HashSet<u128>,
+    values: Values,
+    tests: Vec<KeptTest>,
+    errors: Vec<ErrorKept>,
+    subsumed: Vec<bool>,
+    is_test: Vec<bool>,
+    redundant: usize,
+    banned: HashSet<u32>,
+    next_id: u64,
+    stats: GenStats,
+}
+
+/// A sequence drafted for execution.
+pub(crate) struct Candidate {
+    b: Builder,
+    op: usize,
+    last: u32,
+    /// Inputs of the last call: position, declared type, whether it is a `null` literal.
+    inputs: Vec<(u32, NameId, bool)>,
+    observers: Vec<kept::ObsRef>,
+}
+
+/// Everything generation kept, ready for reruns and writing.
+pub struct Recorded {
+    pub store: Store,
+    pub names: Names,
+    pub values: Values,
+    /// Non-redundant regression tests, by id.
+    pub tests: Vec<KeptTest>,
+    /// Error-revealing tests, a few per violated contract and call, grouped.
+    pub errors: Vec<ErrorKept>,
+    pub error_groups: usize,
+    /// Regression tests left out as lexically redundant (section III-E of the regression paper).
+    pub redundant: usize,
+    pub stats: GenStats,
+    pub pool_values: usize,
+}
+
+/// The scope has nothing to call.
+#[derive(Debug, thiserror::Error)]
+#[error("the scope has no public constructor, method or field to call")]
+pub struct EmptyScope;
+
+impl<'m> Generator<'m> {
+    /// A generator for `model` (already filtered), seeded with the literals and enum constants.
+    pub fn new(model: &'m ApiModel, cfg: GenConfig) -> Result<Generator<'m>, EmptyScope> {
+        let mut names = Names::new(model);
+        let mut store = Store::default();
+        let mut comps = Components::default();
+        let ops = ops::operations(model, &mut names, &mut store.templates, &mut comps);
+        if ops.is_empty() {
+            return Err(EmptyScope);
+        }
+        let observers = Observers::new(cfg.user_observers.clone(), cfg.max_observers);
+        let mut g = Generator {
+            rng: ChaCha8Rng::seed_from_u64(cfg.seed),
+            cfg,
+            model,
+            names,
+            store,
+            ops,
+            comps,
+            observers,
+            obs_cache: HashMap::new(),
+            null_tmpl: HashMap::new(),
+            seen: HashSet::new(),
+            values: Values::default(),
+            tests: Vec::new(),
+            errors: Vec::new(),
+            subsumed: Vec::new(),
+            is_test: Vec::new(),
+            redundant: 0,
+            banned: HashSet::new(),
+            next_id: 1,
+            stats: GenStats::default(),
+        };
+        g.seed_values();
+        Ok(g)
+    }
+
+    /// Literals and enum constants: one-statement sequences, never tests.
+    fn seed_values(&mut self) {
+        let mut seeds: Vec<(Statement, String, String)> = Vec::new();
+        for l in &self.cfg.literals {
+            let stmt = Statement::Literal {
+                ty: l.ty.clone(),
+                value: l.value.clone(),
+            };
+            seeds.push((stmt, l.ty.clone(), l.value.clone()));
+        }
+        for c in self.model.classes.values() {
+            for k in &c.enum_constants {
+                let stmt = Statement::Enum {
+                    ty: c.name.clone(),
+                    constant: k.clone(),
+                };
+                seeds.push((stmt, c.name.clone(), k.clone()));
+            }
+        }
+        for (stmt, ty, text) in seeds {
+            let t = self.names.intern(&ty);
+            let shown = Observed::Value {
+                class: boxed(&ty).to_string(),
+                text,
+            };
+            if !self.comps.first_seen(fold::value_key(t, &shown, &[])) {
+                continue;
+            }
+            let tmpl = self.store.templates.intern(stmt, Some(t));
+            let mut b = Builder::default();
+            b.push_stmt(tmpl, &[]);
+            self.seen.insert(b.hash.key());
+            let seq = self.push_node(b, false);
+            self.comps.add(
+                &self.names,
+                ValueRef {
+                    seq,
+                    pos: 0,
+                    ty: t,
+                    len: 1,
+                },
+            );
+        }
+    }
+
+    fn push_node(&mut self, b: Builder, is_test: bool) -> SeqId {
+        let id = self.store.push(b.finish());
+        self.subsumed.push(false);
+        self.is_test.push(is_test);
+        id
+    }
+
+    fn take_id(&mut self) -> u64 {
+        let id = self.next_id;
+        self.next_id += 1;
+        id
+    }
+
+    /// Non-redundant regression tests kept so far.
+    pub fn test_count(&self) -> usize {
+        self.tests.len() - self.redundant
+    }
+
+    fn progress(&self, began: Instant) -> Progress {
+        Progress {
+            executed: self.stats.executed,
+            kept: self.tests.len(),
+            tests: self.test_count(),
+            errors: self.errors.len(),
+            pool: self.comps.len(),
+            elapsed: began.elapsed(),
+        }
+    }
+
+    /// Generates until the time limit, the output limit, an interrupt or exhaustion.
+    pub fn run(
+        &mut self,
+        exec: &dyn Executor,
+        stop: &AtomicBool,
+        mut progress: impl FnMut(&Progress),
+    ) -> Result<StopReason, PoolError> {
+        let began = Instant::now();
+        let mut empty_rounds = 0;
+        loop {
+            if stop.load(Ordering::SeqCst) {
+                return Ok(StopReason::Interrupted);
+            }
+            if self
+                .cfg
+                .output_limit
+                .is_some_and(|n| self.test_count() >= n)
+            {
+                return Ok(StopReason::OutputLimit);
+            }
+            if began.elapsed() >= self.cfg.time_limit {
+                return Ok(StopReason::TimeLimit);
+            }
+            let (cands, reqs) = self.round();
+            self.stats.rounds += 1;
+            if cands.is_empty() {
+                empty_rounds += 1;
+                if empty_rounds >= 20 {
+                    return Ok(StopReason::Exhausted);
+                }
+                continue;
+            }
+            empty_rounds = 0;
+            let results = exec.execute(&reqs, true)?;
+            for ((c, req), r) in cands.into_iter().zip(&reqs).zip(results) {
+                self.fold(c, req, r);
+            }
+            progress(&self.progress(began));
+        }
+    }
+
+    /// Drafts one round of candidates and what to send for each.
+    fn round(&mut self) -> (Vec<Candidate>, Vec<SeqRequest>) {
+        let want = self.cfg.round_size.max(1);
+        let mut cands = Vec::with_capacity(want);
+        for _ in 0..want * 20 {
+            if cands.len() == want {
+                break;
+            }
+            if let Some(c) = self.draft() {
+                cands.push(c);
+            }
+        }
+        let reqs = cands.iter().map(|c| self.request(c)).collect();
+        (cands, reqs)
+    }
+
+    fn request(&self, c: &Candidate) -> SeqRequest {
+        SeqRequest {
+            statements: self.store.statements(&c.b.parts),
+            observers: c.observers.iter().map(|o| o.call(&self.names)).collect(),
+        }
+    }
+
+    /// Ends generation: keeps the non-redundant tests and a few error tests per group.
+    pub fn finish(self) -> Recorded {
+        let tests: Vec<KeptTest> = self
+            .tests
+            .into_iter()
+            .filter(|t| !self.subsumed[t.seq as usize])
+            .collect();
+        let (errors, error_groups) =
+            fold::group_errors(&self.store, self.errors, self.cfg.errors_per_group);
+        Recorded {
+            pool_values: self.comps.len(),
+            store: self.store,
+            names: self.names,
+            values: self.values,
+            tests,
+            errors,
+            error_groups,
+            redundant: self.redundant,
+            stats: self.stats,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,158 @@
+use super::fake::{self, Fake};
+use super::*;
+use crate::sequence::Statement;
+use crate::suite::Test;
+
+fn config(seed: u64, limit: usize) -> GenConfig {
+    GenConfig {
+        seed,
+        output_limit: Some(limit),
+        round_size: 50,
+        time_limit: Duration::from_secs(60),
+        ..GenConfig::default()
+    }
+}
+
+fn generate(model: &ApiModel, cfg: GenConfig) -> (Recorded, StopReason) {
+    let mut g = Generator::new(model, cfg).expect("scope");
+    let stop = AtomicBool::new(false);
+    let reason = g.run(&Fake::default(), &stop, |_| {}).expect("run");
+    (g.finish(), reason)
+}
+
+fn expand(r: &Recorded) -> Vec<Test> {
+    r.tests
+        .iter()
+        .map(|t| t.expand(&r.store, &r.names, &r.values))
+        .collect()
+}
+
+#[test]
+fn same_seed_same_tests_and_the_output_limit_stops_generation() {
+    let model = fake::model();
+    let (a, reason) = generate(&model, config(5, 200));
+    assert_eq!(reason, StopReason::OutputLimit);
+    assert!(a.tests.len() >= 200);
+    // t.Clock.now() differs run to run; everything else must not.
+    let code = |r: &Recorded| -> Vec<(u64, Vec<Statement>)> {
+        expand(r)
+            .into_iter()
+            .map(|t| (t.id, t.statements))
+            .collect()
+    };
+    let (b, _) = generate(&model, config(5, 200));
+    assert!(code(&a) == code(&b), "same seed, same sequences");
+    let (c, _) = generate(&model, config(6, 200));
+    assert!(code(&a) != code(&c));
+}
+
+#[test]
+fn non_reflexive_equals_is_error_revealing_never_a_regression_test() {
+    let model = fake::model();
+    let (r, _) = generate(&model, config(1, 100));
+    assert!(!r.errors.is_empty());
+    assert_eq!(r.error_groups, 1);
+    let e = r.errors[0].expand(&r.store);
+    assert_eq!(e.violation.contract, "equals-reflexive");
+    let mentions_weird = |t: &Test| {
+        t.statements
+            .iter()
+            .any(|s| s.callee().starts_with("t.Weird"))
+    };
+    assert!(!expand(&r).iter().any(mentions_weird));
+}
+
+#[test]
+fn exceptions_are_checked_and_never_extended() {
+    let model = fake::model();
+    let (r, _) = generate(&model, config(2, 300));
+    let tests = expand(&r);
+    let arith = tests.iter().find(|t| {
+        matches!(t.expected_steps.last(), Some(Some(Observed::Threw { class, .. })) if class == "java.lang.ArithmeticException")
+    });
+    let arith = arith.expect("a test that divides by zero");
+    assert!(
+        matches!(arith.statements.last(), Some(Statement::Call { method, .. }) if method == "div")
+    );
+    for t in &tests {
+        let threw_at = t
+            .expected_steps
+            .iter()
+            .position(|s| matches!(s, Some(Observed::Threw { .. })));
+        assert!(
+            threw_at.is_none_or(|i| i + 1 == t.statements.len()),
+            "{t:?}"
+        );
+    }
+}
+
+#[test]
+fn repetition_and_observers_show_up() {
+    let model = fake::model();
+    let cfg = GenConfig {
+        repeat_probability: 0.5,
+        repeat_max: 10,
+        ..config(3, 200)
+    };
+    let (r, _) = generate(&model, cfg);
+    let tests = expand(&r);
+    let repeated = tests.iter().any(|t| {
+        let n = t.statements.len();
+        n >= 3 && t.statements[n - 1] == t.statements[n - 2]
+    });
+    assert!(repeated, "some test repeats its last call");
+    let observed = tests.iter().any(|t| {
+        t.observers.iter().any(|o| o.method == "getName")
+            && t.expected_observations.len() == t.observers.len()
+    });
+    assert!(observed);
+}
+
+#[test]
+fn lexically_redundant_tests_are_left_out() {
+    let model = fake::model();
+    let (r, _) = generate(&model, config(4, 300));
+    let out: std::collections::HashSet<u32> = r.tests.iter().map(|t| t.seq).collect();
+    for t in &r.tests {
+        for part in r.store.node(t.seq).parts.iter() {
+            if let store::Part::Seq(id) = part {
+                assert!(
+                    !out.contains(id),
+                    "test {} contains another output test",
+                    t.id
+                );
+            }
+        }
+    }
+    assert!(r.redundant > 0);
+}
+
+#[test]
+fn literals_are_used() {
+    let model = fake::model();
+    let cfg = GenConfig {
+        literals: vec![literals::Literal {
+            ty: "int".into(),
+            value: "4242".into(),
+        }],
+        ..config(8, 200)
+    };
+    let (r, _) = generate(&model, cfg);
+    let uses = expand(&r).iter().any(|t| {
+        t.statements
+            .iter()
+            .any(|s| matches!(s, Statement::Literal { value, .. } if value == "4242"))
+    });
+    assert!(uses);
+}
+
+#[test]
+fn interrupt_stops_at_once() {
+    let model = fake::model();
+    let mut g = Generator::new(&model, config(1, 1000)).unwrap();
+    let stop = AtomicBool::new(true);
+    assert_eq!(
+        g.run(&Fake::default(), &stop, |_| {}).unwrap(),
+        StopReason::Interrupted
+    );
+}

@@ -1,0 +1,43 @@
+//! Ctrl-C and SIGTERM for long commands. The first signal asks the current phase to stop
+//! at its next safe point (the end of a round), the second asks the next phase to stop too,
+//! so what was recorded is still written; the third ends the process at once (exit 130).
+//! Handlers are installed with `sigaction` and only touch atomics (async-signal-safe).
+
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+static SIGNALS: AtomicUsize = AtomicUsize::new(0);
+/// Set by the first signal.
+pub static FIRST: AtomicBool = AtomicBool::new(false);
+/// Set by the second signal.
+pub static SECOND: AtomicBool = AtomicBool::new(false);
+
+extern "C" fn on_signal(_: libc::c_int) {
+    match SIGNALS.fetch_add(1, Ordering::SeqCst) {
+        0 => FIRST.store(true, Ordering::SeqCst),
+        1 => SECOND.store(true, Ordering::SeqCst),
+        // SAFETY: _exit is async-signal-safe.
+        _ => unsafe { libc::_exit(130) },
+    }
+}
+
+/// Installs the handler for SIGINT and SIGTERM.
+pub fn install() -> std::io::Result<()> {
+    for sig in [libc::SIGINT, libc::SIGTERM] {
+        // SAFETY: a zeroed sigaction is valid; the handler only touches atomics and _exit.
+        unsafe {
+            let mut action: libc::sigaction = std::mem::zeroed();
+            action.sa_sigaction = on_signal as *const () as libc::sighandler_t;
+            action.sa_flags = libc::SA_RESTART;
+            libc::sigemptyset(&mut action.sa_mask);
+            if libc::sigaction(sig, &action, std::ptr::null_mut()) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Whether any signal arrived.
+pub fn interrupted() -> bool {
+    FIRST.load(Ordering::SeqCst)
+}

@@ -1,0 +1,274 @@
+//! Flake removal (section III-A of the regression-suite paper): after generation, the whole
+//! suite runs again `--reruns` times on the reference, each time on fresh workers, in a
+//! shuffled order and cut into batches of random sizes, so that results which depend on the
+//! JVM start (hash seeds, identity hashes, the clock) or on what ran before (static state)
+//! show up as changes. Every check whose value changed in any run is dropped — an exception
+//! whose class held but whose message changed keeps its class only — and every test left
+//! with no check is dropped.
+
+use crate::generate::kept::KeptTest;
+use crate::generate::{Executor, Recorded};
+use crate::pool::PoolError;
+use crate::sequence::{Observed, SeqResult};
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// Largest batch handed to the workers at once.
+pub const MAX_BATCH: usize = 2000;
+
+/// What flake removal did.
+#[derive(Clone, Debug, Default)]
+pub struct RerunReport {
+    /// Reruns that went through the whole suite.
+    pub reruns_done: usize,
+    /// Step checks and observations dropped because their value changed.
+    pub dropped_checks: u64,
+    pub dropped_observations: u64,
+    /// Expected exceptions whose message changed (their class is still checked).
+    pub weakened_messages: u64,
+    /// Tests dropped: nothing left to check, a different number of steps, a timeout or crash.
+    pub dropped_tests: u64,
+    /// How often each method's value changed, for the report.
+    pub unstable_by_method: BTreeMap<String, u64>,
+    pub elapsed: Duration,
+    /// Largest sum of the workers' peak RSS in one rerun, in KiB.
+    pub workers_peak_kib: u64,
+}
+
+impl RerunReport {
+    /// The `n` methods whose values changed most often, most often first.
+    pub fn most_unstable(&self, n: usize) -> Vec<(String, u64)> {
+        let mut all: Vec<(String, u64)> = self
+            .unstable_by_method
+            .iter()
+            .map(|(k, v)| (k.clone(), *v))
+            .collect();
+        all.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        all.truncate(n);
+        all
+    }
+}
+
+/// Makes a fresh executor (new workers) for rerun number `i`.
+pub type Factory<'a> = dyn FnMut(usize) -> Result<Box<dyn Executor>, PoolError> + 'a;
+
+/// Reruns `rec.tests` `reruns` times and drops what changed; stops early on `stop`.
+/// `progress` hears `(rerun, tests done in it)`.
+pub fn remove_flakes(
+    rec: &mut Recorded,
+    reruns: usize,
+    seed: u64,
+    factory: &mut Factory,
+    stop: &AtomicBool,
+    mut progress: impl FnMut(usize, usize),
+) -> Result<RerunReport, PoolError> {
+    let began = Instant::now();
+    let mut report = RerunReport::default();
+    let mut dead = vec![false; rec.tests.len()];
+    for i in 0..reruns {
+        if stop.load(Ordering::SeqCst) {
+            break;
+        }
+        let exec = factory(i)?;
+        let mut rng =
+            ChaCha8Rng::seed_from_u64(seed ^ (0x9E37_79B9_7F4A_7C15u64.wrapping_mul(i as u64 + 1)));
+        let mut order: Vec<usize> = (0..rec.tests.len()).collect();
+        order.shuffle(&mut rng);
+        let mut done = 0;
+        while done < order.len() && !stop.load(Ordering::SeqCst) {
+            let size = rng
+                .random_range(MAX_BATCH / 8..=MAX_BATCH)
+                .min(order.len() - done);
+            let batch = &order[done..done + size];
+            let reqs: Vec<_> = batch
+                .iter()
+                .map(|&t| rec.tests[t].request(&rec.store, &rec.names))
+                .collect();
+            let results = exec.execute(&reqs, false)?;
+            for (&t, r) in batch.iter().zip(results) {
+                dead[t] |= !compare(rec, t, r, &mut report);
+            }
+            done += size;
+            progress(i, done);
+        }
+        if done == order.len() {
+            report.reruns_done += 1;
+        }
+        let rss = exec.peak_rss_kib().iter().sum();
+        report.workers_peak_kib = report.workers_peak_kib.max(rss);
+    }
+    let before = rec.tests.len();
+    let mut index = 0;
+    rec.tests.retain(|t| {
+        let keep = !dead[index] && t.check_count() > 0;
+        index += 1;
+        keep
+    });
+    report.dropped_tests = (before - rec.tests.len()) as u64;
+    report.elapsed = began.elapsed();
+    Ok(report)
+}
+
+/// Compares one rerun with test `t`, dropping what changed; false if the whole test must go.
+fn compare(rec: &mut Recorded, t: usize, result: SeqResult, report: &mut RerunReport) -> bool {
+    let SeqResult::Done {
+        steps,
+        observations,
+        ..
+    } = result
+    else {
+        return false;
+    };
+    let test = &rec.tests[t];
+    let len = rec.store.node(test.seq).len as usize;
+    if steps.len() != len || observations.len() != test.observers.len() {
+        return false;
+    }
+    let mut test: KeptTest = std::mem::replace(&mut rec.tests[t], empty_test());
+    compare_steps(rec, &mut test, &steps, report);
+    compare_observations(rec, &mut test, &observations, report);
+    rec.tests[t] = test;
+    true
+}
+
+fn compare_steps(
+    rec: &mut Recorded,
+    test: &mut KeptTest,
+    steps: &[Observed],
+    report: &mut RerunReport,
+) {
+    let parts = &rec.store.node(test.seq).parts;
+    let mut checks = Vec::with_capacity(test.checks.len());
+    for &(step, v) in &test.checks {
+        match settle(rec.values.get(v), &steps[step as usize]) {
+            Settled::Same => checks.push((step, v)),
+            Settled::ClassOnly(o) => {
+                report.weakened_messages += 1;
+                checks.push((step, rec.values.intern(&o)));
+            }
+            Settled::Changed => {
+                report.dropped_checks += 1;
+                let callee = rec
+                    .store
+                    .template_at(parts, step)
+                    .map(|t| rec.store.templates.get(t).stmt.callee())
+                    .unwrap_or_default();
+                *report.unstable_by_method.entry(callee).or_default() += 1;
+            }
+        }
+    }
+    test.checks = checks;
+}
+
+fn compare_observations(
+    rec: &mut Recorded,
+    test: &mut KeptTest,
+    observations: &[Observed],
+    report: &mut RerunReport,
+) {
+    let (mut observers, mut values) = (Vec::new(), Vec::new());
+    for ((o, &v), got) in test
+        .observers
+        .iter()
+        .zip(&test.observations)
+        .zip(observations)
+    {
+        match settle(rec.values.get(v), got) {
+            Settled::Same => values.push(v),
+            Settled::ClassOnly(c) => {
+                report.weakened_messages += 1;
+                values.push(rec.values.intern(&c));
+            }
+            Settled::Changed => {
+                report.dropped_observations += 1;
+                let name = format!("{}.{}()", rec.names.name(o.class), rec.names.name(o.method));
+                *report.unstable_by_method.entry(name).or_default() += 1;
+                continue;
+            }
+        }
+        observers.push(*o);
+    }
+    test.observers = observers;
+    test.observations = values;
+}
+
+fn empty_test() -> KeptTest {
+    KeptTest {
+        id: 0,
+        seq: 0,
+        checks: Vec::new(),
+        observers: Vec::new(),
+        observations: Vec::new(),
+    }
+}
+
+enum Settled {
+    Same,
+    /// The same exception class with another message: expect the class only.
+    ClassOnly(Observed),
+    Changed,
+}
+
+fn settle(expected: &Observed, got: &Observed) -> Settled {
+    if expected == got {
+        return Settled::Same;
+    }
+    match (expected, got) {
+        (Observed::Threw { class: a, .. }, Observed::Threw { class: b, .. }) if a == b => {
+            Settled::ClassOnly(Observed::Threw {
+                class: a.clone(),
+                message: None,
+            })
+        }
+        _ => Settled::Changed,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::generate::fake::{self, Fake};
+    use crate::generate::{GenConfig, Generator};
+
+    #[test]
+    fn nondeterministic_values_are_dropped_and_nothing_else() {
+        let model = fake::model();
+        let cfg = GenConfig {
+            seed: 3,
+            output_limit: Some(300),
+            round_size: 50,
+            ..GenConfig::default()
+        };
+        let mut g = Generator::new(&model, cfg).unwrap();
+        let stop = AtomicBool::new(false);
+        g.run(&Fake::default(), &stop, |_| {}).unwrap();
+        let mut rec = g.finish();
+        let checks_before: usize = rec.tests.iter().map(|t| t.check_count()).sum();
+        let mut made = 0;
+        let mut factory = |_: usize| -> Result<Box<dyn Executor>, PoolError> {
+            made += 1;
+            Ok(Box::new(Fake::default()))
+        };
+        let report = remove_flakes(&mut rec, 3, 9, &mut factory, &stop, |_, _| {}).unwrap();
+        assert_eq!((made, report.reruns_done), (3, 3));
+        let unstable: Vec<&String> = report.unstable_by_method.keys().collect();
+        assert_eq!(unstable, ["t.Clock.now()"], "only the clock changes");
+        let checks_after: usize = rec.tests.iter().map(|t| t.check_count()).sum();
+        assert_eq!(
+            checks_before as u64 - report.dropped_checks,
+            checks_after as u64
+        );
+        for t in &rec.tests {
+            let full = t.expand(&rec.store, &rec.names, &rec.values);
+            for (s, e) in full.statements.iter().zip(&full.expected_steps) {
+                assert!(!(s.callee() == "t.Clock.now()" && e.is_some()));
+            }
+            assert!(full.check_count() > 0);
+        }
+        assert!(report.most_unstable(5)[0].0 == "t.Clock.now()");
+    }
+}

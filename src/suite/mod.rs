@@ -1,0 +1,149 @@
+//! The regression suite: tests recorded on a reference implementation with their expected
+//! outcomes (`oracles/NAME.yaml`), and the error-revealing tests that broke a contract.
+//!
+//! The file is YAML, written and read by our own code for speed (see [`write`] and
+//! [`read`]): a header mapping, the classification of the exceptions the tests expect, then
+//! one entry per test whose statements are a block of Java-like lines ([`syntax`]).
+
+pub mod read;
+pub mod syntax;
+pub mod write;
+
+use crate::contracts::ExceptionKind;
+use crate::sequence::{Observed, ObserverCall, Statement, Violation};
+use crate::worker::protocol::SeqRequest;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+pub use write::Writer;
+
+/// Version of the suite file format; a newer one is refused.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// One regression test: a sequence, the observers called after it, and what the reference
+/// gave. `expected_steps[i]` is `None` where step `i` is not checked (an object, or unstable).
+/// An expected `Threw` without a message checks the exception's class only (its message
+/// changed between reruns on the reference).
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+pub struct Test {
+    pub id: u64,
+    pub statements: Vec<Statement>,
+    pub observers: Vec<ObserverCall>,
+    pub expected_steps: Vec<Option<Observed>>,
+    pub expected_observations: Vec<Observed>,
+}
+
+impl Test {
+    /// What a worker must run to replay this test.
+    pub fn request(&self) -> SeqRequest {
+        SeqRequest {
+            statements: self.statements.clone(),
+            observers: self.observers.clone(),
+        }
+    }
+
+    /// Number of values this test checks (expected steps and observations).
+    pub fn check_count(&self) -> usize {
+        self.expected_steps.iter().flatten().count() + self.expected_observations.len()
+    }
+}
+
+/// A sequence that broke a contract on the reference (never extended, never replayed as a
+/// regression test).
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+pub struct ErrorTest {
+    pub id: u64,
+    pub statements: Vec<Statement>,
+    pub violation: Violation,
+}
+
+/// What a suite file says about how it was made.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+pub struct Header {
+    /// [`FORMAT_VERSION`] of the writer.
+    pub format: u32,
+    /// `difftest X.Y.Z`.
+    pub tool: String,
+    /// The reference target's name and fingerprint.
+    pub reference: String,
+    pub fingerprint: crate::target::Fingerprint,
+    pub seed: u64,
+    /// Classes and packages in scope, as given.
+    pub classes: Vec<String>,
+    pub packages: Vec<String>,
+    /// Record options as `name: value` text (time limit, reruns, probabilities …).
+    pub options: BTreeMap<String, String>,
+    /// Counts: sequences executed, tests kept, observations dropped as unstable, …
+    pub counts: BTreeMap<String, u64>,
+    /// True when the record was interrupted and the suite holds what was kept until then.
+    #[serde(default)]
+    pub partial: bool,
+}
+
+/// A whole suite file.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+pub struct Suite {
+    pub header: Header,
+    pub tests: Vec<Test>,
+    pub error_revealing: Vec<ErrorTest>,
+    /// How each exception class that a test expects looks (JCrasher's classification).
+    #[serde(default)]
+    pub exceptions: BTreeMap<String, ExceptionKind>,
+}
+
+/// Why a suite file could not be read or written. Messages name the file, and the line
+/// where there is one.
+#[derive(Debug, thiserror::Error)]
+pub enum SuiteError {
+    #[error("{}: {source}", path.display())]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{}:{line}: {message}", path.display())]
+    Syntax {
+        path: PathBuf,
+        line: usize,
+        message: String,
+    },
+    #[error(
+        "{}: suite format {found} is newer than this difftest reads ({FORMAT_VERSION}); \
+         upgrade difftest or record the suite again",
+        path.display()
+    )]
+    Format { path: PathBuf, found: u64 },
+    #[error("{}: test {id}: {message}", path.display())]
+    Invalid {
+        path: PathBuf,
+        id: u64,
+        message: String,
+    },
+}
+
+impl Suite {
+    /// Reads a suite file.
+    pub fn load(path: &Path) -> Result<Suite, SuiteError> {
+        let text = std::fs::read_to_string(path).map_err(|source| SuiteError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        read::parse(&text, path)
+    }
+
+    /// Writes the suite atomically (a temporary file in the same folder, then a rename).
+    pub fn save(&self, path: &Path) -> Result<(), SuiteError> {
+        let mut w = Writer::create(path, &self.header, &self.exceptions)?;
+        for t in &self.tests {
+            w.test(t)?;
+        }
+        for e in &self.error_revealing {
+            w.error_test(e)?;
+        }
+        w.finish()
+    }
+}
+
+#[cfg(test)]
+#[path = "suite_tests.rs"]
+mod tests;

@@ -1,0 +1,218 @@
+//! Writes suite files: the header and exception table through serde_yaml (small), then each
+//! test as a YAML block of Java-like lines written by hand, streamed to a temporary file that
+//! replaces the target only when everything is written.
+//!
+//! ```yaml
+//! tests:
+//! - id: 12
+//!   code: |
+//!     v0 = new java.util.ArrayList()
+//!     v1 = (int) 10
+//!     v2 = ((java.util.ArrayList) v0).add((java.lang.Object) v1)  // true
+//!   observe: |
+//!     ((java.util.ArrayList) v0).size()  // 1
+//! ```
+
+use super::syntax::{EXPECT, write_expr, write_observed, write_observer};
+use super::{ErrorTest, Header, SuiteError, Test};
+use crate::contracts::ExceptionKind;
+use crate::sequence::Statement;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+/// The first line of every suite file.
+pub const BANNER: &str = "# difftest suite: method-call sequences and what the reference gave. \
+Lines are Java-like; `// x` is the expected value.";
+
+#[derive(Serialize)]
+struct Preamble<'a> {
+    header: &'a Header,
+    exceptions: &'a BTreeMap<String, ExceptionKind>,
+}
+
+#[derive(PartialEq, PartialOrd)]
+enum Section {
+    Preamble,
+    Tests,
+    Errors,
+}
+
+/// A suite being written; nothing replaces the target until [`Writer::finish`].
+pub struct Writer {
+    path: PathBuf,
+    out: BufWriter<tempfile::NamedTempFile>,
+    section: Section,
+    buf: String,
+}
+
+impl Writer {
+    /// Starts a suite at `path` (its folder is created if needed).
+    pub fn create(
+        path: &Path,
+        header: &Header,
+        exceptions: &BTreeMap<String, ExceptionKind>,
+    ) -> Result<Writer, SuiteError> {
+        let io = |source| SuiteError::Io {
+            path: path.to_path_buf(),
+            source,
+        };
+        let dir = match path.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        std::fs::create_dir_all(&dir).map_err(io)?;
+        let file = tempfile::Builder::new()
+            .prefix(".difftest-suite-")
+            .tempfile_in(&dir)
+            .map_err(io)?;
+        let mut out = BufWriter::with_capacity(1 << 20, file);
+        let yaml = serde_yaml::to_string(&Preamble { header, exceptions })
+            .map_err(|e| io(std::io::Error::other(e)))?;
+        writeln!(out, "{BANNER}").map_err(io)?;
+        out.write_all(yaml.as_bytes()).map_err(io)?;
+        Ok(Writer {
+            path: path.to_path_buf(),
+            out,
+            section: Section::Preamble,
+            buf: String::with_capacity(1 << 16),
+        })
+    }
+
+    fn io(&self, source: std::io::Error) -> SuiteError {
+        SuiteError::Io {
+            path: self.path.clone(),
+            source,
+        }
+    }
+
+    /// Opens `section` for items, closing the lists before it (an empty list is `[]`).
+    fn open(&mut self, section: Section) -> Result<(), SuiteError> {
+        let mut text = String::new();
+        if self.section == Section::Preamble {
+            text.push_str(if section == Section::Tests {
+                "tests:\n"
+            } else {
+                "tests: []\n"
+            });
+        }
+        if section == Section::Errors && self.section != Section::Errors {
+            text.push_str("error_revealing:\n");
+        }
+        self.section = section;
+        self.out.write_all(text.as_bytes()).map_err(|e| self.io(e))
+    }
+
+    /// Appends a regression test; all of them come before the error-revealing ones.
+    pub fn test(&mut self, t: &Test) -> Result<(), SuiteError> {
+        if self.section > Section::Tests {
+            return Err(self.invalid(t.id, "regression tests must come first"));
+        }
+        if t.observers.len() != t.expected_observations.len() {
+            return Err(self.invalid(t.id, "observers and observations differ in number"));
+        }
+        self.open(Section::Tests)?;
+        let mut buf = std::mem::take(&mut self.buf);
+        buf.clear();
+        format_test(&mut buf, t);
+        let written = self.out.write_all(buf.as_bytes());
+        self.buf = buf;
+        written.map_err(|e| self.io(e))
+    }
+
+    /// Appends an error-revealing test.
+    pub fn error_test(&mut self, e: &ErrorTest) -> Result<(), SuiteError> {
+        self.open(Section::Errors)?;
+        let mut buf = std::mem::take(&mut self.buf);
+        buf.clear();
+        format_error_test(&mut buf, e);
+        let written = self.out.write_all(buf.as_bytes());
+        self.buf = buf;
+        written.map_err(|e| self.io(e))
+    }
+
+    /// Closes the lists, flushes and renames the file into place.
+    pub fn finish(mut self) -> Result<(), SuiteError> {
+        let tail = match self.section {
+            Section::Preamble => "tests: []\nerror_revealing: []\n",
+            Section::Tests => "error_revealing: []\n",
+            Section::Errors => "",
+        };
+        self.out
+            .write_all(tail.as_bytes())
+            .map_err(|e| self.io(e))?;
+        let file = self.out.into_inner().map_err(|e| SuiteError::Io {
+            path: self.path.clone(),
+            source: e.into_error(),
+        })?;
+        file.as_file().sync_all().map_err(|source| SuiteError::Io {
+            path: self.path.clone(),
+            source,
+        })?;
+        file.persist(&self.path).map_err(|e| SuiteError::Io {
+            path: self.path.clone(),
+            source: e.error,
+        })?;
+        Ok(())
+    }
+
+    fn invalid(&self, id: u64, message: &str) -> SuiteError {
+        SuiteError::Invalid {
+            path: self.path.clone(),
+            id,
+            message: message.to_string(),
+        }
+    }
+}
+
+fn format_code(
+    out: &mut String,
+    statements: &[Statement],
+    expected: &[Option<crate::sequence::Observed>],
+) {
+    out.push_str("  code: |\n");
+    for (i, s) in statements.iter().enumerate() {
+        out.push_str("    v");
+        out.push_str(&i.to_string());
+        out.push_str(" = ");
+        write_expr(out, s);
+        if let Some(Some(o)) = expected.get(i) {
+            out.push_str(EXPECT);
+            write_observed(out, o);
+        }
+        out.push('\n');
+    }
+}
+
+/// Appends one regression test entry.
+pub fn format_test(out: &mut String, t: &Test) {
+    out.push_str("- id: ");
+    out.push_str(&t.id.to_string());
+    out.push('\n');
+    format_code(out, &t.statements, &t.expected_steps);
+    if t.observers.is_empty() {
+        return;
+    }
+    out.push_str("  observe: |\n");
+    for (o, expected) in t.observers.iter().zip(&t.expected_observations) {
+        out.push_str("    ");
+        write_observer(out, o);
+        out.push_str(EXPECT);
+        write_observed(out, expected);
+        out.push('\n');
+    }
+}
+
+/// Appends one error-revealing test entry; the detail is a single-quoted YAML scalar.
+pub fn format_error_test(out: &mut String, e: &ErrorTest) {
+    let v = &e.violation;
+    out.push_str(&format!(
+        "- id: {}\n  contract: {}\n  stmt: {}\n  detail: '{}'\n",
+        e.id,
+        v.contract,
+        v.stmt,
+        v.detail.replace('\'', "''")
+    ));
+    format_code(out, &e.statements, &[]);
+}

@@ -1,0 +1,310 @@
+//! `difftest record` end to end on the machine's JDK 17, with the fixture classes of
+//! `tests/fixtures/record` compiled by javac and put on a test target's classpath.
+
+mod common;
+
+use difftest::sequence::{Observed, Statement};
+use difftest::suite::Suite;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+const JDK: &str = "/usr/lib/jvm/java-17-openjdk-amd64";
+
+/// Compiled fixtures and a targets folder with a target `fix` that sees them.
+struct Fixture {
+    _classes: tempfile::TempDir,
+    targets: tempfile::TempDir,
+    out: tempfile::TempDir,
+}
+
+impl Fixture {
+    fn new() -> Fixture {
+        let classes = common::compile_fixtures("record");
+        let targets = tempfile::tempdir().expect("temp dir");
+        let yaml = format!(
+            "name: fix\ndescription: record fixtures on JDK 17\njdk:\n  path: {JDK}\n\
+             classpath:\n  - path: {}\n",
+            classes.path().display()
+        );
+        std::fs::write(targets.path().join("fix.yaml"), yaml).expect("target file");
+        Fixture {
+            _classes: classes,
+            targets,
+            out: tempfile::tempdir().expect("temp dir"),
+        }
+    }
+
+    fn path(&self, name: &str) -> PathBuf {
+        self.out.path().join(name)
+    }
+
+    fn command(&self, output: &Path, args: &[&str]) -> Command {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_difftest"));
+        cmd.arg("--targets-dir")
+            .arg(self.targets.path())
+            .args(["record", "--impl", "fix", "--no-progress"])
+            .arg("--output")
+            .arg(output)
+            .args(args);
+        if !args.contains(&"--reruns") {
+            cmd.args(["--reruns", "2"]);
+        }
+        cmd
+    }
+
+    fn record(&self, output: &Path, args: &[&str]) -> Output {
+        self.command(output, args).output().expect("difftest runs")
+    }
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+fn ok(out: &Output) {
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        stderr(out)
+    );
+}
+
+fn mentions(statements: &[Statement], class: &str) -> bool {
+    statements.iter().any(|s| s.callee().starts_with(class))
+}
+
+#[test]
+fn same_seed_gives_the_same_file_with_one_or_two_workers() {
+    let fx = Fixture::new();
+    let (one, two) = (fx.path("one.yaml"), fx.path("two.yaml"));
+    let args = [
+        "--classes",
+        "rec.Account",
+        "--seed",
+        "17",
+        "--output-limit",
+        "300",
+    ];
+    ok(&fx.record(&one, &[&args[..], &["--jobs", "1"]].concat()));
+    ok(&fx.record(&two, &[&args[..], &["--jobs", "2"]].concat()));
+    let a = std::fs::read_to_string(&one).unwrap();
+    assert!(a == std::fs::read_to_string(&two).unwrap(), "files differ");
+    let suite = Suite::load(&one).expect("suite loads");
+    assert_eq!(suite.tests.len(), 300);
+    assert_eq!(
+        suite.header.options.get("stopped-by").map(String::as_str),
+        Some("output-limit")
+    );
+    let other = fx.path("other.yaml");
+    ok(&fx.record(
+        &other,
+        &[
+            "--classes",
+            "rec.Account",
+            "--seed",
+            "18",
+            "--output-limit",
+            "300",
+        ],
+    ));
+    assert!(
+        a != std::fs::read_to_string(&other).unwrap(),
+        "another seed, another suite"
+    );
+}
+
+#[test]
+fn a_non_reflexive_equals_is_error_revealing_not_a_regression_test() {
+    let fx = Fixture::new();
+    let out = fx.path("nr.yaml");
+    ok(&fx.record(
+        &out,
+        &[
+            "--classes",
+            "rec.NotReflexive,rec.Account",
+            "--output-limit",
+            "200",
+        ],
+    ));
+    let suite = Suite::load(&out).unwrap();
+    let caught = suite.error_revealing.iter().find(|e| {
+        e.violation.contract == "equals-reflexive"
+            && matches!(&e.statements[e.violation.stmt], Statement::New { class, .. } if class == "rec.NotReflexive")
+    });
+    assert!(caught.is_some(), "{:?}", suite.error_revealing);
+    assert!(
+        !suite
+            .tests
+            .iter()
+            .any(|t| mentions(&t.statements, "rec.NotReflexive"))
+    );
+    assert!(
+        suite
+            .tests
+            .iter()
+            .any(|t| mentions(&t.statements, "rec.Account"))
+    );
+}
+
+#[test]
+fn nondeterministic_observers_are_dropped_and_only_they() {
+    let fx = Fixture::new();
+    let out = fx.path("noisy.yaml");
+    ok(&fx.record(
+        &out,
+        &[
+            "--classes",
+            "rec.Noisy",
+            "--output-limit",
+            "40",
+            "--reruns",
+            "3",
+        ],
+    ));
+    let suite = Suite::load(&out).unwrap();
+    let observed: Vec<&str> = suite
+        .tests
+        .iter()
+        .flat_map(|t| t.observers.iter().map(|o| o.method.as_str()))
+        .collect();
+    for unstable in ["getNanos", "getIdentity", "getRandom"] {
+        assert!(!observed.contains(&unstable), "{unstable} kept");
+    }
+    for stable in ["getStable", "getName", "toString"] {
+        assert!(observed.contains(&stable), "{stable} dropped");
+    }
+    assert!(suite.header.counts["unstable-observations"] > 0);
+    for t in &suite.tests {
+        for (s, e) in t.statements.iter().zip(&t.expected_steps) {
+            let noisy = ["getNanos", "getIdentity", "getRandom"]
+                .iter()
+                .any(|m| s.callee().starts_with(&format!("rec.Noisy.{m}(")));
+            assert!(!(noisy && e.is_some()), "unstable step checked: {s:?}");
+        }
+    }
+}
+
+#[test]
+fn repetition_literals_and_expected_exceptions_show_up() {
+    let fx = Fixture::new();
+    let literals = fx.path("literals.txt");
+    std::fs::write(&literals, "int 4242\nString \"magic \\u00E9\"\n").unwrap();
+    let out = fx.path("rep.yaml");
+    let literals = literals.to_string_lossy().into_owned();
+    let args = [
+        "--classes",
+        "rec.Account",
+        "--output-limit",
+        "400",
+        "--repeat-probability",
+        "0.3",
+        "--repeat-max",
+        "5",
+        "--literals-file",
+        &literals,
+    ];
+    ok(&fx.record(&out, &args));
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(text.contains("(int) 4242"), "int literal used");
+    assert!(
+        text.contains(r#""magic \u00E9""#),
+        "string literal used, escaped"
+    );
+    let suite = Suite::load(&out).unwrap();
+    let repeated = suite.tests.iter().any(|t| {
+        let n = t.statements.len();
+        n >= 3 && t.statements[n - 1] == t.statements[n - 2]
+    });
+    assert!(repeated, "a test repeats its last call");
+    let threw = |class: &str| {
+        suite.tests.iter().any(|t| {
+            matches!(t.expected_steps.last(), Some(Some(Observed::Threw { class: c, .. })) if c == class)
+        })
+    };
+    assert!(threw("java.lang.IllegalArgumentException"));
+    assert!(threw("java.lang.ArithmeticException"));
+    let kinds = &suite.exceptions;
+    assert_eq!(
+        kinds["java.lang.ArithmeticException"].as_str(),
+        "possible-bug"
+    );
+    assert_eq!(
+        kinds["java.lang.IllegalArgumentException"].as_str(),
+        "precondition"
+    );
+}
+
+#[test]
+fn an_interrupted_record_leaves_a_valid_partial_suite() {
+    let fx = Fixture::new();
+    let out = fx.path("partial.yaml");
+    let mut child = fx
+        .command(
+            &out,
+            &[
+                "--classes",
+                "rec.Account",
+                "--packages",
+                "java.util",
+                "--time-limit",
+                "60",
+            ],
+        )
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("difftest starts");
+    std::thread::sleep(Duration::from_secs(5));
+    // SAFETY: signals the child we started, by its pid.
+    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
+    let began = Instant::now();
+    let status = child.wait().expect("difftest ends");
+    assert!(
+        began.elapsed() < Duration::from_secs(50),
+        "stops soon after Ctrl-C"
+    );
+    assert_eq!(status.code(), Some(130));
+    let suite = Suite::load(&out).expect("a valid suite");
+    assert!(suite.header.partial);
+    assert!(!suite.tests.is_empty());
+    assert_eq!(
+        suite.header.options.get("stopped-by").map(String::as_str),
+        Some("interrupt")
+    );
+}
+
+#[test]
+fn bad_input_exits_2_with_one_line() {
+    let fx = Fixture::new();
+    let out = fx.path("x.yaml");
+    let omit = fx.path("omit.txt");
+    std::fs::write(&omit, "rec.*\n").unwrap();
+    let omit = omit.to_string_lossy().into_owned();
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (vec!["--classes", "rec.Missing"], "rec.Missing"),
+        (vec!["--packages", "no.such.pkg"], "no.such.pkg"),
+        (
+            vec!["--classes", "rec.Account", "--omit", &omit],
+            "empty scope",
+        ),
+        (
+            vec!["--classes", "rec.Account", "--null-ratio", "2"],
+            "--null-ratio",
+        ),
+    ];
+    for (args, says) in cases {
+        let o = fx.record(&out, &args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains(says), "{args:?}: {}", stderr(&o));
+        assert_eq!(stderr(&o).trim().lines().count(), 1, "{}", stderr(&o));
+    }
+    let o = fx.record(
+        Path::new("/proc/no/such/dir/x.yaml"),
+        &["--classes", "rec.Account"],
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("cannot write"), "{}", stderr(&o));
+}
