@@ -41,6 +41,12 @@ pub enum Command {
     /// List, install and check implementations (targets/NAME.yaml)
     #[command(subcommand)]
     Targets(TargetsCommand),
+    /// Replay a recorded suite on other implementations; report what behaves differently
+    Replay(ReplayArgs),
+    /// Accept a group of differences (id from the replay report) with a reason
+    Accept(AcceptArgs),
+    /// Merge the JSON reports of shards (`replay --shard K/N`) into one report
+    Report(ReportArgs),
     /// Record a regression suite on a reference implementation (oracles/REF.yaml)
     Record(Box<RecordArgs>),
     /// Write a suite as readable JUnit 4 or 5 tests (see docs/export.md)
@@ -77,8 +83,101 @@ pub enum TargetsCommand {
     },
 }
 
+/// `difftest replay`.
+#[derive(Args, Debug, Clone)]
+pub struct ReplayArgs {
+    /// Targets to replay on; several make a matrix with a column per target
+    #[arg(
+        long = "impl",
+        required = true,
+        value_delimiter = ',',
+        value_name = "TGT,…"
+    )]
+    pub impls: Vec<String>,
+    /// The recorded suite [default: the only oracles/*.yaml]
+    #[arg(long, value_name = "FILE")]
+    pub suite: Option<PathBuf>,
+    /// Where reports/TGT-vs-REF.{md,json,junit.xml} go
+    #[arg(long, default_value = "reports", value_name = "DIR")]
+    pub report_dir: PathBuf,
+    /// Replay only part K of N of the suite (a stable split by test id)
+    #[arg(long, value_name = "K/N", value_parser = clap::value_parser!(crate::replay::Shard))]
+    pub shard: Option<crate::replay::Shard>,
+    /// Reruns of failing tests on fresh workers; a test that changes is unstable
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    pub confirm: u32,
+    /// Count exception-message differences (otherwise shown, not counted)
+    #[arg(long)]
+    pub strict_messages: bool,
+    /// Do not minimize an example test per group (no reference JVM needed)
+    #[arg(long)]
+    pub no_minimize: bool,
+    /// Candidate runs per group when minimizing
+    #[arg(long, default_value_t = 200, value_name = "N")]
+    pub minimize_budget: u32,
+    /// Tests per fresh JVM (in id order): state a test leaves behind reaches only its segment
+    #[arg(long, default_value_t = crate::replay::DEFAULT_SEGMENT, value_name = "N")]
+    pub segment: usize,
+    #[command(flatten)]
+    pub pool: PoolArgs,
+}
+
+/// `difftest accept`.
+#[derive(Args, Debug, Clone)]
+pub struct AcceptArgs {
+    /// The group id shown in the replay table and report (e.g. g-3fa2c1)
+    #[arg(value_name = "GROUP")]
+    pub group: String,
+    /// Why this difference is acceptable (stored with the entry)
+    #[arg(long, required = true)]
+    pub reason: String,
+    /// Accept on this target only [default: every target, `*`]
+    #[arg(long = "impl", value_name = "TGT")]
+    pub target: Option<String>,
+    /// The suite whose accepted list to change [default: the report's suite]
+    #[arg(long, value_name = "FILE")]
+    pub suite: Option<PathBuf>,
+    /// Where the replay reports are
+    #[arg(long, default_value = "reports", value_name = "DIR")]
+    pub report_dir: PathBuf,
+    /// Who accepts [default: $USER]
+    #[arg(long, value_name = "NAME")]
+    pub by: Option<String>,
+    /// Accept even when the environment variable CI is set
+    #[arg(long)]
+    pub force: bool,
+}
+
+/// `difftest report`.
+#[derive(Args, Debug, Clone)]
+pub struct ReportArgs {
+    /// JSON reports of the parts (one per shard, any number of targets)
+    #[arg(long, required = true, num_args = 1.., value_name = "PART.json")]
+    pub merge: Vec<PathBuf>,
+    /// Where the merged reports go
+    #[arg(long, default_value = "reports", value_name = "DIR")]
+    pub report_dir: PathBuf,
+}
+
 #[derive(Subcommand, Debug)]
 pub enum BenchCommand {
+    /// Record on the default JDK scope: sequences/s, tests kept, rerun time, peak RSS, load time
+    Record {
+        /// The reference to record on
+        #[arg(long = "impl", default_value = "temurin17")]
+        target: String,
+        /// Seconds of generation
+        #[arg(long, default_value_t = 120.0)]
+        time_limit: f64,
+        /// Reruns for flake removal
+        #[arg(long, default_value_t = 10)]
+        reruns: usize,
+        #[command(flatten)]
+        pool: PoolArgs,
+    },
+    /// Replay of a large recorded suite on another target: wall time, tests/s, peak RSS,
+    /// speed-up from 1 to 2 jobs (end to end, JVM start-ups included)
+    Replay(BenchReplayArgs),
     /// Worker start-up, statements per second with 1 and 2 workers, RSS per worker
     Workers {
         /// Targets to measure
@@ -137,6 +236,32 @@ pub struct ExportArgs {
     /// Do not start the reference to learn return types: declare call results with `var`
     #[arg(long)]
     pub offline: bool,
+}
+
+/// `difftest bench replay`.
+#[derive(Args, Debug, Clone)]
+pub struct BenchReplayArgs {
+    /// The reference the suite is recorded on
+    #[arg(long = "ref", default_value = "temurin17", value_name = "REF")]
+    pub reference: String,
+    /// The target it is replayed on
+    #[arg(long = "impl", default_value = "temurin21", value_name = "TGT")]
+    pub target: String,
+    /// Tests in the suite
+    #[arg(long, default_value_t = 40_000)]
+    pub tests: usize,
+    /// JDK call templates concatenated into one test (about 4 statements each)
+    #[arg(long, default_value_t = 3)]
+    pub calls_per_test: usize,
+    /// Seed of the generated sequences
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Job counts to measure
+    #[arg(long, value_delimiter = ',', default_value = "1,2")]
+    pub jobs: Vec<usize>,
+    /// Keep the suite and reports in this folder (default: a temporary one)
+    #[arg(long, value_name = "DIR")]
+    pub keep: Option<PathBuf>,
 }
 
 /// `difftest record`: see docs/record.md.

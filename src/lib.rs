@@ -7,6 +7,7 @@
 
 pub mod cli;
 pub mod commands;
+pub mod compare;
 pub mod contracts;
 pub mod exit;
 pub mod export;
@@ -15,9 +16,12 @@ pub mod interrupt;
 pub mod model;
 pub mod observe;
 pub mod pool;
+pub mod replay;
+pub mod report;
 pub mod rerun;
 pub mod scope;
 pub mod sequence;
 pub mod suite;
 pub mod target;
+pub mod triage;
 pub mod worker;

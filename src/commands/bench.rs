@@ -17,6 +17,12 @@ pub fn run(global: &GlobalArgs, cmd: BenchCommand) -> anyhow::Result<Exit> {
             javac,
             pool,
         } => super::export::bench(global, &suite, &junit, javac, &pool),
+        BenchCommand::Record {
+            target,
+            time_limit,
+            reruns,
+            pool,
+        } => super::record::bench::run(global, target, time_limit, reruns, pool),
         BenchCommand::Workers {
             targets,
             sequences,
@@ -37,6 +43,7 @@ pub fn run(global: &GlobalArgs, cmd: BenchCommand) -> anyhow::Result<Exit> {
             }
             Ok(Exit::Success)
         }
+        BenchCommand::Replay(args) => super::bench_replay::run(global, &args),
     }
 }
 

@@ -1,8 +1,12 @@
 //! What each subcommand does, on top of the library: argument checks, progress, output.
 
+mod accept;
 mod bench;
+mod bench_replay;
 mod export;
 mod record;
+mod replay;
+mod report;
 mod targets;
 
 use crate::cli::{Cli, Command, GlobalArgs, PoolArgs};
@@ -15,6 +19,9 @@ use std::time::Duration;
 pub fn dispatch(cli: Cli) -> anyhow::Result<Exit> {
     match cli.command {
         Command::Targets(cmd) => targets::run(&cli.global, cmd),
+        Command::Replay(args) => replay::run(&cli.global, &args),
+        Command::Accept(args) => accept::run(&args),
+        Command::Report(args) => report::run(&args),
         Command::Record(args) => record::run(&cli.global, *args),
         Command::Export(args) => export::run(&cli.global, args),
         Command::Bench(cmd) => bench::run(&cli.global, cmd),

@@ -1,0 +1,90 @@
+//! `difftest accept GROUP --reason "…" [--impl TGT] [--suite FILE]`: adds the group (found
+//! in the replay reports of `--report-dir`) to the suite's accepted list. Refused when the
+//! environment variable `CI` is set, unless `--force`: CI never accepts on its own.
+
+use crate::cli::AcceptArgs;
+use crate::exit::{Exit, bad_input};
+use crate::report::{GroupReport, Report};
+use crate::triage::accepted::{AcceptedEntry, AcceptedList, path_for, today};
+use std::path::{Path, PathBuf};
+
+pub fn run(args: &AcceptArgs) -> anyhow::Result<Exit> {
+    if in_ci() && !args.force {
+        return Err(bad_input(
+            "refusing to accept differences in CI (the environment variable CI is set); accept locally and commit the list, or pass --force",
+        ));
+    }
+    if args.reason.trim().is_empty() {
+        return Err(bad_input(
+            "--reason must say why the difference is acceptable",
+        ));
+    }
+    let (report, group) = find_group(&args.report_dir, &args.group, args.target.as_deref())?;
+    let suite = args
+        .suite
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(&report.suite));
+    let path = path_for(&suite);
+    let mut list = AcceptedList::load(&path).map_err(|e| bad_input(e.to_string()))?;
+    let target = args.target.clone().unwrap_or_else(|| "*".into());
+    list.add(AcceptedEntry {
+        group: group.id.clone(),
+        callee: group.callee.clone(),
+        kind: group.kind,
+        target: target.clone(),
+        reason: args.reason.trim().to_string(),
+        by: args
+            .by
+            .clone()
+            .or_else(|| std::env::var("USER").ok())
+            .filter(|s| !s.is_empty()),
+        date: Some(today()),
+    });
+    list.save(&path)?;
+    println!(
+        "accepted {} ({} — {}) for target {target} in {}",
+        group.id,
+        group.callee,
+        group.kind.describe(),
+        path.display()
+    );
+    Ok(Exit::Success)
+}
+
+/// Whether we run under CI (`CI` set to anything but empty, `0` or `false`).
+fn in_ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| !matches!(v.trim(), "" | "0" | "false" | "FALSE"))
+}
+
+/// The report (of `target`, if given) holding the group `id`.
+fn find_group(dir: &Path, id: &str, target: Option<&str>) -> anyhow::Result<(Report, GroupReport)> {
+    let entries = std::fs::read_dir(dir).map_err(|e| {
+        bad_input(format!(
+            "{}: cannot read the reports: {e} (run difftest replay first)",
+            dir.display()
+        ))
+    })?;
+    let mut paths: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    paths.sort();
+    for path in paths {
+        let Ok(report) = Report::read(&path) else {
+            continue;
+        };
+        if target.is_some_and(|t| t != report.target.name) {
+            continue;
+        }
+        if let Some(g) = report.groups.iter().find(|g| g.id == id).cloned() {
+            return Ok((report, g));
+        }
+    }
+    let whose = target
+        .map(|t| format!(" for target {t}"))
+        .unwrap_or_default();
+    Err(bad_input(format!(
+        "no report in {} has group {id}{whose} (see the replay table)",
+        dir.display()
+    )))
+}

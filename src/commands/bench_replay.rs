@@ -1,0 +1,156 @@
+//! `difftest bench replay`: records a large suite of generated JDK sequences on a reference
+//! (not measured), then runs `difftest replay` on a target as a child process for each job
+//! count and reports wall time (end to end: suite loading, JVM start-ups, confirmation,
+//! minimization, reports), tests per second, peak RSS and the speed-up between job counts.
+
+use super::{pool_config, start_pool, store};
+use crate::cli::{BenchReplayArgs, GlobalArgs, PoolArgs};
+use crate::exit::{Exit, bad_input};
+use crate::replay::samples;
+use crate::report::Report;
+use crate::suite::{FORMAT_VERSION, Header, Suite};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::Instant;
+
+pub fn run(global: &GlobalArgs, args: &BenchReplayArgs) -> anyhow::Result<Exit> {
+    if args.tests == 0 || args.jobs.contains(&0) {
+        return Err(bad_input(
+            "--tests and every --jobs value must be at least 1",
+        ));
+    }
+    let temp = tempfile::tempdir()?;
+    let work = args
+        .keep
+        .clone()
+        .unwrap_or_else(|| temp.path().to_path_buf());
+    let suite_path = record(global, args, &work)?;
+    println!(
+        "{:>5} {:>8} {:>9} {:>7} {:>8} {:>8} {:>10} {:>10} {:>10} {:>8}",
+        "jobs",
+        "wall s",
+        "tests/s",
+        "load s",
+        "replay s",
+        "minim. s",
+        "super MiB",
+        "worker MiB",
+        "total MiB",
+        "workers"
+    );
+    let mut walls = Vec::new();
+    for &jobs in &args.jobs {
+        let (wall, report) = replay(global, args, &work, &suite_path, jobs)?;
+        let s = &report.stats;
+        println!(
+            "{jobs:>5} {wall:>8.2} {:>9.0} {:>7.2} {:>8.2} {:>8.2} {:>10.1} {:>10.1} {:>10.1} {:>8}",
+            report.summary.tests as f64 / wall,
+            s.load_seconds,
+            s.replay_seconds,
+            s.minimize_seconds,
+            s.peak_rss_kib_supervisor as f64 / 1024.0,
+            s.peak_rss_kib_worker_max as f64 / 1024.0,
+            s.peak_rss_kib_total as f64 / 1024.0,
+            s.workers_started,
+        );
+        walls.push((jobs, wall, report));
+    }
+    if let [(j1, w1, r), .., (jn, wn, _)] = walls.as_slice() {
+        println!("speed-up {j1}→{jn} jobs: {:.2}×", w1 / wn);
+        println!("{}", crate::report::table::summary_line(r));
+    }
+    Ok(Exit::Success)
+}
+
+/// Generates and records the suite; returns its path.
+fn record(global: &GlobalArgs, args: &BenchReplayArgs, work: &Path) -> anyhow::Result<PathBuf> {
+    let began = Instant::now();
+    let store = store(global)?;
+    let mut config = pool_config(&PoolArgs {
+        jobs: None,
+        timeout: 5.0,
+    })?;
+    config.jobs = 2;
+    let (provisioned, pool) = start_pool(&store, &args.reference, config)?;
+    let wanted = args.tests + args.tests / 20 + 10;
+    let seqs = samples::generate_long(args.seed, wanted, args.calls_per_test);
+    let mut tests = samples::record(&pool, &seqs, 1)?;
+    tests.truncate(args.tests);
+    drop(pool);
+    let statements: usize = tests.iter().map(|t| t.statements.len()).sum();
+    let mut header = header(&args.reference, provisioned.fingerprint, args.seed);
+    header.counts.insert("tests".into(), tests.len() as u64);
+    let suite = Suite {
+        header,
+        tests,
+        error_revealing: Vec::new(),
+        exceptions: Default::default(),
+    };
+    let dir = work.join("oracles");
+    std::fs::create_dir_all(&dir)?;
+    let path = dir.join(format!("{}.yaml", args.reference));
+    suite.save(&path)?;
+    let size = std::fs::metadata(&path).map_or(0, |m| m.len());
+    println!(
+        "suite: {} tests, {statements} statements, {:.1} MiB of YAML, recorded on {} in {:.1} s (not measured)",
+        suite.tests.len(),
+        size as f64 / (1 << 20) as f64,
+        args.reference,
+        began.elapsed().as_secs_f64()
+    );
+    Ok(path)
+}
+
+fn header(reference: &str, fingerprint: crate::target::Fingerprint, seed: u64) -> Header {
+    Header {
+        format: FORMAT_VERSION,
+        tool: format!("difftest {} bench", env!("CARGO_PKG_VERSION")),
+        reference: reference.to_string(),
+        fingerprint,
+        seed,
+        classes: Vec::new(),
+        packages: Vec::new(),
+        options: Default::default(),
+        counts: Default::default(),
+        partial: false,
+    }
+}
+
+/// Runs `difftest replay` with `jobs` and returns the wall time and its report.
+fn replay(
+    global: &GlobalArgs,
+    args: &BenchReplayArgs,
+    work: &Path,
+    suite: &Path,
+    jobs: usize,
+) -> anyhow::Result<(f64, Report)> {
+    let reports = work.join(format!("reports-j{jobs}"));
+    let mut cmd = Command::new(std::env::current_exe()?);
+    if let Some(dir) = &global.targets_dir {
+        cmd.arg("--targets-dir").arg(dir);
+    }
+    if let Some(dir) = &global.cache_dir {
+        cmd.arg("--cache-dir").arg(dir);
+    }
+    cmd.args([
+        "replay",
+        "--impl",
+        &args.target,
+        "--jobs",
+        &jobs.to_string(),
+    ])
+    .arg("--suite")
+    .arg(suite)
+    .arg("--report-dir")
+    .arg(&reports)
+    .stdout(Stdio::null());
+    let began = Instant::now();
+    let status = cmd.status()?;
+    let wall = began.elapsed().as_secs_f64();
+    if !matches!(status.code(), Some(0 | 1)) {
+        anyhow::bail!("difftest replay failed with {status}");
+    }
+    let stem = format!("{}-vs-{}", args.target, args.reference);
+    let report = Report::read(&reports.join(format!("{stem}.json")))?;
+    Ok((wall, report))
+}

@@ -1,0 +1,353 @@
+//! `difftest replay --impl TGT[,TGT…]`: loads the suite, replays it on each target,
+//! groups and minimizes the differences, applies the accepted list, writes the reports,
+//! prints the table (or the matrix), and turns the gate into the exit code.
+
+use super::{pool_config, store};
+use crate::cli::{GlobalArgs, ReplayArgs};
+use crate::exit::{Exit, bad_input};
+use crate::pool::PoolConfig;
+use crate::replay::{Lane, PoolLane, ReplayOptions, Runner, replay};
+use crate::report::build::{Context, build};
+use crate::report::{Gate, Implementation, Options, Report, Stats, matrix, table};
+use crate::suite::{Suite, Test};
+use crate::target::TargetStore;
+use crate::triage::accepted::{AcceptedList, path_for};
+use crate::triage::{Group, group, minimize::minimize_all};
+use indicatif::{ProgressBar, ProgressStyle};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// Everything shared by the replays on several targets.
+struct Session<'a> {
+    args: &'a ReplayArgs,
+    suite: &'a Suite,
+    suite_path: PathBuf,
+    tests: Vec<&'a Test>,
+    store: TargetStore,
+    config: PoolConfig,
+    accepted: AcceptedList,
+    /// The reference lane for minimization, started on first use (or why it could not be).
+    reference: Option<Result<Box<dyn Runner>, String>>,
+    /// Set when the reference's JDK is no longer the one the suite was recorded on.
+    reference_note: Option<String>,
+    load_seconds: f64,
+}
+
+pub fn run(global: &GlobalArgs, args: &ReplayArgs) -> anyhow::Result<Exit> {
+    let loading = Instant::now();
+    let suite_path = resolve_suite(args.suite.as_deref())?;
+    let suite = load_suite(&suite_path)?;
+    let load_seconds = loading.elapsed().as_secs_f64();
+    let config = pool_config(&args.pool)?;
+    if args.segment == 0 {
+        return Err(bad_input("--segment must be at least 1"));
+    }
+    let store = store(global)?;
+    let mut impls: Vec<&String> = Vec::new();
+    for name in &args.impls {
+        store.load(name)?; // an unknown target is bad input, before any JVM starts
+        if !impls.contains(&name) {
+            impls.push(name);
+        }
+    }
+    let accepted_path = path_for(&suite_path);
+    let accepted = AcceptedList::load(&accepted_path).map_err(|e| bad_input(e.to_string()))?;
+    let tests = suite
+        .tests
+        .iter()
+        .filter(|t| args.shard.is_none_or(|s| s.contains(t.id)))
+        .collect();
+    let mut session = Session {
+        args,
+        suite: &suite,
+        suite_path,
+        tests,
+        store,
+        config,
+        accepted,
+        reference: None,
+        reference_note: None,
+        load_seconds,
+    };
+    let mut reports = Vec::new();
+    for name in impls {
+        let report = session.replay_target(name)?;
+        let written = report.write_all(&args.report_dir)?;
+        eprintln!("difftest: wrote {}", display_paths(&written));
+        reports.push(report);
+    }
+    print(&reports);
+    Ok(exit_of(&reports))
+}
+
+/// The exit code of one or more reports: 1 when any gate fails.
+pub fn exit_of(reports: &[Report]) -> Exit {
+    if reports.iter().any(|r| r.gate == Gate::Fail) {
+        Exit::Differences
+    } else {
+        Exit::Success
+    }
+}
+
+/// Prints the table (one target) or the matrix (several), then summary lines and notes.
+pub fn print(reports: &[Report]) {
+    let table = match reports {
+        [one] => table::groups_table(one),
+        many => matrix::matrix_table(many),
+    };
+    if !table.is_empty() {
+        println!("{table}");
+    }
+    for r in reports {
+        for line in table::footnotes(r) {
+            println!("{line}");
+        }
+        println!("{}", table::summary_line(r));
+    }
+}
+
+fn display_paths(paths: &[PathBuf]) -> String {
+    let shown: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+    shown.join(", ")
+}
+
+/// The suite to replay: the flag, or the only `oracles/*.yaml` that is not an accepted list.
+pub fn resolve_suite(flag: Option<&Path>) -> anyhow::Result<PathBuf> {
+    if let Some(path) = flag {
+        return Ok(path.to_path_buf());
+    }
+    let dir = Path::new("oracles");
+    let mut found: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map_err(|e| {
+            bad_input(format!(
+                "--suite not given and {}/ cannot be read: {e}",
+                dir.display()
+            ))
+        })?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| {
+            let name = p
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            name.ends_with(".yaml") && !name.ends_with(".accepted.yaml")
+        })
+        .collect();
+    found.sort();
+    match found.len() {
+        1 => Ok(found.remove(0)),
+        0 => Err(bad_input(
+            "--suite not given and oracles/ holds no suite (*.yaml)",
+        )),
+        _ => Err(bad_input(format!(
+            "--suite not given and oracles/ holds several suites: {}",
+            display_paths(&found)
+        ))),
+    }
+}
+
+/// Reads a suite file; every failure is bad input naming the file (and line).
+pub fn load_suite(path: &Path) -> anyhow::Result<Suite> {
+    let suite = Suite::load(path).map_err(|e| bad_input(format!("cannot load the suite: {e}")))?;
+    // A file cut at a line boundary still parses: the header's counts tell.
+    let counts = &suite.header.counts;
+    let sizes = [
+        ("tests", "regression", suite.tests.len()),
+        (
+            "error-revealing",
+            "error-revealing",
+            suite.error_revealing.len(),
+        ),
+    ];
+    for (key, what, found) in sizes {
+        if let Some(&said) = counts.get(key).filter(|&&n| n != found as u64) {
+            return Err(bad_input(format!(
+                "{}: truncated or edited: the header says {said} {what} tests, the file holds {found}",
+                path.display()
+            )));
+        }
+    }
+    Ok(suite)
+}
+
+impl Session<'_> {
+    /// Replays the session's tests on one target and builds its report.
+    fn replay_target(&mut self, name: &str) -> anyhow::Result<Report> {
+        let began = Instant::now();
+        let spec = self.store.load(name)?;
+        let provisioned = self.store.provision(&spec)?;
+        let lane = PoolLane::new(name, provisioned.jvm.clone(), self.config.clone());
+        let options = ReplayOptions {
+            confirm: self.args.confirm,
+            segment: self.args.segment,
+        };
+        let bar = progress_bar(self.tests.len() as u64, name);
+        let outcomes = replay(&self.tests, &lane, &options, &|done| {
+            bar.set_position(done as u64)
+        })?;
+        bar.finish_and_clear();
+        let replay_seconds = began.elapsed().as_secs_f64();
+        let mut groups = group(&self.tests, &outcomes);
+        let mut notes = self.fingerprint_notes(name, &provisioned.fingerprint);
+        let minimizing = Instant::now();
+        if !self.args.no_minimize {
+            self.minimize(&lane, &mut groups, &mut notes)?;
+        }
+        let minimize_seconds = minimizing.elapsed().as_secs_f64();
+        notes.extend(self.reference_note.clone());
+        if self.args.shard.is_some() && !self.accepted.accepted.is_empty() {
+            notes.push("one shard replayed: stale accepted entries are final only after `difftest report --merge`".into());
+        }
+        let seconds = began.elapsed().as_secs_f64();
+        let context = Context {
+            reference: Implementation {
+                name: self.suite.header.reference.clone(),
+                fingerprint: Some(self.suite.header.fingerprint.one_line()),
+            },
+            target: Implementation {
+                name: name.to_string(),
+                fingerprint: Some(provisioned.fingerprint.one_line()),
+            },
+            suite: self.suite_path.display().to_string(),
+            shard: self.args.shard,
+            options: Options {
+                strict_messages: self.args.strict_messages,
+                confirm: self.args.confirm,
+                jobs: self.config.jobs,
+                minimize_budget: self.args.minimize_budget,
+                segment: self.args.segment,
+            },
+            accepted: &self.accepted,
+            seconds,
+            stats: Stats {
+                load_seconds: self.load_seconds,
+                replay_seconds,
+                minimize_seconds,
+                ..stats(&lane, self.tests.len(), seconds, self.config.jobs)
+            },
+            notes,
+        };
+        Ok(build(context, &self.tests, &outcomes, &groups))
+    }
+
+    fn fingerprint_notes(
+        &self,
+        name: &str,
+        fingerprint: &crate::target::Fingerprint,
+    ) -> Vec<String> {
+        let header = &self.suite.header;
+        let mut notes = Vec::new();
+        if name == header.reference && *fingerprint != header.fingerprint {
+            notes.push(format!(
+                "{name} is now {}, but the suite was recorded on {}",
+                fingerprint.one_line(),
+                header.fingerprint.one_line()
+            ));
+        }
+        if header.partial {
+            notes.push("the suite is partial (its recording was interrupted)".into());
+        }
+        notes
+    }
+
+    /// Minimizes the groups that are not accepted, on the reference and a fresh target pool.
+    fn minimize(
+        &mut self,
+        lane: &PoolLane,
+        groups: &mut Vec<Group>,
+        notes: &mut Vec<String>,
+    ) -> anyhow::Result<()> {
+        let target = lane.name.clone();
+        let (todo, done): (Vec<Group>, Vec<Group>) = std::mem::take(groups)
+            .into_iter()
+            .partition(|g| self.accepted.find(&g.callee, g.kind, &target).is_none());
+        if !todo.is_empty() {
+            let mut todo = todo;
+            self.start_reference();
+            match self.reference.as_ref().map(|r| r.as_ref().map(Box::as_ref)) {
+                Some(Ok(reference)) => {
+                    let tgt = lane.start()?;
+                    minimize_all(
+                        &mut todo,
+                        &self.tests,
+                        reference,
+                        tgt.as_ref(),
+                        self.args.minimize_budget,
+                    )?;
+                }
+                Some(Err(why)) => notes.push(format!(
+                    "not minimized: the reference would not start: {why}"
+                )),
+                None => {}
+            }
+            groups.extend(todo);
+        }
+        groups.extend(done);
+        Ok(())
+    }
+
+    /// Starts the reference runner, once per session.
+    fn start_reference(&mut self) {
+        if self.reference.is_some() {
+            return;
+        }
+        let name = self.suite.header.reference.clone();
+        let started = self
+            .store
+            .load(&name)
+            .and_then(|spec| self.store.provision(&spec))
+            .map_err(|e| e.to_string())
+            .and_then(|p| {
+                if p.fingerprint != self.suite.header.fingerprint {
+                    self.reference_note = Some(format!(
+                        "minimized on {name} = {}, but the suite was recorded on {}",
+                        p.fingerprint.one_line(),
+                        self.suite.header.fingerprint.one_line()
+                    ));
+                }
+                let lane = PoolLane::new(&name, p.jvm, self.config.clone());
+                lane.start().map_err(|e| e.to_string())
+            });
+        self.reference = Some(started);
+    }
+}
+
+fn progress_bar(total: u64, target: &str) -> ProgressBar {
+    let bar = ProgressBar::new(total);
+    let style =
+        ProgressStyle::with_template("{msg} [{bar:40}] {pos}/{len} tests ({per_sec}, {eta})")
+            .unwrap_or_else(|_| ProgressStyle::default_bar());
+    bar.set_style(style.progress_chars("=> "));
+    bar.set_message(format!("replaying on {target}"));
+    bar
+}
+
+fn stats(lane: &PoolLane, tests: usize, seconds: f64, jobs: usize) -> Stats {
+    let usage = lane.usage();
+    let supervisor = peak_rss_self_kib();
+    Stats {
+        workers_started: usage.workers_started,
+        worker_startup_ms: usage.startup_ms,
+        timeouts: usage.timeouts,
+        crashes: usage.crashes,
+        tests_per_second: if seconds > 0.0 {
+            tests as f64 / seconds
+        } else {
+            0.0
+        },
+        peak_rss_kib_supervisor: supervisor,
+        peak_rss_kib_worker_max: usage.worker_peak_rss_kib,
+        peak_rss_kib_total: supervisor + usage.worker_peak_rss_kib * jobs as u64,
+        ..Stats::default()
+    }
+}
+
+/// This process's peak RSS (VmHWM), KiB; 0 where /proc is not available.
+pub fn peak_rss_self_kib() -> u64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.split_whitespace().next()?.parse().ok())
+        .unwrap_or(0)
+}

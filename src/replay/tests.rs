@@ -1,0 +1,157 @@
+use super::fake::{Fake, FakeLane, Flavor, counter_test};
+use super::*;
+use std::sync::Arc;
+use std::sync::atomic::AtomicU64;
+
+fn lane() -> FakeLane {
+    FakeLane(Arc::new(Fake::new(Flavor::Target)), AtomicU64::new(0))
+}
+
+#[test]
+fn shard_specs_parse_and_reject_nonsense() {
+    assert_eq!("2/4".parse::<Shard>(), Ok(Shard { k: 2, n: 4 }));
+    for bad in ["0/4", "5/4", "1/0", "a/2", "2", "1/b", ""] {
+        assert!(bad.parse::<Shard>().is_err(), "{bad}");
+    }
+    let e = "5/4".parse::<Shard>().unwrap_err().to_string();
+    assert!(e.contains("5/4") && e.contains("K/N"), "{e}");
+}
+
+#[test]
+fn shards_split_every_id_exactly_once_and_evenly() {
+    let n = 4;
+    let mut sizes = vec![0; n as usize];
+    for id in 0..10_000u64 {
+        let owners: Vec<u32> = (1..=n).filter(|&k| Shard { k, n }.contains(id)).collect();
+        assert_eq!(owners.len(), 1, "id {id}");
+        sizes[(owners[0] - 1) as usize] += 1;
+    }
+    assert!(
+        sizes.iter().all(|&s| (2300..2700).contains(&s)),
+        "{sizes:?}"
+    );
+}
+
+#[test]
+fn replay_finds_the_injected_difference_and_passes_the_rest() {
+    let tests = [
+        counter_test(1, &[1, 2], 0, "get"),
+        counter_test(2, &[7], 1, "get"),
+        counter_test(3, &[3], 0, "get"),
+    ];
+    let refs: Vec<&Test> = tests.iter().collect();
+    let outcomes = replay(&refs, &lane(), &ReplayOptions::default(), &|_| {}).unwrap();
+    assert_eq!(outcomes[0], TestOutcome::Pass);
+    assert_eq!(outcomes[2], TestOutcome::Pass);
+    let TestOutcome::Differs { verdict } = &outcomes[1] else {
+        panic!("{:?}", outcomes[1])
+    };
+    assert_eq!(verdict.divergence().unwrap().callee, "Counter.get()");
+}
+
+#[test]
+fn results_do_not_depend_on_order_or_chunking() {
+    let tests: Vec<Test> = (0..40)
+        .map(|i| counter_test(i, &[i as i64 % 9], (i % 3) as usize, "get"))
+        .collect();
+    let refs: Vec<&Test> = tests.iter().collect();
+    let opts = ReplayOptions {
+        confirm: 1,
+        segment: 7,
+    };
+    let a = replay(&refs, &lane(), &opts, &|_| {}).unwrap();
+    let mut reversed = refs.clone();
+    reversed.reverse();
+    let mut b = replay(&reversed, &lane(), &opts, &|_| {}).unwrap();
+    b.reverse();
+    assert_eq!(a, b);
+}
+
+#[test]
+fn a_test_that_changes_between_runs_is_unstable_not_a_difference() {
+    let tests = [
+        counter_test(1, &[1], 0, "flaky"),
+        counter_test(2, &[7], 0, "get"),
+    ];
+    let refs: Vec<&Test> = tests.iter().collect();
+    let l = lane();
+    let outcomes = replay(&refs, &l, &ReplayOptions::default(), &|_| {}).unwrap();
+    assert!(
+        matches!(outcomes[0], TestOutcome::Unstable { .. }),
+        "{:?}",
+        outcomes[0]
+    );
+    assert!(matches!(outcomes[1], TestOutcome::Differs { .. }));
+    assert_eq!(
+        l.1.load(std::sync::atomic::Ordering::Relaxed),
+        2,
+        "one fresh start to confirm"
+    );
+    let none = ReplayOptions {
+        confirm: 0,
+        segment: 10,
+    };
+    let outcomes = replay(&refs, &lane(), &none, &|_| {}).unwrap();
+    assert!(matches!(
+        outcomes[0],
+        TestOutcome::Differs { .. } | TestOutcome::Pass
+    ));
+}
+
+#[test]
+fn hangs_and_crashes_are_reported_and_the_rest_still_replayed() {
+    let tests = [
+        counter_test(1, &[1], 0, "spin"),
+        counter_test(2, &[1], 0, "boom"),
+        counter_test(3, &[1], 0, "get"),
+    ];
+    let refs: Vec<&Test> = tests.iter().collect();
+    let outcomes = replay(&refs, &lane(), &ReplayOptions::default(), &|_| {}).unwrap();
+    let kind = |o: &TestOutcome| match o {
+        TestOutcome::Differs { verdict } => verdict.divergence().map(|d| d.kind),
+        _ => None,
+    };
+    assert_eq!(kind(&outcomes[0]), Some(crate::compare::Kind::Timeout));
+    assert_eq!(kind(&outcomes[1]), Some(crate::compare::Kind::Crash));
+    assert_eq!(outcomes[2], TestOutcome::Pass);
+}
+
+#[test]
+fn state_left_behind_reaches_only_the_same_segment_whatever_the_jobs() {
+    use super::fake::FreshLane;
+    let mut tests: Vec<Test> = (0..30).map(|i| counter_test(i, &[1], 0, "get")).collect();
+    tests[4] = counter_test(4, &[1], 0, "poison");
+    let refs: Vec<&Test> = tests.iter().collect();
+    let opts = ReplayOptions {
+        confirm: 0,
+        segment: 10,
+    };
+    let run = |jobs, refs: &[&Test]| {
+        let lane = FreshLane {
+            jobs,
+            starts: AtomicU64::new(0),
+        };
+        let outcomes = replay(refs, &lane, &opts, &|_| {}).unwrap();
+        assert_eq!(
+            lane.starts.load(std::sync::atomic::Ordering::Relaxed),
+            3,
+            "a JVM per segment"
+        );
+        outcomes
+    };
+    let one = run(1, &refs);
+    let failing: Vec<u64> = (0..30)
+        .filter(|&i| one[i as usize] != TestOutcome::Pass)
+        .collect();
+    assert_eq!(
+        failing,
+        (4..10).collect::<Vec<u64>>(),
+        "the poisoner and the rest of its segment"
+    );
+    assert_eq!(run(2, &refs), one);
+    let mut shuffled = refs.clone();
+    shuffled.reverse();
+    let mut back = run(3, &shuffled);
+    back.reverse();
+    assert_eq!(back, one, "independent of the order of the file");
+}

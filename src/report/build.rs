@@ -1,0 +1,215 @@
+//! Builds a [`Report`] from a replay's outcomes and groups, applying the accepted list and
+//! deciding the gate.
+
+use super::text::show;
+use super::{
+    Gate, GroupReport, GroupStatus, Implementation, MinimizedReport, Options, Report, Stats,
+    Summary, TestReport, TestStatus, java_source,
+};
+use crate::compare::{Divergence, Verdict};
+use crate::replay::{Shard, TestOutcome};
+use crate::suite::Test;
+use crate::triage::accepted::AcceptedList;
+use crate::triage::{Group, Minimized};
+use std::collections::BTreeMap;
+
+/// Everything about a replay that is not in its outcomes.
+pub struct Context<'a> {
+    pub reference: Implementation,
+    pub target: Implementation,
+    pub suite: String,
+    pub shard: Option<Shard>,
+    pub options: Options,
+    pub accepted: &'a AcceptedList,
+    pub seconds: f64,
+    pub stats: Stats,
+    pub notes: Vec<String>,
+}
+
+/// The report of one replay.
+pub fn build(ctx: Context, tests: &[&Test], outcomes: &[TestOutcome], groups: &[Group]) -> Report {
+    let target = ctx.target.name.clone();
+    let strict = ctx.options.strict_messages;
+    let mut group_reports: Vec<GroupReport> = groups
+        .iter()
+        .map(|g| {
+            let accepted = ctx.accepted.find(&g.callee, g.kind, &target).cloned();
+            let status = match (&accepted, g.kind.counts(strict)) {
+                (Some(_), _) => GroupStatus::Accepted,
+                (None, true) => GroupStatus::New,
+                (None, false) => GroupStatus::Shown,
+            };
+            group_report(g, tests[g.example], status, accepted)
+        })
+        .collect();
+    sort_groups(&mut group_reports);
+    let status_of: BTreeMap<&str, GroupStatus> = group_reports
+        .iter()
+        .map(|g| (g.id.as_str(), g.status))
+        .collect();
+    let test_reports: Vec<TestReport> = tests
+        .iter()
+        .zip(outcomes)
+        .map(|(t, o)| test_report(t.id, o, &status_of))
+        .collect();
+    let seen: Vec<(&str, crate::compare::Kind)> =
+        groups.iter().map(|g| (g.callee.as_str(), g.kind)).collect();
+    let stale_accepted = ctx
+        .accepted
+        .stale(&target, &seen)
+        .into_iter()
+        .cloned()
+        .collect();
+    let summary = summarize(&test_reports, &group_reports, ctx.seconds);
+    Report {
+        schema_version: super::SCHEMA_VERSION,
+        tool: format!("difftest {}", env!("CARGO_PKG_VERSION")),
+        reference: ctx.reference,
+        target: ctx.target,
+        suite: ctx.suite,
+        shards: ctx.shard.map(|s| s.to_string()).into_iter().collect(),
+        options: ctx.options,
+        gate: gate(&group_reports),
+        summary,
+        groups: group_reports,
+        stale_accepted,
+        notes: ctx.notes,
+        stats: ctx.stats,
+        tests: test_reports,
+    }
+}
+
+/// New groups first, then accepted, then shown; most tests first; then by callee.
+pub fn sort_groups(groups: &mut [GroupReport]) {
+    groups.sort_by(|a, b| {
+        (a.status, b.tests, &a.callee, a.kind).cmp(&(b.status, a.tests, &b.callee, b.kind))
+    });
+}
+
+/// Fails when any group is new.
+pub fn gate(groups: &[GroupReport]) -> Gate {
+    if groups.iter().any(|g| g.status == GroupStatus::New) {
+        Gate::Fail
+    } else {
+        Gate::Pass
+    }
+}
+
+/// The counts of the summary line from the per-test statuses.
+pub fn summarize(tests: &[TestReport], groups: &[GroupReport], seconds: f64) -> Summary {
+    let count = |s: TestStatus| tests.iter().filter(|t| t.status == s).count();
+    Summary {
+        tests: tests.len(),
+        passed: count(TestStatus::Pass) + count(TestStatus::MessageOnly),
+        differing: count(TestStatus::Differs),
+        accepted: count(TestStatus::Accepted),
+        message_only: count(TestStatus::MessageOnly),
+        unstable: count(TestStatus::Unstable),
+        groups: groups.len(),
+        new_groups: groups
+            .iter()
+            .filter(|g| g.status == GroupStatus::New)
+            .count(),
+        seconds,
+    }
+}
+
+fn values(d: &Divergence) -> (String, String) {
+    let reference = match (&d.expected, d.kind) {
+        (None, crate::compare::Kind::Timeout | crate::compare::Kind::Crash) => {
+            "completes".to_string()
+        }
+        (e, _) => show(e.as_ref(), None, "(not checked)"),
+    };
+    let absent = d.kind.name();
+    let target = match (&d.actual, &d.detail) {
+        (None, Some(detail)) => format!("{absent}: {}", super::text::visible(detail)),
+        (a, _) => show(a.as_ref(), None, "(nothing)"),
+    };
+    (reference, target)
+}
+
+fn group_report(
+    g: &Group,
+    example: &Test,
+    status: GroupStatus,
+    accepted: Option<crate::triage::accepted::AcceptedEntry>,
+) -> GroupReport {
+    let (ref_value, tgt_value) = values(&g.divergence);
+    GroupReport {
+        id: g.id.clone(),
+        callee: g.callee.clone(),
+        kind: g.kind,
+        status,
+        tests: g.tests.len(),
+        test_ids: g.tests.clone(),
+        example: example.id,
+        example_statements: example.statements.len(),
+        site: g.divergence.site,
+        ref_value,
+        tgt_value,
+        ref_observed: g.divergence.expected.clone(),
+        tgt_observed: g.divergence.actual.clone(),
+        example_java: java_source(&example.statements),
+        accepted,
+        minimized: g.minimized.as_ref().map(minimized_report),
+    }
+}
+
+fn minimized_report(m: &Minimized) -> MinimizedReport {
+    let (ref_value, tgt_value) = values(&m.divergence);
+    MinimizedReport {
+        statements: m.test.statements.len(),
+        original_statements: m.original_len,
+        runs: m.runs,
+        site: m.divergence.site,
+        ref_value,
+        tgt_value,
+        java: java_source(&m.test.statements),
+        test: m.test.clone(),
+    }
+}
+
+fn test_report(
+    id: u64,
+    outcome: &TestOutcome,
+    status_of: &BTreeMap<&str, GroupStatus>,
+) -> TestReport {
+    let mut report = TestReport {
+        id,
+        status: TestStatus::Pass,
+        group: None,
+        kind: None,
+        callee: None,
+        ref_value: None,
+        tgt_value: None,
+    };
+    let divergence = match outcome {
+        TestOutcome::Pass => return report,
+        TestOutcome::Unstable { first, .. } => {
+            report.status = TestStatus::Unstable;
+            first.divergence()
+        }
+        TestOutcome::Differs {
+            verdict: Verdict::Differs(d),
+        } => {
+            let id = crate::triage::group_id(&d.callee, d.kind);
+            report.status = match status_of.get(id.as_str()) {
+                Some(GroupStatus::Accepted) => TestStatus::Accepted,
+                Some(GroupStatus::Shown) => TestStatus::MessageOnly,
+                _ => TestStatus::Differs,
+            };
+            report.group = Some(id);
+            Some(d)
+        }
+        TestOutcome::Differs { .. } => None,
+    };
+    if let Some(d) = divergence {
+        let (r, t) = values(d);
+        report.kind = Some(d.kind);
+        report.callee = Some(d.callee.clone());
+        report.ref_value = Some(r);
+        report.tgt_value = Some(t);
+    }
+    report
+}

@@ -1,0 +1,238 @@
+//! Java source for a sequence, for people (the Markdown report) and for JUnit export:
+//! one statement a line, `vN` the value of statement N. Values used later are declared
+//! (`java.util.ArrayList v0 = new java.util.ArrayList();`, or `var` where the type is
+//! not in the statement); others are expression statements, which is valid whether the
+//! method is void or not. Arguments whose static type is unknown or differs are cast to the
+//! parameter type, so javac picks the overload that was recorded.
+
+use crate::sequence::{ObserverCall, Statement};
+
+/// One line of Java per statement.
+pub fn java_source(statements: &[Statement]) -> Vec<String> {
+    let used = used_later(statements);
+    let types: Vec<Option<String>> = statements.iter().map(static_type).collect();
+    statements
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let expr = expression(s, &types);
+            match (used[i], &types[i]) {
+                (false, _) if matches!(s, Statement::Call { .. } | Statement::New { .. }) => {
+                    format!("{expr};")
+                }
+                (_, Some(ty)) => format!("{ty} v{i} = {expr};"),
+                (_, None) => format!("var v{i} = {expr};"),
+            }
+        })
+        .collect()
+}
+
+/// The Java expression of an observer call, e.g. `v3.size()`.
+pub fn observer_expression(observer: &ObserverCall, statements: &[Statement]) -> String {
+    let types: Vec<Option<String>> = statements.iter().map(static_type).collect();
+    format!(
+        "{}.{}()",
+        receiver(observer.stmt, &observer.class, &types),
+        observer.method
+    )
+}
+
+/// A Java type name from a binary name: `java.util.Map$Entry` → `java.util.Map.Entry`.
+pub fn source_type(ty: &str) -> String {
+    ty.replace('$', ".")
+}
+
+fn used_later(statements: &[Statement]) -> Vec<bool> {
+    let mut used = vec![false; statements.len()];
+    for s in statements {
+        for i in s.inputs() {
+            if let Some(u) = used.get_mut(i) {
+                *u = true;
+            }
+        }
+    }
+    used
+}
+
+/// The declared type of a statement's value, when the statement says it.
+fn static_type(s: &Statement) -> Option<String> {
+    match s {
+        Statement::Literal { ty, .. } | Statement::Null { ty } | Statement::Enum { ty, .. } => {
+            Some(source_type(ty))
+        }
+        Statement::New { class, .. } => Some(source_type(class)),
+        Statement::Array { elem, .. } => Some(format!("{}[]", source_type(elem))),
+        Statement::Call { .. } | Statement::Field { .. } => None,
+    }
+}
+
+fn expression(s: &Statement, types: &[Option<String>]) -> String {
+    match s {
+        Statement::Literal { ty, value } => literal(ty, value),
+        Statement::Null { .. } => "null".into(),
+        Statement::Enum { ty, constant } => format!("{}.{constant}", source_type(ty)),
+        Statement::New {
+            class,
+            params,
+            args,
+        } => {
+            format!(
+                "new {}({})",
+                source_type(class),
+                arguments(params, args, types)
+            )
+        }
+        Statement::Call {
+            class,
+            method,
+            params,
+            receiver: Some(r),
+            args,
+        } => format!(
+            "{}.{method}({})",
+            receiver(*r, class, types),
+            arguments(params, args, types)
+        ),
+        Statement::Call {
+            class,
+            method,
+            params,
+            receiver: None,
+            args,
+        } => format!(
+            "{}.{method}({})",
+            source_type(class),
+            arguments(params, args, types)
+        ),
+        Statement::Field {
+            field,
+            receiver: Some(r),
+            class,
+        } => format!("{}.{field}", receiver(*r, class, types)),
+        Statement::Field {
+            class,
+            field,
+            receiver: None,
+        } => format!("{}.{field}", source_type(class)),
+        Statement::Array { elem, elems } => {
+            let items: Vec<String> = elems.iter().map(|e| argument(elem, *e, types)).collect();
+            format!("new {}[] {{ {} }}", source_type(elem), items.join(", "))
+        }
+    }
+}
+
+fn receiver(index: usize, class: &str, types: &[Option<String>]) -> String {
+    match types.get(index) {
+        Some(Some(_)) => format!("v{index}"),
+        _ => format!("(({}) v{index})", source_type(class)),
+    }
+}
+
+fn arguments(params: &[String], args: &[usize], types: &[Option<String>]) -> String {
+    let parts: Vec<String> = params
+        .iter()
+        .zip(args)
+        .map(|(p, &a)| argument(p, a, types))
+        .collect();
+    parts.join(", ")
+}
+
+fn argument(param: &str, index: usize, types: &[Option<String>]) -> String {
+    let param = source_type(param);
+    match types.get(index) {
+        Some(Some(ty)) if *ty == param => format!("v{index}"),
+        _ => format!("({param}) v{index}"),
+    }
+}
+
+/// A Java literal of type `ty` from its escaped rendering (`sequence::escape`).
+pub fn literal(ty: &str, value: &str) -> String {
+    match ty {
+        "java.lang.String" => format!("\"{}\"", value.replace('"', "\\\"")),
+        "char" | "java.lang.Character" => match value {
+            "'" => "'\\''".into(),
+            _ => format!("'{value}'"),
+        },
+        "long" | "java.lang.Long" => format!("{value}L"),
+        "float" | "java.lang.Float" => floating("Float", value, "f"),
+        "double" | "java.lang.Double" => floating("Double", value, "d"),
+        "byte" | "java.lang.Byte" => format!("(byte) {value}"),
+        "short" | "java.lang.Short" => format!("(short) {value}"),
+        _ => value.to_string(),
+    }
+}
+
+fn floating(class: &str, value: &str, suffix: &str) -> String {
+    match value {
+        "NaN" => format!("{class}.NaN"),
+        "Infinity" => format!("{class}.POSITIVE_INFINITY"),
+        "-Infinity" => format!("{class}.NEGATIVE_INFINITY"),
+        v if suffix == "d" && (v.contains('.') || v.contains('E') || v.contains('e')) => {
+            v.to_string()
+        }
+        v => format!("{v}{suffix}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::replay::samples::{call, field, lit, new, time_format_statements};
+
+    #[test]
+    fn renders_the_time_format_example() {
+        let lines = java_source(&time_format_statements());
+        assert_eq!(
+            lines,
+            [
+                "int v0 = 3;",
+                "var v1 = java.util.Locale.US;",
+                "var v2 = java.text.DateFormat.getTimeInstance(v0, (java.util.Locale) v1);",
+                "long v3 = 0L;",
+                "java.util.Date v4 = new java.util.Date(v3);",
+                "((java.text.DateFormat) v2).format(v4);",
+            ]
+        );
+    }
+
+    #[test]
+    fn declares_constructed_values_and_casts_unknown_receivers() {
+        let s = vec![
+            new("java.util.ArrayList", &[], &[]),
+            lit("java.lang.String", "a\"b\\n"),
+            call(
+                "java.util.ArrayList",
+                "add",
+                &["java.lang.Object"],
+                Some(0),
+                &[1],
+            ),
+            call("java.util.ArrayList", "clone", &[], Some(0), &[]),
+            call("java.util.ArrayList", "size", &[], Some(3), &[]),
+            field("java.util.Map$Entry", "X"),
+        ];
+        let lines = java_source(&s);
+        assert_eq!(
+            lines[0],
+            "java.util.ArrayList v0 = new java.util.ArrayList();"
+        );
+        assert_eq!(lines[1], "java.lang.String v1 = \"a\\\"b\\n\";");
+        assert_eq!(lines[2], "v0.add((java.lang.Object) v1);");
+        assert_eq!(lines[3], "var v3 = v0.clone();");
+        assert_eq!(lines[4], "((java.util.ArrayList) v3).size();");
+        assert_eq!(lines[5], "var v5 = java.util.Map.Entry.X;");
+    }
+
+    #[test]
+    fn literals_are_valid_java() {
+        assert_eq!(literal("double", "2.0E23"), "2.0E23");
+        assert_eq!(literal("double", "NaN"), "Double.NaN");
+        assert_eq!(literal("float", "1.5"), "1.5f");
+        assert_eq!(
+            literal("long", "-9223372036854775808"),
+            "-9223372036854775808L"
+        );
+        assert_eq!(literal("char", "'"), "'\\''");
+        assert_eq!(literal("byte", "-3"), "(byte) -3");
+    }
+}

@@ -1,0 +1,279 @@
+//! The Markdown report (`reports/TGT-vs-REF.md`): the summary, the table of root causes,
+//! and per group its values, an inline diff, the affected tests, and the minimized sequence
+//! as Java with the diverging line annotated.
+
+use super::java::observer_expression;
+use super::text::{inline_diff, shorten};
+use super::{Gate, GroupReport, GroupStatus, Report, TestStatus};
+use crate::compare::{Kind, Site};
+use std::fmt::Write as _;
+
+/// Affected test ids listed per group before "…".
+const IDS_SHOWN: usize = 20;
+
+/// The whole Markdown document.
+pub fn render(report: &Report) -> String {
+    let mut out = String::new();
+    header(&mut out, report);
+    if !report.groups.is_empty() {
+        groups_table(&mut out, report);
+        for g in &report.groups {
+            group_section(&mut out, report, g);
+        }
+    }
+    unstable(&mut out, report);
+    if !report.stale_accepted.is_empty() {
+        out.push_str("\n## Stale accepted entries\n\nAccepted, but no test showed them:\n\n");
+        for e in &report.stale_accepted {
+            let _ = writeln!(
+                out,
+                "- {} {} {} (target `{}`): {}",
+                e.group,
+                code(&e.callee),
+                e.kind.name(),
+                e.target,
+                e.reason
+            );
+        }
+    }
+    out
+}
+
+fn header(out: &mut String, r: &Report) {
+    let fp = |f: &Option<String>| f.as_deref().map(|f| format!(" ({f})")).unwrap_or_default();
+    let _ = writeln!(out, "# {} vs {}\n", r.target.name, r.reference.name);
+    let _ = writeln!(
+        out,
+        "- Reference: **{}**{}",
+        r.reference.name,
+        fp(&r.reference.fingerprint)
+    );
+    let _ = writeln!(
+        out,
+        "- Target: **{}**{}",
+        r.target.name,
+        fp(&r.target.fingerprint)
+    );
+    let shards = if r.shards.is_empty() {
+        String::new()
+    } else {
+        format!(" (shards {})", r.shards.join(", "))
+    };
+    let _ = writeln!(out, "- Suite: `{}`{shards}", r.suite);
+    let gate = match r.gate {
+        Gate::Pass => "**PASS**",
+        Gate::Fail => "**FAIL**",
+    };
+    let _ = writeln!(
+        out,
+        "- Gate: {gate} ({} new group(s)); {}",
+        r.summary.new_groups, r.tool
+    );
+    for n in &r.notes {
+        let _ = writeln!(out, "- Note: {n}");
+    }
+    let s = &r.summary;
+    out.push_str("\n| tests | passed | differing | accepted | message-only | unstable | groups | seconds |\n");
+    out.push_str("|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    let _ = writeln!(
+        out,
+        "| {} | {} | {} | {} | {} | {} | {} | {:.1} |",
+        s.tests, s.passed, s.differing, s.accepted, s.message_only, s.unstable, s.groups, s.seconds
+    );
+}
+
+fn groups_table(out: &mut String, r: &Report) {
+    out.push_str("\n## Root causes\n\n");
+    let _ = writeln!(
+        out,
+        "| group | status | method | kind | {} (REF) | {} (TGT) | tests | example |",
+        r.reference.name, r.target.name
+    );
+    out.push_str("|---|---|---|---|---|---|---:|---|\n");
+    for g in &r.groups {
+        let _ = writeln!(
+            out,
+            "| [{id}](#{id}) | {} | {} | {} | {} | {} | {} | #{} |",
+            status(g.status),
+            cell(&g.callee),
+            g.kind.describe(),
+            cell(&shorten(&g.ref_value, 80)),
+            cell(&shorten(&g.tgt_value, 80)),
+            g.tests,
+            g.example,
+            id = g.id,
+        );
+    }
+}
+
+fn status(s: GroupStatus) -> &'static str {
+    match s {
+        GroupStatus::New => "**NEW**",
+        GroupStatus::Accepted => "accepted",
+        GroupStatus::Shown => "shown (not counted)",
+    }
+}
+
+fn group_section(out: &mut String, r: &Report, g: &GroupReport) {
+    let _ = writeln!(out, "\n### {}\n", g.id);
+    let _ = writeln!(
+        out,
+        "{} — {} — {}\n",
+        code(&g.callee),
+        g.kind.describe(),
+        status(g.status)
+    );
+    let _ = writeln!(out, "- REF ({}): {}", r.reference.name, code(&g.ref_value));
+    let _ = writeln!(out, "- TGT ({}): {}", r.target.name, code(&g.tgt_value));
+    let comparable = matches!(
+        g.kind,
+        Kind::Value | Kind::ExceptionClass | Kind::ExceptionMessage
+    );
+    if let Some(diff) = inline_diff(&g.ref_value, &g.tgt_value).filter(|_| comparable) {
+        let _ = writeln!(out, "- Diff: {}", code(&diff));
+    }
+    let mut ids: Vec<String> = g
+        .test_ids
+        .iter()
+        .take(IDS_SHOWN)
+        .map(|i| format!("#{i}"))
+        .collect();
+    if g.test_ids.len() > IDS_SHOWN {
+        ids.push("…".into());
+    }
+    let _ = writeln!(out, "- Tests affected ({}): {}", g.tests, ids.join(", "));
+    acceptance(out, r, g);
+    sequence(out, g);
+}
+
+/// How the group was accepted, or how to accept it.
+fn acceptance(out: &mut String, r: &Report, g: &GroupReport) {
+    if let Some(a) = &g.accepted {
+        let who = [a.by.as_deref(), a.date.as_deref()]
+            .into_iter()
+            .flatten()
+            .collect::<Vec<_>>()
+            .join(", ");
+        let who = if who.is_empty() {
+            String::new()
+        } else {
+            format!(" ({who})")
+        };
+        let _ = writeln!(out, "- Accepted for `{}`: {}{who}", a.target, a.reason);
+    } else if g.status == GroupStatus::New {
+        let _ = writeln!(
+            out,
+            "- Accept with: `difftest accept {} --impl {} --reason \"…\"`",
+            g.id, r.target.name
+        );
+    }
+}
+
+/// The minimized sequence (or the example) as annotated Java.
+fn sequence(out: &mut String, g: &GroupReport) {
+    match &g.minimized {
+        Some(m) => {
+            let _ = if m.statements < m.original_statements {
+                writeln!(
+                    out,
+                    "\nMinimized from {} to {} statements ({} candidates tried):\n",
+                    m.original_statements, m.statements, m.runs
+                )
+            } else {
+                writeln!(
+                    out,
+                    "\nExample #{} (already minimal, {} candidates tried):\n",
+                    g.example, m.runs
+                )
+            };
+            let lines = annotated(&m.java, &m.test, m.site, &m.ref_value, &m.tgt_value);
+            java_block(out, &lines);
+        }
+        None => {
+            let _ = writeln!(out, "\nExample #{} (not minimized):\n", g.example);
+            let test = crate::suite::Test {
+                id: g.example,
+                statements: Vec::new(),
+                observers: Vec::new(),
+                expected_steps: Vec::new(),
+                expected_observations: Vec::new(),
+            };
+            java_block(
+                out,
+                &annotated(&g.example_java, &test, g.site, &g.ref_value, &g.tgt_value),
+            );
+        }
+    }
+}
+
+/// The Java lines with the diverging one annotated with both values.
+fn annotated(
+    java: &[String],
+    test: &crate::suite::Test,
+    site: Site,
+    reference: &str,
+    target: &str,
+) -> Vec<String> {
+    let note = format!("// REF: {reference} | TGT: {target}");
+    let mut lines = java.to_vec();
+    match site {
+        Site::Step(i) if i < lines.len() => lines[i] = format!("{}  {note}", lines[i]),
+        Site::Observer(j) => match test.observers.get(j) {
+            Some(o) => lines.push(format!(
+                "{};  {note}",
+                observer_expression(o, &test.statements)
+            )),
+            None => lines.push(format!("// observer {j}:  {note}")),
+        },
+        _ => match lines.last_mut() {
+            Some(last) => *last = format!("{last}  {note}"),
+            None => lines.push(note),
+        },
+    }
+    lines
+}
+
+fn java_block(out: &mut String, lines: &[String]) {
+    out.push_str("```java\n");
+    for l in lines {
+        out.push_str(l);
+        out.push('\n');
+    }
+    out.push_str("```\n");
+}
+
+fn unstable(out: &mut String, r: &Report) {
+    let unstable: Vec<_> = r
+        .tests
+        .iter()
+        .filter(|t| t.status == TestStatus::Unstable)
+        .collect();
+    if unstable.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "\n## Unstable on {} ({} tests, not counted)\n",
+        r.target.name,
+        unstable.len()
+    );
+    for t in unstable.iter().take(50) {
+        let callee = t.callee.as_deref().unwrap_or("?");
+        let kind = t.kind.map_or("?", |k| k.name());
+        let _ = writeln!(out, "- #{}: {} {}", t.id, code(callee), kind);
+    }
+}
+
+/// An inline code span that survives backticks in the text.
+fn code(s: &str) -> String {
+    if s.contains('`') {
+        format!("`` {s} ``")
+    } else {
+        format!("`{s}`")
+    }
+}
+
+/// A table cell: code span with pipes escaped.
+fn cell(s: &str) -> String {
+    code(s).replace('|', "\\|")
+}

@@ -1,0 +1,154 @@
+//! The matrix: one suite replayed on several targets, one row per group (over all targets)
+//! and a column per target. Each row follows one example test — the one that shows the
+//! group on the most targets — so the columns compare like with like, and with three or
+//! more implementations (the reference included) the odd one out can be named.
+
+use super::table::{CELL, new_table, odd_one_out};
+use super::text::{shorten, target_cell};
+use super::{GroupReport, Report, TestReport, TestStatus};
+use std::collections::{BTreeMap, HashMap};
+
+/// One row of the matrix.
+struct Row<'a> {
+    id: &'a str,
+    callee: &'a str,
+    kind: &'static str,
+    ref_value: String,
+    example: u64,
+    /// Affected tests over all targets.
+    weight: usize,
+}
+
+/// The matrix of several reports on the same suite (one per target).
+pub fn matrix_table(reports: &[Report]) -> String {
+    let index: Vec<HashMap<u64, &TestReport>> = reports
+        .iter()
+        .map(|r| r.tests.iter().map(|t| (t.id, t)).collect())
+        .collect();
+    let rows = rows(reports, &index);
+    let Some(first) = reports.first().filter(|_| !rows.is_empty()) else {
+        return String::new();
+    };
+    let odd = reports.len() + 1 >= 3;
+    let mut header = vec!["group".into(), "method".into(), "kind".into()];
+    header.push(format!("{} (REF)", first.reference.name));
+    header.extend(reports.iter().map(|r| r.target.name.clone()));
+    header.push("example".into());
+    if odd {
+        header.push("odd one out".into());
+    }
+    let mut table = new_table(header);
+    for row in &rows {
+        let cells: Vec<(String, String)> = reports
+            .iter()
+            .zip(&index)
+            .map(|(r, idx)| cell(r, idx.get(&row.example).copied(), row))
+            .collect();
+        let mut line = vec![
+            row.id.to_string(),
+            shorten(row.callee, 60),
+            row.kind.to_string(),
+        ];
+        line.push(shorten(&row.ref_value, CELL));
+        line.extend(cells.iter().map(|(shown, _)| shorten(shown, CELL)));
+        line.push(format!("#{}", row.example));
+        if odd {
+            let mut values = vec![(first.reference.name.as_str(), row.ref_value.clone())];
+            let targets = reports.iter().map(|r| r.target.name.as_str());
+            values.extend(targets.zip(cells.iter().map(|(_, v)| v.clone())));
+            line.push(odd_one_out(&values).unwrap_or("-").to_string());
+        }
+        table.add_row(line);
+    }
+    table.to_string()
+}
+
+/// One row per group id, most affected tests first.
+fn rows<'a>(reports: &'a [Report], index: &[HashMap<u64, &'a TestReport>]) -> Vec<Row<'a>> {
+    let mut by_id: BTreeMap<&str, Vec<&GroupReport>> = BTreeMap::new();
+    for g in reports.iter().flat_map(|r| &r.groups) {
+        by_id.entry(&g.id).or_default().push(g);
+    }
+    let mut rows: Vec<Row> = by_id
+        .into_iter()
+        .map(|(id, groups)| {
+            let example = common_example(&groups);
+            let ref_value = index
+                .iter()
+                .filter_map(|idx| idx.get(&example))
+                .find(|t| t.group.as_deref() == Some(id))
+                .and_then(|t| t.ref_value.clone())
+                .unwrap_or_else(|| groups[0].ref_value.clone());
+            Row {
+                id,
+                callee: &groups[0].callee,
+                kind: groups[0].kind.describe(),
+                ref_value,
+                example,
+                weight: groups.iter().map(|g| g.tests).sum(),
+            }
+        })
+        .collect();
+    rows.sort_by_key(|r| (std::cmp::Reverse(r.weight), r.callee));
+    rows
+}
+
+/// The test in the most targets' groups (then the lowest id).
+fn common_example(groups: &[&GroupReport]) -> u64 {
+    let mut count: BTreeMap<u64, usize> = BTreeMap::new();
+    for g in groups {
+        for &t in &g.test_ids {
+            *count.entry(t).or_default() += 1;
+        }
+    }
+    count
+        .into_iter()
+        .max_by_key(|&(id, n)| (n, std::cmp::Reverse(id)))
+        .map_or(groups[0].example, |(id, _)| id)
+}
+
+/// What a target shows for the row's example test: (cell text, value for odd-one-out).
+fn cell(report: &Report, test: Option<&TestReport>, row: &Row) -> (String, String) {
+    let Some(t) = test else {
+        return ("-".into(), format!("absent:{}", report.target.name));
+    };
+    let affected = report
+        .groups
+        .iter()
+        .find(|g| g.id == row.id)
+        .map_or(0, |g| g.tests);
+    let count = if affected > 0 {
+        format!(" ×{affected}")
+    } else {
+        String::new()
+    };
+    match t.status {
+        TestStatus::Pass if affected > 0 => {
+            (format!("= REF (group: ×{affected})"), row.ref_value.clone())
+        }
+        TestStatus::Pass => ("= REF".into(), row.ref_value.clone()),
+        TestStatus::Unstable => (
+            "unstable".into(),
+            format!("unstable:{}", report.target.name),
+        ),
+        _ if t.group.as_deref() == Some(row.id) => {
+            let value = t.tgt_value.clone().unwrap_or_default();
+            let accepted = if t.status == TestStatus::Accepted {
+                " (accepted)"
+            } else {
+                ""
+            };
+            (
+                format!("{}{accepted}{count}", target_cell(&row.ref_value, &value)),
+                value,
+            )
+        }
+        _ => {
+            let other = t.group.clone().unwrap_or_default();
+            (
+                format!("differs earlier ({other}){count}"),
+                format!("other:{other}"),
+            )
+        }
+    }
+}

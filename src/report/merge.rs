@@ -1,0 +1,122 @@
+//! Merging the JSON reports of the shards of one replay (`difftest report --merge`): tests
+//! are concatenated, groups with the same id combined (the shortest example wins), stale
+//! accepted entries are those stale in every part, and the summary and gate recomputed.
+
+use super::build::{gate, sort_groups, summarize};
+use super::{GroupReport, Report, ReportError, Stats};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Merges the reports of the parts of one replay (same reference and target).
+pub fn merge(parts: Vec<Report>) -> Result<Report, ReportError> {
+    let mut parts = parts.into_iter();
+    let mut merged = parts
+        .next()
+        .ok_or_else(|| ReportError::Mismatch("no report to merge".into()))?;
+    for part in parts {
+        absorb(&mut merged, part)?;
+    }
+    merged.tests.sort_by_key(|t| t.id);
+    sort_groups(&mut merged.groups);
+    merged.shards.sort();
+    merged.summary = summarize(&merged.tests, &merged.groups, merged.summary.seconds);
+    merged.gate = gate(&merged.groups);
+    let tests = merged.summary.tests as f64;
+    merged.stats.tests_per_second = if merged.summary.seconds > 0.0 {
+        tests / merged.summary.seconds
+    } else {
+        0.0
+    };
+    Ok(merged)
+}
+
+fn absorb(merged: &mut Report, part: Report) -> Result<(), ReportError> {
+    check_compatible(merged, &part)?;
+    let seen: BTreeSet<u64> = merged.tests.iter().map(|t| t.id).collect();
+    if let Some(t) = part.tests.iter().find(|t| seen.contains(&t.id)) {
+        return Err(ReportError::Mismatch(format!(
+            "test #{} is in two parts",
+            t.id
+        )));
+    }
+    merged.shards.extend(part.shards);
+    merged.tests.extend(part.tests);
+    merged
+        .stale_accepted
+        .retain(|e| part.stale_accepted.contains(e));
+    for note in part.notes {
+        if !merged.notes.contains(&note) {
+            merged.notes.push(note);
+        }
+    }
+    merged.summary.seconds = merged.summary.seconds.max(part.summary.seconds);
+    add_stats(&mut merged.stats, &part.stats);
+    let mut by_id: BTreeMap<String, GroupReport> = std::mem::take(&mut merged.groups)
+        .into_iter()
+        .map(|g| (g.id.clone(), g))
+        .collect();
+    for g in part.groups {
+        match by_id.remove(&g.id) {
+            Some(old) => by_id.insert(g.id.clone(), combine(old, g)),
+            None => by_id.insert(g.id.clone(), g),
+        };
+    }
+    merged.groups = by_id.into_values().collect();
+    Ok(())
+}
+
+fn check_compatible(a: &Report, b: &Report) -> Result<(), ReportError> {
+    let differ = |what: &str, x: &str, y: &str| {
+        Err(ReportError::Mismatch(format!(
+            "parts have different {what}: {x} and {y}"
+        )))
+    };
+    if a.reference.name != b.reference.name {
+        return differ("references", &a.reference.name, &b.reference.name);
+    }
+    if a.target.name != b.target.name {
+        return differ("targets", &a.target.name, &b.target.name);
+    }
+    if a.shards.is_empty() || b.shards.is_empty() {
+        return Err(ReportError::Mismatch(
+            "a part replayed the whole suite, not a shard".into(),
+        ));
+    }
+    if let Some(s) = b.shards.iter().find(|s| a.shards.contains(s)) {
+        return Err(ReportError::Mismatch(format!("shard {s} is given twice")));
+    }
+    Ok(())
+}
+
+fn combine(a: GroupReport, b: GroupReport) -> GroupReport {
+    let (mut keep, other) = if (b.example_statements, b.example) < (a.example_statements, a.example)
+    {
+        (b, a)
+    } else {
+        (a, b)
+    };
+    let ids: BTreeSet<u64> = keep
+        .test_ids
+        .iter()
+        .chain(&other.test_ids)
+        .copied()
+        .collect();
+    keep.test_ids = ids.into_iter().collect();
+    keep.tests = keep.test_ids.len();
+    keep.status = keep.status.min(other.status);
+    keep.accepted = keep.accepted.or(other.accepted);
+    keep.minimized = match (keep.minimized, other.minimized) {
+        (Some(x), Some(y)) => Some(if y.statements < x.statements { y } else { x }),
+        (x, y) => x.or(y),
+    };
+    keep
+}
+
+fn add_stats(into: &mut Stats, s: &Stats) {
+    into.workers_started += s.workers_started;
+    into.worker_startup_ms += s.worker_startup_ms;
+    into.timeouts += s.timeouts;
+    into.crashes += s.crashes;
+    into.peak_rss_kib_supervisor = into.peak_rss_kib_supervisor.max(s.peak_rss_kib_supervisor);
+    into.peak_rss_kib_worker_max = into.peak_rss_kib_worker_max.max(s.peak_rss_kib_worker_max);
+    into.peak_rss_kib_total = into.peak_rss_kib_total.max(s.peak_rss_kib_total);
+}

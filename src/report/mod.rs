@@ -1,0 +1,286 @@
+//! The replay report: one data model ([`Report`], serialized as the JSON report with a
+//! `schema_version`, documented in `docs/replay.md`) from which every output is made: the
+//! table on stdout ([`table`]), Markdown ([`markdown`]), JUnit XML ([`junit`]); and the
+//! merge of shard reports ([`merge`]). [`java`] renders sequences as Java source.
+
+pub mod build;
+pub mod java;
+pub mod junit;
+pub mod markdown;
+pub mod matrix;
+pub mod merge;
+pub mod table;
+pub mod text;
+
+pub use java::java_source;
+
+#[cfg(test)]
+mod tests;
+
+use crate::compare::{Kind, Site};
+use crate::sequence::Observed;
+use crate::suite::Test;
+use crate::triage::accepted::AcceptedEntry;
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+/// Version of the JSON report schema. Additive changes keep it; others bump it.
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// One implementation: target name and fingerprint (`runtime vendor vm`).
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
+pub struct Implementation {
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fingerprint: Option<String>,
+}
+
+/// How the replay was run.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
+pub struct Options {
+    pub strict_messages: bool,
+    pub confirm: u32,
+    pub jobs: usize,
+    pub minimize_budget: u32,
+    /// Tests per fresh JVM.
+    #[serde(default)]
+    pub segment: usize,
+}
+
+/// Whether the release may go.
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum Gate {
+    Pass,
+    Fail,
+}
+
+/// The counts of the summary line.
+#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq)]
+pub struct Summary {
+    /// Tests replayed.
+    pub tests: usize,
+    /// Tests that behaved as on the reference (message-only differences included unless
+    /// `strict_messages`).
+    pub passed: usize,
+    /// Tests with a new (not accepted) difference.
+    pub differing: usize,
+    /// Tests whose difference is accepted.
+    pub accepted: usize,
+    /// Tests whose only difference is an exception message (shown, not counted).
+    pub message_only: usize,
+    /// Tests that were not the same on two target runs.
+    pub unstable: usize,
+    /// Groups (root causes), all statuses.
+    pub groups: usize,
+    /// Groups that fail the gate.
+    pub new_groups: usize,
+    /// Wall time of the replay, seconds (for merged reports: the longest part).
+    pub seconds: f64,
+}
+
+/// What a group means for the gate.
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[serde(rename_all = "snake_case")]
+pub enum GroupStatus {
+    /// A difference not on the accepted list: fails the gate.
+    New,
+    /// On the accepted list.
+    Accepted,
+    /// Shown but not counted (an exception message without `--strict-messages`).
+    Shown,
+}
+
+/// A minimized sequence that still shows the group's difference.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+pub struct MinimizedReport {
+    pub statements: usize,
+    pub original_statements: usize,
+    /// Candidates tried.
+    pub runs: u32,
+    pub site: Site,
+    pub ref_value: String,
+    pub tgt_value: String,
+    /// The sequence as Java, one statement a line.
+    pub java: Vec<String>,
+    /// The sequence itself, with the reference's values as expectations.
+    pub test: Test,
+}
+
+/// One root cause.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+pub struct GroupReport {
+    /// `g-` and six hex digits of a hash of callee and kind.
+    pub id: String,
+    pub callee: String,
+    pub kind: Kind,
+    pub status: GroupStatus,
+    /// Number of affected tests.
+    pub tests: usize,
+    pub test_ids: Vec<u64>,
+    /// The example test: the shortest affected one.
+    pub example: u64,
+    pub example_statements: usize,
+    pub site: Site,
+    /// The reference's and the target's outcome at the site, for people.
+    pub ref_value: String,
+    pub tgt_value: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ref_observed: Option<Observed>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tgt_observed: Option<Observed>,
+    /// The example as Java.
+    pub example_java: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub accepted: Option<AcceptedEntry>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub minimized: Option<MinimizedReport>,
+}
+
+/// What became of one test.
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum TestStatus {
+    Pass,
+    Differs,
+    Accepted,
+    MessageOnly,
+    Unstable,
+}
+
+/// One test; details only for tests that did not pass.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+pub struct TestReport {
+    pub id: u64,
+    pub status: TestStatus,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub group: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<Kind>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub callee: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ref_value: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tgt_value: Option<String>,
+}
+
+/// Resource use, for the benchmark and the curious.
+#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq)]
+pub struct Stats {
+    pub workers_started: u64,
+    pub worker_startup_ms: u64,
+    pub timeouts: u64,
+    pub crashes: u64,
+    pub tests_per_second: f64,
+    pub peak_rss_kib_supervisor: u64,
+    pub peak_rss_kib_worker_max: u64,
+    /// Supervisor plus the largest worker times the number of jobs: an upper bound.
+    pub peak_rss_kib_total: u64,
+    /// Seconds spent loading the suite (shared by every target of a run).
+    #[serde(default)]
+    pub load_seconds: f64,
+    /// Seconds spent replaying and confirming on this target (JVM start-ups included).
+    #[serde(default)]
+    pub replay_seconds: f64,
+    /// Seconds spent minimizing (reference start-up included).
+    #[serde(default)]
+    pub minimize_seconds: f64,
+}
+
+/// The whole report (`reports/TGT-vs-REF.json`).
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+pub struct Report {
+    pub schema_version: u32,
+    pub tool: String,
+    pub reference: Implementation,
+    pub target: Implementation,
+    pub suite: String,
+    /// The shards replayed (`K/N`), empty for the whole suite.
+    #[serde(default)]
+    pub shards: Vec<String>,
+    pub options: Options,
+    pub gate: Gate,
+    pub summary: Summary,
+    pub groups: Vec<GroupReport>,
+    /// Accepted entries for this target that no test showed.
+    #[serde(default)]
+    pub stale_accepted: Vec<AcceptedEntry>,
+    /// Warnings worth a human's attention (changed fingerprints, skipped minimization …).
+    #[serde(default)]
+    pub notes: Vec<String>,
+    #[serde(default)]
+    pub stats: Stats,
+    pub tests: Vec<TestReport>,
+}
+
+/// Why a report cannot be read or written.
+#[derive(Debug, thiserror::Error)]
+pub enum ReportError {
+    #[error("{path}: {source}")]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{path}: not a difftest JSON report: {message}")]
+    Parse { path: PathBuf, message: String },
+    #[error("{path}: report schema {found} is newer than this difftest reads ({SCHEMA_VERSION})")]
+    Newer { path: PathBuf, found: u32 },
+    #[error("cannot merge: {0}")]
+    Mismatch(String),
+}
+
+impl Report {
+    /// `TGT-vs-REF`, the stem of the report files.
+    pub fn stem(&self) -> String {
+        format!("{}-vs-{}", self.target.name, self.reference.name)
+    }
+
+    /// Reads a JSON report.
+    pub fn read(path: &Path) -> Result<Report, ReportError> {
+        let io = |source| ReportError::Io {
+            path: path.to_path_buf(),
+            source,
+        };
+        let text = std::fs::read_to_string(path).map_err(io)?;
+        let value: serde_json::Value =
+            serde_json::from_str(&text).map_err(|e| ReportError::Parse {
+                path: path.to_path_buf(),
+                message: e.to_string(),
+            })?;
+        let found = value
+            .get("schema_version")
+            .and_then(|v| v.as_u64())
+            .unwrap_or(0) as u32;
+        if found > SCHEMA_VERSION {
+            return Err(ReportError::Newer {
+                path: path.to_path_buf(),
+                found,
+            });
+        }
+        serde_json::from_value(value).map_err(|e| ReportError::Parse {
+            path: path.to_path_buf(),
+            message: e.to_string(),
+        })
+    }
+
+    /// Writes `DIR/TGT-vs-REF.{json,md,junit.xml}`; returns the paths written.
+    pub fn write_all(&self, dir: &Path) -> Result<Vec<PathBuf>, ReportError> {
+        let io = |path: &Path| {
+            let path = path.to_path_buf();
+            move |source| ReportError::Io { path, source }
+        };
+        std::fs::create_dir_all(dir).map_err(io(dir))?;
+        let stem = self.stem();
+        let json = serde_json::to_string_pretty(self).map_err(std::io::Error::other);
+        let files = [
+            (dir.join(format!("{stem}.json")), json.map_err(io(dir))?),
+            (dir.join(format!("{stem}.md")), markdown::render(self)),
+            (dir.join(format!("{stem}.junit.xml")), junit::render(self)),
+        ];
+        for (path, text) in &files {
+            std::fs::write(path, text).map_err(io(path))?;
+        }
+        Ok(files.into_iter().map(|(p, _)| p).collect())
+    }
+}

@@ -1,0 +1,210 @@
+//! The whole report pipeline on the fake implementation: build, write, read back, merge.
+use super::build::{Context, build};
+use super::*;
+use crate::replay::fake::{Fake, FakeLane, Flavor, counter_test};
+use crate::replay::{ReplayOptions, Shard, replay};
+use crate::triage::accepted::AcceptedList;
+use crate::triage::{group, minimize::minimize_all};
+use std::sync::Arc;
+use std::sync::atomic::AtomicU64;
+
+fn suite() -> Vec<Test> {
+    let mut tests = Vec::new();
+    for i in 0..60u64 {
+        let method = ["get", "get", "check", "describe", "newer", "size"][(i % 6) as usize];
+        let values: Vec<i64> = if i % 4 == 0 {
+            vec![1, 7, 2]
+        } else {
+            vec![1, 2]
+        };
+        tests.push(counter_test(i, &values, (i % 3) as usize, method));
+    }
+    tests
+}
+
+fn report_of(
+    tests: &[Test],
+    shard: Option<Shard>,
+    accepted: &AcceptedList,
+    strict: bool,
+) -> Report {
+    let refs: Vec<&Test> = tests
+        .iter()
+        .filter(|t| shard.is_none_or(|s| s.contains(t.id)))
+        .collect();
+    let lane = FakeLane(Arc::new(Fake::new(Flavor::Target)), AtomicU64::new(0));
+    let outcomes = replay(&refs, &lane, &ReplayOptions::default(), &|_| {}).unwrap();
+    let mut groups = group(&refs, &outcomes);
+    let (r, t) = (Fake::new(Flavor::Reference), Fake::new(Flavor::Target));
+    minimize_all(&mut groups, &refs, &r, &t, 200).unwrap();
+    let context = Context {
+        reference: Implementation {
+            name: "ref".into(),
+            fingerprint: Some("17.0.9 Vendor VM".into()),
+        },
+        target: Implementation {
+            name: "tgt".into(),
+            fingerprint: None,
+        },
+        suite: "oracles/ref.yaml".into(),
+        shard,
+        options: Options {
+            strict_messages: strict,
+            confirm: 1,
+            jobs: 2,
+            minimize_budget: 200,
+            segment: 1000,
+        },
+        accepted,
+        seconds: 1.5,
+        stats: Stats::default(),
+        notes: vec![],
+    };
+    build(context, &refs, &outcomes, &groups)
+}
+
+#[test]
+fn the_report_counts_groups_and_gates() {
+    let r = report_of(&suite(), None, &AcceptedList::default(), false);
+    assert_eq!(r.summary.tests, 60);
+    assert_eq!(r.gate, Gate::Fail);
+    let kinds: Vec<(&str, GroupStatus)> = r
+        .groups
+        .iter()
+        .map(|g| (g.callee.as_str(), g.status))
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            ("Counter.check()", GroupStatus::New),
+            ("Counter.newer()", GroupStatus::New),
+            ("Counter.get()", GroupStatus::New),
+            ("Counter.describe()", GroupStatus::Shown),
+        ]
+    );
+    assert_eq!(r.summary.message_only, 10);
+    assert_eq!(r.summary.differing, 10 + 10 + r.groups[2].tests);
+    assert_eq!(r.summary.passed + r.summary.differing, 60);
+    let get = &r.groups[2];
+    assert_eq!(get.minimized.as_ref().map(|m| m.statements), Some(4));
+    let strict = report_of(&suite(), None, &AcceptedList::default(), true);
+    assert_eq!(strict.summary.new_groups, 4);
+}
+
+#[test]
+fn accepting_every_group_passes_the_gate_and_reports_stale_entries() {
+    let r = report_of(&suite(), None, &AcceptedList::default(), false);
+    let mut list = AcceptedList::default();
+    for g in &r.groups {
+        list.add(crate::triage::accepted::AcceptedEntry {
+            group: g.id.clone(),
+            callee: g.callee.clone(),
+            kind: g.kind,
+            target: "*".into(),
+            reason: "fine".into(),
+            by: None,
+            date: None,
+        });
+    }
+    list.add(crate::triage::accepted::AcceptedEntry {
+        group: "g-000000".into(),
+        callee: "Gone.f()".into(),
+        kind: crate::compare::Kind::Value,
+        target: "tgt".into(),
+        reason: "was fixed".into(),
+        by: None,
+        date: None,
+    });
+    let r = report_of(&suite(), None, &list, false);
+    assert_eq!(r.gate, Gate::Pass);
+    assert_eq!(r.summary.new_groups, 0);
+    assert_eq!(r.summary.differing, 0);
+    assert_eq!(r.stale_accepted.len(), 1);
+    assert!(
+        r.groups
+            .iter()
+            .all(|g| g.minimized.is_some() || g.status != GroupStatus::New)
+    );
+}
+
+#[test]
+fn files_are_valid_and_the_json_reads_back() {
+    let r = report_of(&suite(), None, &AcceptedList::default(), false);
+    let dir = tempfile::tempdir().unwrap();
+    let paths = r.write_all(dir.path()).unwrap();
+    assert_eq!(paths.len(), 3);
+    assert_eq!(
+        Report::read(&dir.path().join("tgt-vs-ref.json")).unwrap(),
+        r
+    );
+    let xml = std::fs::read_to_string(dir.path().join("tgt-vs-ref.junit.xml")).unwrap();
+    let doc = roxmltree::Document::parse(&xml).unwrap();
+    let cases = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("testcase"))
+        .count();
+    assert_eq!(cases, 60);
+    let failures = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("failure"))
+        .count();
+    assert_eq!(failures, r.summary.differing);
+    let md = std::fs::read_to_string(dir.path().join("tgt-vs-ref.md")).unwrap();
+    assert!(md.contains("```java\nCounter v0 = new Counter();"), "{md}");
+    assert!(md.contains("v0.get();  // REF: 7 | TGT: 8"), "{md}");
+    assert!(
+        !md.contains("- Diff: `[-10-]"),
+        "no diff of unrelated numbers: {md}"
+    );
+}
+
+#[test]
+fn merged_shards_equal_the_whole_replay() {
+    let tests = suite();
+    let list = AcceptedList::default();
+    let whole = report_of(&tests, None, &list, false);
+    let parts: Vec<Report> = (1..=3)
+        .map(|k| report_of(&tests, Some(Shard { k, n: 3 }), &list, false))
+        .collect();
+    assert_eq!(parts.iter().map(|p| p.summary.tests).sum::<usize>(), 60);
+    let merged = merge::merge(parts.clone()).unwrap();
+    assert_eq!(merged.tests, whole.tests);
+    assert_eq!(merged.summary, whole.summary);
+    let ids = |r: &Report| {
+        r.groups
+            .iter()
+            .map(|g| (g.id.clone(), g.test_ids.clone(), g.example))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(ids(&merged), ids(&whole));
+    assert_eq!(merged.shards, ["1/3", "2/3", "3/3"]);
+    let twice = merge::merge(vec![parts[0].clone(), parts[0].clone()]).unwrap_err();
+    assert!(twice.to_string().contains("given twice"), "{twice}");
+    assert!(merge::merge(vec![whole.clone(), parts[1].clone()]).is_err());
+}
+
+#[test]
+fn the_matrix_names_the_odd_one_out() {
+    let tests = suite();
+    let list = AcceptedList::default();
+    let a = report_of(&tests, None, &list, false);
+    let mut b = a.clone();
+    b.target.name = "tgt2".into();
+    let mut c = report_of(&tests, None, &list, false);
+    c.target.name = "ref-twin".into();
+    for t in &mut c.tests {
+        t.status = TestStatus::Pass;
+        t.group = None;
+    }
+    println!("{}", table::groups_table(&a));
+    println!("{}", table::summary_line(&a));
+    let table = matrix::matrix_table(&[a, b, c]);
+    println!("{table}");
+    assert!(table.contains("odd one out"), "{table}");
+    assert!(table.contains("= REF"), "{table}");
+    let line = table.lines().find(|l| l.contains("Counter.get()")).unwrap();
+    assert!(
+        line.trim_end_matches(['│', ' ']).ends_with("-"),
+        "two against two: {line}"
+    );
+}

@@ -1,0 +1,262 @@
+//! The accepted list: differences a person has looked at and accepted, with a reason,
+//! stored next to the suite (`oracles/REF.accepted.yaml`). An entry matches a group by its
+//! callee and kind, for one target or for every target (`*`). Entries are only ever added
+//! by `difftest accept` (never automatically in CI); entries no replay saw are stale.
+//!
+//! ```yaml
+//! format: 1
+//! accepted:
+//!   - group: g-3fa2c1
+//!     callee: java.text.DateFormat.format(java.util.Date)
+//!     kind: value
+//!     target: temurin21
+//!     reason: CLDR 42 puts a narrow no-break space before AM/PM
+//!     by: alice
+//!     date: 2025-01-31
+//! ```
+
+use crate::compare::Kind;
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+/// Version of the accepted-list format; a newer one is refused.
+pub const ACCEPTED_FORMAT: u32 = 1;
+
+/// One accepted difference.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
+pub struct AcceptedEntry {
+    /// The group id (informational: matching uses `callee` and `kind`).
+    pub group: String,
+    pub callee: String,
+    pub kind: Kind,
+    /// A target name, or `*` for every target.
+    pub target: String,
+    pub reason: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub by: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub date: Option<String>,
+}
+
+impl AcceptedEntry {
+    /// Whether this entry accepts the difference `kind` at `callee` on `target`.
+    pub fn matches(&self, callee: &str, kind: Kind, target: &str) -> bool {
+        self.callee == callee && self.kind == kind && self.applies_to(target)
+    }
+
+    /// Whether this entry is about `target`.
+    pub fn applies_to(&self, target: &str) -> bool {
+        self.target == "*" || self.target == target
+    }
+}
+
+/// The whole file.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
+pub struct AcceptedList {
+    pub format: u32,
+    #[serde(default)]
+    pub accepted: Vec<AcceptedEntry>,
+}
+
+impl Default for AcceptedList {
+    fn default() -> Self {
+        AcceptedList {
+            format: ACCEPTED_FORMAT,
+            accepted: Vec::new(),
+        }
+    }
+}
+
+/// Why the accepted list cannot be read or written.
+#[derive(Debug, thiserror::Error)]
+pub enum AcceptedError {
+    #[error("{path}: cannot read the accepted list: {source}")]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{path}: {message}")]
+    Parse { path: PathBuf, message: String },
+    #[error(
+        "{path}: format {found} is newer than this difftest reads ({ACCEPTED_FORMAT}); upgrade difftest"
+    )]
+    Newer { path: PathBuf, found: u32 },
+    #[error("{path}: cannot write the accepted list: {source}")]
+    Write {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+}
+
+/// `oracles/REF.accepted.yaml` for the suite `oracles/REF.yaml`.
+pub fn path_for(suite: &Path) -> PathBuf {
+    let stem = suite
+        .file_stem()
+        .map_or_else(|| "suite".into(), |s| s.to_string_lossy().into_owned());
+    suite.with_file_name(format!("{stem}.accepted.yaml"))
+}
+
+impl AcceptedList {
+    /// Reads the list; a missing file is an empty list.
+    pub fn load(path: &Path) -> Result<AcceptedList, AcceptedError> {
+        let text = match std::fs::read_to_string(path) {
+            Ok(text) => text,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Ok(AcceptedList::default());
+            }
+            Err(source) => {
+                let path = path.to_path_buf();
+                return Err(AcceptedError::Read { path, source });
+            }
+        };
+        if text.trim().is_empty() {
+            return Ok(AcceptedList::default());
+        }
+        let list: AcceptedList = serde_yaml::from_str(&text).map_err(|e| AcceptedError::Parse {
+            path: path.to_path_buf(),
+            message: one_line_yaml_error(&e),
+        })?;
+        if list.format > ACCEPTED_FORMAT {
+            let (path, found) = (path.to_path_buf(), list.format);
+            return Err(AcceptedError::Newer { path, found });
+        }
+        Ok(list)
+    }
+
+    /// Writes the list (through a temporary file, so a reader never sees half of it).
+    pub fn save(&self, path: &Path) -> Result<(), AcceptedError> {
+        let werr = |source| AcceptedError::Write {
+            path: path.to_path_buf(),
+            source,
+        };
+        let text = serde_yaml::to_string(self).map_err(|e| werr(std::io::Error::other(e)))?;
+        let tmp = path.with_extension("yaml.tmp");
+        std::fs::write(&tmp, text).map_err(werr)?;
+        std::fs::rename(&tmp, path).map_err(werr)
+    }
+
+    /// The entry accepting `kind` at `callee` on `target`, if any.
+    pub fn find(&self, callee: &str, kind: Kind, target: &str) -> Option<&AcceptedEntry> {
+        self.accepted
+            .iter()
+            .find(|e| e.matches(callee, kind, target))
+    }
+
+    /// Adds an entry, replacing one with the same callee, kind and target.
+    pub fn add(&mut self, entry: AcceptedEntry) {
+        self.accepted.retain(|e| {
+            !(e.callee == entry.callee && e.kind == entry.kind && e.target == entry.target)
+        });
+        self.accepted.push(entry);
+    }
+
+    /// Entries about `target` that match none of the `seen` (callee, kind) pairs.
+    pub fn stale<'a>(&'a self, target: &str, seen: &[(&str, Kind)]) -> Vec<&'a AcceptedEntry> {
+        self.accepted
+            .iter()
+            .filter(|e| e.applies_to(target))
+            .filter(|e| !seen.iter().any(|(c, k)| e.callee == *c && e.kind == *k))
+            .collect()
+    }
+}
+
+/// A serde_yaml error on one line, with its line number when known.
+pub fn one_line_yaml_error(e: &serde_yaml::Error) -> String {
+    let message = e.to_string();
+    let first = message.lines().next().unwrap_or("invalid YAML").to_string();
+    match e.location() {
+        Some(loc) if !first.contains("line") => format!("line {}: {first}", loc.line()),
+        _ => first,
+    }
+}
+
+/// Today's date (UTC) as `YYYY-MM-DD`.
+pub fn today() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    civil_date((secs / 86_400) as i64)
+}
+
+/// The proleptic Gregorian date of a day count since 1970-01-01 (H. Hinnant's algorithm).
+fn civil_date(days: i64) -> String {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}-{month:02}-{day:02}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(target: &str) -> AcceptedEntry {
+        AcceptedEntry {
+            group: crate::triage::group_id("A.f()", Kind::Value),
+            callee: "A.f()".into(),
+            kind: Kind::Value,
+            target: target.into(),
+            reason: "known".into(),
+            by: None,
+            date: None,
+        }
+    }
+
+    #[test]
+    fn civil_date_matches_known_days() {
+        assert_eq!(civil_date(0), "1970-01-01");
+        assert_eq!(civil_date(19_723), "2024-01-01");
+        assert_eq!(civil_date(11_016), "2000-02-29");
+    }
+
+    #[test]
+    fn entries_match_their_target_or_every_target() {
+        let mut list = AcceptedList::default();
+        list.add(entry("t21"));
+        assert!(list.find("A.f()", Kind::Value, "t21").is_some());
+        assert!(list.find("A.f()", Kind::Value, "t25").is_none());
+        assert!(list.find("A.f()", Kind::Missing, "t21").is_none());
+        list.add(entry("*"));
+        assert!(list.find("A.f()", Kind::Value, "t25").is_some());
+        list.add(entry("*"));
+        assert_eq!(list.accepted.len(), 2, "same key and target replaces");
+    }
+
+    #[test]
+    fn stale_entries_are_those_not_seen() {
+        let mut list = AcceptedList::default();
+        list.add(entry("t21"));
+        assert_eq!(list.stale("t21", &[]).len(), 1);
+        assert!(list.stale("t21", &[("A.f()", Kind::Value)]).is_empty());
+        assert!(list.stale("t25", &[]).is_empty());
+    }
+
+    #[test]
+    fn round_trips_and_refuses_newer_formats() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = path_for(&dir.path().join("t17.yaml"));
+        assert!(path.ends_with("t17.accepted.yaml"));
+        assert_eq!(AcceptedList::load(&path).unwrap(), AcceptedList::default());
+        let mut list = AcceptedList::default();
+        list.add(entry("*"));
+        list.save(&path).unwrap();
+        assert_eq!(AcceptedList::load(&path).unwrap(), list);
+        std::fs::write(&path, "format: 9\naccepted: []\n").unwrap();
+        assert!(matches!(
+            AcceptedList::load(&path),
+            Err(AcceptedError::Newer { found: 9, .. })
+        ));
+        std::fs::write(&path, "format: 1\naccepted: [{group: x}]\n").unwrap();
+        let err = AcceptedList::load(&path).unwrap_err().to_string();
+        assert!(
+            err.contains("t17.accepted.yaml") && err.contains("line"),
+            "{err}"
+        );
+    }
+}

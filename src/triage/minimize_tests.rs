@@ -1,0 +1,114 @@
+use super::*;
+use crate::replay::fake::{Fake, FakeLane, Flavor, counter_test};
+use crate::replay::{ReplayOptions, TestOutcome, replay};
+use crate::triage::group;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+fn groups_of(tests: &[Test]) -> Vec<Group> {
+    let refs: Vec<&Test> = tests.iter().collect();
+    let lane = FakeLane(Arc::new(Fake::new(Flavor::Target)), AtomicU64::new(0));
+    let outcomes = replay(&refs, &lane, &ReplayOptions::default(), &|_| {}).unwrap();
+    assert!(
+        outcomes
+            .iter()
+            .all(|o| !matches!(o, TestOutcome::Unstable { .. }))
+    );
+    group(&refs, &outcomes)
+}
+
+#[test]
+fn minimization_keeps_only_what_the_difference_needs() {
+    let tests = vec![counter_test(1, &[1, 2, 7, 3, 4], 3, "get")];
+    assert_eq!(tests[0].statements.len(), 57);
+    let mut groups = groups_of(&tests);
+    let refs: Vec<&Test> = tests.iter().collect();
+    let (r, t) = (Fake::new(Flavor::Reference), Fake::new(Flavor::Target));
+    minimize_all(&mut groups, &refs, &r, &t, 200).unwrap();
+    let m = groups[0].minimized.as_ref().expect("minimized");
+    let lines = crate::report::java_source(&m.test.statements);
+    assert_eq!(m.test.statements.len(), 4, "{lines:#?}");
+    assert_eq!(m.divergence.callee, "Counter.get()");
+    assert_eq!(m.divergence.kind, Kind::Value);
+    assert!(m.runs <= 200);
+    assert_eq!(m.original_len, 57);
+}
+
+#[test]
+fn minimization_respects_its_budget() {
+    let tests = vec![counter_test(1, &[1, 2, 7, 3, 4], 3, "get")];
+    let mut groups = groups_of(&tests);
+    let refs: Vec<&Test> = tests.iter().collect();
+    let (r, t) = (Fake::new(Flavor::Reference), Fake::new(Flavor::Target));
+    minimize_all(&mut groups, &refs, &r, &t, 5).unwrap();
+    let m = groups[0].minimized.as_ref().expect("minimized");
+    assert!(m.runs <= 5, "{}", m.runs);
+    assert!(t.sequences.load(Ordering::Relaxed) <= 5);
+    assert!(m.test.statements.len() < 57);
+}
+
+#[test]
+fn minimizes_every_group_in_the_same_rounds() {
+    let tests = vec![
+        counter_test(1, &[5, 7, 1], 2, "get"),
+        counter_test(2, &[5, 6, 1], 2, "check"),
+        counter_test(3, &[5, 6, 1], 2, "spin"),
+        counter_test(4, &[9, 6, 1], 2, "describe"),
+    ];
+    let mut groups = groups_of(&tests);
+    assert_eq!(groups.len(), 4);
+    let refs: Vec<&Test> = tests.iter().collect();
+    let (r, t) = (Fake::new(Flavor::Reference), Fake::new(Flavor::Target));
+    minimize_all(&mut groups, &refs, &r, &t, 200).unwrap();
+    for g in &groups {
+        let m = g
+            .minimized
+            .as_ref()
+            .unwrap_or_else(|| panic!("{} not minimized", g.callee));
+        assert_eq!(
+            (m.divergence.callee.as_str(), m.divergence.kind),
+            (g.callee.as_str(), g.kind)
+        );
+        let want = if g.kind == Kind::Value { 4 } else { 2 };
+        if g.kind != Kind::Timeout {
+            assert_eq!(m.test.statements.len(), want, "{}", g.callee);
+        } else {
+            assert!(m.runs <= SLOW_KIND_BUDGET);
+        }
+    }
+}
+
+#[test]
+fn observer_differences_keep_their_observer() {
+    use crate::replay::fake::expect;
+    use crate::replay::samples::{call, lit, new, observer};
+    let statements = vec![
+        new("Counter", &[], &[]),
+        lit("int", "3"),
+        new("Counter", &[], &[]),
+        lit("int", "7"),
+        call("Counter", "add", &["int"], Some(0), &[3]),
+        call("Counter", "add", &["int"], Some(2), &[1]),
+    ];
+    let observers = vec![
+        observer(2, "Counter", "size"),
+        observer(0, "Counter", "size"),
+    ];
+    let test = expect(
+        1,
+        crate::worker::protocol::SeqRequest {
+            statements,
+            observers,
+        },
+    );
+    let tests = vec![test];
+    let mut groups = groups_of(&tests);
+    assert_eq!(groups[0].divergence.site, Site::Observer(1));
+    let refs: Vec<&Test> = tests.iter().collect();
+    let (r, t) = (Fake::new(Flavor::Reference), Fake::new(Flavor::Target));
+    minimize_all(&mut groups, &refs, &r, &t, 200).unwrap();
+    let m = groups[0].minimized.as_ref().unwrap();
+    assert_eq!(m.test.statements.len(), 3);
+    assert_eq!(m.test.observers.len(), 1);
+    assert_eq!(m.divergence.site, Site::Observer(0));
+}

