@@ -211,6 +211,20 @@ pub fn comment_text(text: &str) -> String {
     out
 }
 
+/// Suite text (escaped as [`crate::sequence::escape`] does) safe inside a `//` comment.
+pub fn comment_from_suite(text: &str) -> String {
+    match unescape(text) {
+        Some(units) => {
+            let mut out = String::new();
+            for u in units {
+                push_unit(&mut out, u, 0);
+            }
+            out
+        }
+        None => comment_text(text),
+    }
+}
+
 /// A `char` literal from the suite's escaped text of one UTF-16 unit.
 pub fn char_from_suite(text: &str) -> Option<String> {
     let units = unescape(text)?;

@@ -4,7 +4,7 @@
 
 use super::assert::{Style, Unwritable};
 use super::body::Body;
-use super::java::comment_text;
+use super::java::{comment_from_suite, comment_text};
 use super::names::type_ref;
 use super::types::Types;
 use crate::contracts::{ASSERTION_ERROR, NPE_ON_NON_NULL};
@@ -169,7 +169,7 @@ pub fn error_revealing(
             "Fails by design: on {} this breaks the contract {} ({}).",
             comment_text(reference),
             comment_text(&v.contract),
-            comment_text(&v.detail)
+            comment_from_suite(&v.detail)
         ),
         contract_words(&v.contract).to_string(),
     ];
