@@ -196,6 +196,13 @@ fn hand_made_suite(junit: Junit, package: Option<&str>, extra_flags: &[&str]) {
         "{}",
         text(&out)
     );
+    if extra_flags.contains(&"--strict-messages") {
+        let code = std::fs::read_to_string(src.join("Regression0Test.java")).unwrap();
+        assert!(
+            code.contains("assertEquals(\"long overflow\", thrown.getMessage());"),
+            "{code}"
+        );
+    }
     let compiled = compile(&src, junit, &[]);
     let classes = classes_in(&src, package, "Regression");
     let on17 = junit_on(&java_of("temurin17"), junit, &compiled, &[], &classes);
@@ -213,8 +220,8 @@ fn hand_made_suite(junit: Junit, package: Option<&str>, extra_flags: &[&str]) {
 }
 
 #[test]
-fn hand_made_suite_junit4_passes_on_17_and_fails_where_21_differs() {
-    hand_made_suite(Junit::Four, None, &[]);
+fn hand_made_suite_junit4_strict_messages_passes_on_17_and_fails_where_21_differs() {
+    hand_made_suite(Junit::Four, None, &["--strict-messages"]);
 }
 
 #[test]
