@@ -223,7 +223,11 @@ fn annotated(
                 "{};  {note}",
                 observer_expression(o, &test.statements)
             )),
-            None => lines.push(format!("// observer {j}:  {note}")),
+            // The example's lines end with the observer call already.
+            None => match lines.last_mut() {
+                Some(last) => *last = format!("{last}  {note}"),
+                None => lines.push(note),
+            },
         },
         _ => match lines.last_mut() {
             Some(last) => *last = format!("{last}  {note}"),
