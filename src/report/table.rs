@@ -9,6 +9,8 @@ use std::collections::BTreeMap;
 
 /// Widest value shown in a cell (the Markdown and JSON reports have them whole).
 pub(crate) const CELL: usize = 48;
+/// Rows shown on stdout (new groups come first); the Markdown and JSON reports have all.
+pub(crate) const ROWS: usize = 40;
 
 pub(crate) fn new_table(header: Vec<String>) -> Table {
     let mut table = Table::new();
@@ -43,7 +45,7 @@ pub fn groups_table(report: &Report) -> String {
         ])
         .collect();
     let mut table = new_table(header);
-    for g in &report.groups {
+    for g in report.groups.iter().take(ROWS) {
         table.add_row(vec![
             g.id.clone(),
             status_word(g.status).into(),
@@ -55,7 +57,15 @@ pub fn groups_table(report: &Report) -> String {
             example_cell(g),
         ]);
     }
-    table.to_string()
+    let mut text = table.to_string();
+    if report.groups.len() > ROWS {
+        let more = report.groups.len() - ROWS;
+        text.push_str(&format!(
+            "\n… and {more} more group(s): see {}.md",
+            report.stem()
+        ));
+    }
+    text
 }
 
 /// `#12 (9→3 stmts)`: the example and its size before and after minimization.
