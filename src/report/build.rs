@@ -154,6 +154,7 @@ fn group_report(
         example_java: example_java(example, g.divergence.site),
         accepted,
         minimized: g.minimized.as_ref().map(minimized_report),
+        reproduced: g.reproduced,
     }
 }
 
