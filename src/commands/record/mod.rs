@@ -1,9 +1,9 @@
 //! `difftest record --impl REF`: describes the scope on the reference, generates sequences
 //! for the time budget (or until the output limit), reruns the suite on fresh workers to
-//! drop unstable values, and writes `oracles/REF.yaml` atomically. Ctrl-C (or SIGTERM)
-//! stops generation at the end of the round and still reruns and writes what was kept,
-//! marked `partial: true`; a second one skips the remaining reruns; the exit code of an
-//! interrupted record is 130.
+//! drop unstable values, and writes `oracles/REF.yaml` atomically. Ctrl-C stops generation
+//! at the end of the round and still reruns and writes what was kept, marked
+//! `partial: true`; a second one (or SIGTERM) skips the remaining reruns; the exit code of
+//! an interrupted record is 130.
 
 pub mod bench;
 mod output;
@@ -20,6 +20,7 @@ use crate::pool::{Pool, PoolConfig, PoolError};
 use crate::rerun::{RerunReport, remove_flakes};
 use crate::target::Provisioned;
 use setup::Plan;
+use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 /// What generation gave.
@@ -147,6 +148,9 @@ fn generate(
         Err(e) => (None, Some(e)),
     };
     match reason {
+        Some(StopReason::Interrupted) if interrupt::SECOND.load(Ordering::SeqCst) => {
+            eprintln!("difftest: interrupted; writing the tests kept so far without reruns")
+        }
         Some(StopReason::Interrupted) => eprintln!(
             "difftest: interrupted; rerunning and writing the tests kept so far \
              (Ctrl-C again to skip the reruns)"
