@@ -159,6 +159,20 @@ pub struct ReportArgs {
 
 #[derive(Subcommand, Debug)]
 pub enum BenchCommand {
+    /// Record on the default JDK scope: sequences/s, tests kept, rerun time, peak RSS, load time
+    Record {
+        /// The reference to record on
+        #[arg(long = "impl", default_value = "temurin17")]
+        target: String,
+        /// Seconds of generation
+        #[arg(long, default_value_t = 120.0)]
+        time_limit: f64,
+        /// Reruns for flake removal
+        #[arg(long, default_value_t = 10)]
+        reruns: usize,
+        #[command(flatten)]
+        pool: PoolArgs,
+    },
     /// Replay of a large recorded suite on another target: wall time, tests/s, peak RSS,
     /// speed-up from 1 to 2 jobs (end to end, JVM start-ups included)
     Replay(BenchReplayArgs),

@@ -11,6 +11,12 @@ use std::time::Instant;
 
 pub fn run(global: &GlobalArgs, cmd: BenchCommand) -> anyhow::Result<Exit> {
     match cmd {
+        BenchCommand::Record {
+            target,
+            time_limit,
+            reruns,
+            pool,
+        } => super::record::bench::run(global, target, time_limit, reruns, pool),
         BenchCommand::Workers {
             targets,
             sequences,

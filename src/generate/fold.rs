@@ -148,10 +148,10 @@ impl Generator<'_> {
     ) {
         let checks = self.checks(stmts, steps);
         let (observers, observed) = self.observations(&c.observers, observations);
-        for part in c.b.parts.iter() {
-            if let Part::Seq(id) = part {
-                self.subsume(*id);
-            }
+        // A sequence that checks nothing is no test (reruns would drop it), but a component.
+        let is_test = !(checks.is_empty() && observers.is_empty());
+        if is_test {
+            self.subsume_parts(&c.b.parts);
         }
         let Candidate {
             b,
@@ -160,27 +160,27 @@ impl Generator<'_> {
             inputs,
             ..
         } = c;
-        let seq = self.push_node(b, true);
-        let id = self.take_id();
+        let seq = self.push_node(b, is_test);
         if normal {
-            self.stats.kept_normal += 1;
-            let result = self.ops[op].result;
-            let mut targets: Vec<(u32, NameId)> = Vec::new();
-            if result.is_some() && !matches!(steps[last as usize], Observed::Null) {
-                targets.extend(result.map(|r| (last, r)));
-            }
-            for (pos, ty, null) in inputs {
-                let object = matches!(steps[pos as usize], Observed::Object { .. });
-                if !null && object && !targets.iter().any(|t| t.0 == pos) {
-                    targets.push((pos, ty));
-                }
-            }
-            for (pos, ty) in targets {
-                self.offer(seq, pos, ty, &steps[pos as usize], &observers, &observed);
-            }
-        } else {
-            self.stats.kept_exceptional += 1;
+            self.extend_pool(
+                seq,
+                self.ops[op].result,
+                last,
+                &inputs,
+                steps,
+                &observers,
+                &observed,
+            );
         }
+        match (is_test, normal) {
+            (false, _) => {
+                self.stats.unchecked += 1;
+                return;
+            }
+            (true, true) => self.stats.kept_normal += 1,
+            (true, false) => self.stats.kept_exceptional += 1,
+        }
+        let id = self.take_id();
         let mut test = KeptTest {
             id,
             seq,
@@ -192,6 +192,35 @@ impl Generator<'_> {
         test.observers.shrink_to_fit();
         test.observations.shrink_to_fit();
         self.tests.push(test);
+    }
+
+    /// Offers the values the last call returned or touched to the component pool.
+    #[allow(clippy::too_many_arguments)]
+    fn extend_pool(
+        &mut self,
+        seq: SeqId,
+        result: Option<NameId>,
+        last: u32,
+        inputs: &[(u32, NameId, bool)],
+        steps: &[Observed],
+        observers: &[ObsRef],
+        observed: &[u32],
+    ) {
+        let mut targets: Vec<(u32, NameId)> = Vec::new();
+        if let Some(r) = result
+            && !matches!(steps[last as usize], Observed::Null)
+        {
+            targets.push((last, r));
+        }
+        for &(pos, ty, null) in inputs {
+            let object = matches!(steps[pos as usize], Observed::Object { .. });
+            if !null && object && !targets.iter().any(|t| t.0 == pos) {
+                targets.push((pos, ty));
+            }
+        }
+        for (pos, ty) in targets {
+            self.offer(seq, pos, ty, &steps[pos as usize], observers, observed);
+        }
     }
 
     /// The null and equality filters; a value that passes joins the component pool.
@@ -228,12 +257,21 @@ impl Generator<'_> {
         matches!(self.values.get(v), Observed::Value { text, .. } if text.len() > MAX_REUSED_TEXT)
     }
 
-    fn subsume(&mut self, id: SeqId) {
-        let i = id as usize;
-        if !self.subsumed[i] {
+    /// Marks the sequences `parts` contains as lexically redundant; through a sequence that
+    /// is no test, its own components too.
+    fn subsume_parts(&mut self, parts: &[Part]) {
+        for part in parts {
+            let Part::Seq(id) = part else { continue };
+            let i = *id as usize;
+            if self.subsumed[i] {
+                continue;
+            }
             self.subsumed[i] = true;
             if self.is_test[i] {
                 self.redundant += 1;
+            } else {
+                let inner = self.store.node(*id).parts.clone();
+                self.subsume_parts(&inner);
             }
         }
     }

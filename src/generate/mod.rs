@@ -136,6 +136,8 @@ pub struct GenStats {
     pub timeouts: u64,
     pub crashes: u64,
     pub truncated: u64,
+    /// Sequences that ran but check nothing (objects only, no observer): components only.
+    pub unchecked: u64,
     pub kept_normal: u64,
     pub kept_exceptional: u64,
     pub violations: u64,

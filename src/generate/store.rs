@@ -204,10 +204,22 @@ impl Store {
 
     /// The statements of `parts`, ready to run.
     pub fn statements(&self, parts: &[Part]) -> Vec<Statement> {
-        self.flatten(parts)
-            .into_iter()
-            .map(|(t, inputs)| instantiate(&self.templates.get(t).stmt, &inputs))
-            .collect()
+        let mut out = Vec::new();
+        self.emit(parts, &mut out);
+        out
+    }
+
+    fn emit(&self, parts: &[Part], out: &mut Vec<Statement>) {
+        let base = out.len() as u32;
+        for part in parts {
+            match part {
+                Part::Seq(id) => self.emit(&self.node(*id).parts, out),
+                Part::Stmt { tmpl, inputs } => {
+                    let stmt = &self.templates.get(*tmpl).stmt;
+                    out.push(instantiate_at(stmt, inputs, base));
+                }
+            }
+        }
     }
 
     /// The template of statement `pos` of `parts`.
@@ -246,19 +258,24 @@ fn shape(mut stmt: Statement) -> Statement {
 
 /// `stmt` with its inputs (receiver first) set to `inputs`.
 pub fn instantiate(stmt: &Statement, inputs: &[u32]) -> Statement {
-    let all = || inputs.iter().map(|&i| i as usize).collect::<Vec<_>>();
+    instantiate_at(stmt, inputs, 0)
+}
+
+/// `stmt` with its inputs set to `inputs`, each shifted by `base`.
+fn instantiate_at(stmt: &Statement, inputs: &[u32], base: u32) -> Statement {
+    let at = |i: &u32| (i + base) as usize;
     let mut s = stmt.clone();
     match &mut s {
-        Statement::New { args, .. } => *args = all(),
-        Statement::Array { elems, .. } => *elems = all(),
+        Statement::New { args, .. } => *args = inputs.iter().map(at).collect(),
+        Statement::Array { elems, .. } => *elems = inputs.iter().map(at).collect(),
         Statement::Call { receiver, args, .. } => match receiver {
             Some(r) => {
-                *r = inputs[0] as usize;
-                *args = inputs[1..].iter().map(|&i| i as usize).collect();
+                *r = at(&inputs[0]);
+                *args = inputs[1..].iter().map(at).collect();
             }
-            None => *args = all(),
+            None => *args = inputs.iter().map(at).collect(),
         },
-        Statement::Field { receiver, .. } => *receiver = inputs.first().map(|&i| i as usize),
+        Statement::Field { receiver, .. } => *receiver = inputs.first().map(at),
         _ => {}
     }
     s

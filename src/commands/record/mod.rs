@@ -1,10 +1,11 @@
 //! `difftest record --impl REF`: describes the scope on the reference, generates sequences
 //! for the time budget (or until the output limit), reruns the suite on fresh workers to
-//! drop unstable values, and writes `oracles/REF.yaml` atomically. Ctrl-C (or SIGTERM)
-//! stops generation at the end of the round and still reruns and writes what was kept,
-//! marked `partial: true`; a second one skips the remaining reruns; the exit code of an
-//! interrupted record is 130.
+//! drop unstable values, and writes `oracles/REF.yaml` atomically. Ctrl-C stops generation
+//! at the end of the round and still reruns and writes what was kept, marked
+//! `partial: true`; a second one (or SIGTERM) skips the remaining reruns; the exit code of
+//! an interrupted record is 130.
 
+pub mod bench;
 mod output;
 mod progress;
 mod setup;
@@ -19,6 +20,7 @@ use crate::pool::{Pool, PoolConfig, PoolError};
 use crate::rerun::{RerunReport, remove_flakes};
 use crate::target::Provisioned;
 use setup::Plan;
+use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 /// What generation gave.
@@ -29,8 +31,29 @@ struct Generated {
     elapsed: Duration,
 }
 
+/// Numbers of one record, for the summary and `difftest bench record`.
+pub struct Outcome {
+    pub executed: u64,
+    pub generation: Duration,
+    pub tests: usize,
+    pub errors: usize,
+    pub reruns: Duration,
+    /// This process's peak plus the larger of the workers' peaks in either phase, in KiB.
+    pub peak_rss_kib: u64,
+    pub partial: bool,
+}
+
 pub fn run(global: &GlobalArgs, args: RecordArgs) -> anyhow::Result<Exit> {
-    let plan = setup::plan(&args)?;
+    let outcome = record(global, &args)?;
+    if outcome.partial {
+        std::process::exit(130);
+    }
+    Ok(Exit::Success)
+}
+
+/// Records a suite; writes it even when interrupted or when the workers fail.
+pub fn record(global: &GlobalArgs, args: &RecordArgs) -> anyhow::Result<Outcome> {
+    let plan = setup::plan(args)?;
     let store = store(global)?;
     let config = pool_config(&args.pool)?;
     let spec = store.load(&args.reference)?;
@@ -38,14 +61,16 @@ pub fn run(global: &GlobalArgs, args: RecordArgs) -> anyhow::Result<Exit> {
     let pool = Pool::start(&args.reference, provisioned.jvm.clone(), config.clone())?;
     let model = describe(&pool, &args.reference, &plan)?;
     interrupt::install().map_err(|e| anyhow::anyhow!("cannot handle Ctrl-C: {e}"))?;
-    let mut generated = generate(&args, &plan, &model, &pool)?;
-    let kinds = output::exception_kinds(&generated.rec, &model, &pool);
+    let mut generated = generate(args, &plan, &model, &pool)?;
+    let mut kinds = output::exception_kinds(&generated.rec, &model, &pool);
     let generation_rss: u64 = pool.peak_rss_kib().iter().sum();
     drop(pool);
-    let report = reruns(&args, &provisioned, &config, &mut generated.rec)?;
+    let report = reruns(args, &provisioned, &config, &mut generated.rec)?;
     if let Some(n) = plan.generation.output_limit {
         generated.rec.tests.truncate(n);
     }
+    let expected = output::expected_exceptions(&generated.rec);
+    kinds.retain(|class, _| expected.contains(class));
     let partial = interrupt::interrupted() || generated.error.is_some();
     let made = output::Made {
         reference: &args.reference,
@@ -64,10 +89,15 @@ pub fn run(global: &GlobalArgs, args: RecordArgs) -> anyhow::Result<Exit> {
     if let Some(e) = generated.error {
         return Err(e.into());
     }
-    if partial {
-        std::process::exit(130);
-    }
-    Ok(Exit::Success)
+    Ok(Outcome {
+        executed: generated.rec.stats.executed,
+        generation: generated.elapsed,
+        tests: generated.rec.tests.len(),
+        errors: generated.rec.errors.len(),
+        reruns: report.elapsed,
+        peak_rss_kib: self_peak_rss_kib() + generation_rss.max(report.workers_peak_kib),
+        partial,
+    })
 }
 
 /// The filtered model of the scope; unknown names and an empty scope are bad input.
@@ -117,11 +147,22 @@ fn generate(
         Ok(r) => (Some(r), None),
         Err(e) => (None, Some(e)),
     };
-    if reason == Some(StopReason::Interrupted) {
-        eprintln!(
+    match reason {
+        Some(StopReason::Interrupted) if interrupt::SECOND.load(Ordering::SeqCst) => {
+            eprintln!("difftest: interrupted; writing the tests kept so far without reruns")
+        }
+        Some(StopReason::Interrupted) => eprintln!(
             "difftest: interrupted; rerunning and writing the tests kept so far \
              (Ctrl-C again to skip the reruns)"
-        );
+        ),
+        Some(StopReason::TimeLimit) if plan.generation.output_limit.is_some() => eprintln!(
+            "difftest: warning: the time limit came before the output limit; this suite \
+             depends on the machine's speed and is not reproducible byte for byte"
+        ),
+        Some(StopReason::Exhausted) => {
+            eprintln!("difftest: no new sequences could be drawn; the scope is exhausted")
+        }
+        _ => {}
     }
     Ok(Generated {
         rec: generator.finish(),

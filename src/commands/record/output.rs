@@ -20,19 +20,7 @@ pub fn exception_kinds(
     model: &ApiModel,
     pool: &Pool,
 ) -> BTreeMap<String, ExceptionKind> {
-    let mut classes = BTreeSet::new();
-    for t in &rec.tests {
-        let ids = t
-            .checks
-            .iter()
-            .map(|c| c.1)
-            .chain(t.observations.iter().copied());
-        for v in ids {
-            if let Observed::Threw { class, .. } = rec.values.get(v) {
-                classes.insert(class.clone());
-            }
-        }
-    }
+    let classes = expected_exceptions(rec);
     let outside: Vec<String> = classes
         .iter()
         .filter(|c| model.class(c).is_none())
@@ -53,6 +41,20 @@ pub fn exception_kinds(
             (c, kind)
         })
         .collect()
+}
+
+/// Exception classes the kept tests expect.
+pub fn expected_exceptions(rec: &Recorded) -> BTreeSet<String> {
+    let mut classes = BTreeSet::new();
+    for t in &rec.tests {
+        let ids = t.checks.iter().map(|c| c.1);
+        for v in ids.chain(t.observations.iter().copied()) {
+            if let Observed::Threw { class, .. } = rec.values.get(v) {
+                classes.insert(class.clone());
+            }
+        }
+    }
+    classes
 }
 
 /// Everything the header needs to know.
@@ -83,6 +85,7 @@ pub fn header(made: Made, rec: &Recorded, kinds: &BTreeMap<String, ExceptionKind
         ("timeouts", s.timeouts),
         ("crashes", s.crashes),
         ("truncated", s.truncated),
+        ("unchecked", s.unchecked),
         ("kept", s.kept_normal + s.kept_exceptional),
         ("redundant", rec.redundant as u64),
         ("violations", s.violations),
