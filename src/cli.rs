@@ -49,6 +49,8 @@ pub enum Command {
     Report(ReportArgs),
     /// Record a regression suite on a reference implementation (oracles/REF.yaml)
     Record(Box<RecordArgs>),
+    /// Write a suite as readable JUnit 4 or 5 tests (see docs/export.md)
+    Export(ExportArgs),
     /// Measure difftest on real targets (see the README's performance section)
     #[command(subcommand)]
     Bench(BenchCommand),
@@ -191,6 +193,49 @@ pub enum BenchCommand {
         #[command(flatten)]
         pool: PoolArgs,
     },
+    /// javac and JUnit run time of an exported suite, against replaying it (docs/export.md)
+    Export {
+        /// The suite to export, compile and run (10,000 tests or more for a fair measure)
+        #[arg(long, value_name = "PATH")]
+        suite: PathBuf,
+        /// JUnit version of the generated code: 4 or 5
+        #[arg(long, default_value = "4", value_name = "4|5")]
+        junit: String,
+        /// The javac to use [default: one that supports the suite's --release]
+        #[arg(long, value_name = "PATH")]
+        javac: Option<PathBuf>,
+        #[command(flatten)]
+        pool: PoolArgs,
+    },
+}
+
+/// `difftest export`: see docs/export.md.
+#[derive(Args, Debug, Clone)]
+pub struct ExportArgs {
+    /// The suite to export (oracles/REF.yaml)
+    #[arg(long, value_name = "PATH")]
+    pub suite: PathBuf,
+    /// JUnit version of the generated code: 4 (4.13+) or 5 (5.8+)
+    #[arg(long, value_name = "4|5")]
+    pub junit: String,
+    /// Folder to write the Java sources into (created; must be empty unless --force)
+    #[arg(long, value_name = "DIR")]
+    pub out: PathBuf,
+    /// Java package of the generated classes [default: the unnamed package]
+    #[arg(long, value_name = "P")]
+    pub package: Option<String>,
+    /// Test methods per class
+    #[arg(long, default_value_t = 100, value_name = "N")]
+    pub tests_per_class: usize,
+    /// Write into a non-empty folder, replacing the files an earlier export wrote
+    #[arg(long)]
+    pub force: bool,
+    /// Also assert the messages of expected exceptions (as `replay --strict-messages`)
+    #[arg(long)]
+    pub strict_messages: bool,
+    /// Do not start the reference to learn return types: declare call results with `var`
+    #[arg(long)]
+    pub offline: bool,
 }
 
 /// `difftest bench replay`.

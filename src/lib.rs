@@ -10,6 +10,7 @@ pub mod commands;
 pub mod compare;
 pub mod contracts;
 pub mod exit;
+pub mod export;
 pub mod generate;
 pub mod interrupt;
 pub mod model;

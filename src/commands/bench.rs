@@ -17,6 +17,12 @@ pub fn run(global: &GlobalArgs, cmd: BenchCommand) -> anyhow::Result<Exit> {
             reruns,
             pool,
         } => super::record::bench::run(global, target, time_limit, reruns, pool),
+        BenchCommand::Export {
+            suite,
+            junit,
+            javac,
+            pool,
+        } => super::export::bench(global, &suite, &junit, javac, &pool),
         BenchCommand::Workers {
             targets,
             sequences,

@@ -3,6 +3,7 @@
 mod accept;
 mod bench;
 mod bench_replay;
+mod export;
 mod record;
 mod replay;
 mod report;
@@ -22,6 +23,7 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<Exit> {
         Command::Accept(args) => accept::run(&args),
         Command::Report(args) => report::run(&args),
         Command::Record(args) => record::run(&cli.global, *args),
+        Command::Export(args) => export::run(&cli.global, args),
         Command::Bench(cmd) => bench::run(&cli.global, cmd),
         Command::Worker => Ok(Exit::Success),
     }
