@@ -7,9 +7,11 @@ use crate::cli::{ExportArgs, GlobalArgs, PoolArgs};
 use crate::exit::{Exit, bad_input};
 use crate::export::{self, ExportError, Exported, Junit, Options, Types, run};
 use crate::pool::Pool;
+use crate::report::Report;
 use crate::suite::Suite;
-use crate::target::TargetStore;
 use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::Instant;
 
 pub fn run(global: &GlobalArgs, args: ExportArgs) -> anyhow::Result<Exit> {
     let options = Options {
@@ -154,7 +156,8 @@ fn skipped(tests: &[(u64, String)]) {
 }
 
 /// `difftest bench export`: exports `suite`, compiles it, runs it with JUnit on the
-/// reference, and replays it on the same JVM; prints the times.
+/// reference, and replays it on the same JVM; prints the times. The export itself and the
+/// JUnit jars' download are not measured.
 pub fn bench(
     global: &GlobalArgs,
     suite_path: &Path,
@@ -205,22 +208,75 @@ pub fn bench(
         ran.failed.len(),
         (compile + ran.elapsed).as_secs_f64(),
     );
-    bench_replay(&store, &suite, suite_path, pool)?;
+    if !ran.failed.is_empty() {
+        let failed: Vec<&str> = ran.failed.iter().map(String::as_str).collect();
+        println!("JUnit: failed: {}", failed.join(", "));
+    }
+    let replay = bench_replay(global, &suite, suite_path, pool)?;
+    let junit_total = (compile + ran.elapsed).as_secs_f64();
+    println!(
+        "javac + JUnit {junit_total:.1} s vs replay {replay:.1} s: replay is {:.1}× faster",
+        junit_total / replay.max(1e-3)
+    );
     Ok(Exit::Success)
 }
 
-/// Replays the suite on its reference with the same JVM and prints the time. Hook: replay
-/// is not in this build yet; the integrator wires `difftest replay` in here.
+/// Replays the suite on its reference — the JVM the JUnit run used — with `difftest replay`
+/// as a child process (no minimization: nothing should differ) and prints its wall time.
 fn bench_replay(
-    _store: &TargetStore,
+    global: &GlobalArgs,
     suite: &Suite,
-    _suite_path: &Path,
+    suite_path: &Path,
     pool: &PoolArgs,
-) -> anyhow::Result<()> {
-    let _config = pool_config(pool)?;
+) -> anyhow::Result<f64> {
+    pool_config(pool)?;
+    let reports = tempfile::tempdir()?;
+    let reference = &suite.header.reference;
+    let mut cmd = Command::new(std::env::current_exe()?);
+    if let Some(dir) = &global.targets_dir {
+        cmd.arg("--targets-dir").arg(dir);
+    }
+    if let Some(dir) = &global.cache_dir {
+        cmd.arg("--cache-dir").arg(dir);
+    }
+    cmd.args(["replay", "--impl", reference, "--no-minimize", "--timeout"])
+        .arg(pool.timeout.to_string())
+        .arg("--suite")
+        .arg(suite_path)
+        .arg("--report-dir")
+        .arg(reports.path())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null());
+    if let Some(jobs) = pool.jobs {
+        cmd.args(["--jobs", &jobs.to_string()]);
+    }
+    let began = Instant::now();
+    let status = cmd.status()?;
+    let wall = began.elapsed().as_secs_f64();
+    if !matches!(status.code(), Some(0 | 1)) {
+        anyhow::bail!("difftest replay failed with {status}");
+    }
+    let json = reports
+        .path()
+        .join(format!("{reference}-vs-{reference}.json"));
+    let report = Report::read(&json)?;
     println!(
-        "replay: not in this build; time `difftest replay --suite … --impl {}` to compare",
-        suite.header.reference
+        "replay: {} tests on {reference} in {wall:.1} s ({} differing, {} unstable; \
+         {:.1} s replaying, {} workers)",
+        report.summary.tests,
+        report.summary.differing,
+        report.summary.unstable,
+        report.stats.replay_seconds,
+        report.stats.workers_started,
     );
-    Ok(())
+    let differing: Vec<String> = report
+        .tests
+        .iter()
+        .filter(|t| t.status != crate::report::TestStatus::Pass)
+        .map(|t| format!("{} ({:?})", t.id, t.status))
+        .collect();
+    if !differing.is_empty() {
+        println!("replay: not passing: {}", differing.join(", "));
+    }
+    Ok(wall)
 }
