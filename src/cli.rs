@@ -250,7 +250,10 @@ pub struct BenchReplayArgs {
     /// Tests in the suite
     #[arg(long, default_value_t = 40_000)]
     pub tests: usize,
-    /// JDK call templates concatenated into one test (about 4 statements each)
+    /// Use difftest's hand-built JDK call templates instead of `difftest record`
+    #[arg(long)]
+    pub synthetic: bool,
+    /// With --synthetic: templates concatenated into one test (about 4 statements each)
     #[arg(long, default_value_t = 3)]
     pub calls_per_test: usize,
     /// Seed of the generated sequences

@@ -1,6 +1,7 @@
-//! Ctrl-C and SIGTERM for long commands. The first signal asks the current phase to stop
-//! at its next safe point (the end of a round), the second asks the next phase to stop too,
-//! so what was recorded is still written; the third ends the process at once (exit 130).
+//! Ctrl-C and SIGTERM for long commands. The first Ctrl-C asks the current phase to stop at
+//! its next safe point (the end of a round), the second asks the next phase to stop too, so
+//! what was recorded is still written; the third ends the process at once (exit 130).
+//! SIGTERM, which usually comes with a short grace period, counts as two Ctrl-Cs.
 //! Handlers are installed with `sigaction` and only touch atomics (async-signal-safe).
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -11,7 +12,13 @@ pub static FIRST: AtomicBool = AtomicBool::new(false);
 /// Set by the second signal.
 pub static SECOND: AtomicBool = AtomicBool::new(false);
 
-extern "C" fn on_signal(_: libc::c_int) {
+extern "C" fn on_signal(sig: libc::c_int) {
+    if sig == libc::SIGTERM && SIGNALS.load(Ordering::SeqCst) == 0 {
+        SIGNALS.store(2, Ordering::SeqCst);
+        FIRST.store(true, Ordering::SeqCst);
+        SECOND.store(true, Ordering::SeqCst);
+        return;
+    }
     match SIGNALS.fetch_add(1, Ordering::SeqCst) {
         0 => FIRST.store(true, Ordering::SeqCst),
         1 => SECOND.store(true, Ordering::SeqCst),

@@ -237,43 +237,45 @@ fn repetition_literals_and_expected_exceptions_show_up() {
     );
 }
 
-#[test]
-fn an_interrupted_record_leaves_a_valid_partial_suite() {
-    let fx = Fixture::new();
-    let out = fx.path("partial.yaml");
+/// Starts a long record, sends `signal` after a few seconds, and returns the suite written.
+fn interrupted(fx: &Fixture, out: &Path, signal: libc::c_int) -> Suite {
+    let args = ["--classes", "rec.Account", "--packages", "java.util"];
     let mut child = fx
-        .command(
-            &out,
-            &[
-                "--classes",
-                "rec.Account",
-                "--packages",
-                "java.util",
-                "--time-limit",
-                "60",
-            ],
-        )
+        .command(out, &[&args[..], &["--time-limit", "60"]].concat())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
         .expect("difftest starts");
     std::thread::sleep(Duration::from_secs(5));
     // SAFETY: signals the child we started, by its pid.
-    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
+    unsafe { libc::kill(child.id() as libc::pid_t, signal) };
     let began = Instant::now();
     let status = child.wait().expect("difftest ends");
     assert!(
         began.elapsed() < Duration::from_secs(50),
-        "stops soon after Ctrl-C"
+        "stops soon after the signal"
     );
     assert_eq!(status.code(), Some(130));
-    let suite = Suite::load(&out).expect("a valid suite");
+    let suite = Suite::load(out).expect("a valid suite");
     assert!(suite.header.partial);
     assert!(!suite.tests.is_empty());
-    assert_eq!(
-        suite.header.options.get("stopped-by").map(String::as_str),
-        Some("interrupt")
-    );
+    let stopped = suite.header.options.get("stopped-by").map(String::as_str);
+    assert_eq!(stopped, Some("interrupt"));
+    suite
+}
+
+#[test]
+fn an_interrupted_record_leaves_a_valid_partial_suite() {
+    let fx = Fixture::new();
+    let suite = interrupted(&fx, &fx.path("partial.yaml"), libc::SIGINT);
+    assert_eq!(suite.header.counts["reruns-done"], 2, "Ctrl-C still reruns");
+}
+
+#[test]
+fn sigterm_writes_at_once_without_reruns() {
+    let fx = Fixture::new();
+    let suite = interrupted(&fx, &fx.path("term.yaml"), libc::SIGTERM);
+    assert_eq!(suite.header.counts["reruns-done"], 0);
 }
 
 #[test]

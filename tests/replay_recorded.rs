@@ -6,9 +6,12 @@ mod support;
 
 use support::{difftest, report_json, stderr, stdout};
 
-/// Classes whose behaviour depends neither on the clock nor on the JVM start.
-const CLASSES: &str = "java.util.ArrayList,java.util.LinkedList,java.util.TreeMap,java.util.BitSet,\
-java.lang.StringBuilder,java.math.BigInteger,java.math.BigDecimal,java.util.ArrayDeque";
+/// Classes whose values depend neither on the clock, nor on random numbers, nor on
+/// identity hash codes: nondeterminism the recorder's reruns may miss (a boolean drawn at
+/// random agrees with itself over three runs one time in four; `[C@1b6d3586` changes length
+/// once in sixteen) would show up here as differences of the reference with itself.
+const CLASSES: &str = "java.lang.Integer,java.lang.Long,java.lang.Short,java.lang.Byte,\
+java.lang.Character,java.util.BitSet,java.lang.Boolean,java.lang.String";
 
 #[test]
 fn a_recorded_suite_replayed_on_its_reference_shows_no_difference_for_several_seeds() {
@@ -21,9 +24,11 @@ fn a_recorded_suite_replayed_on_its_reference_shows_no_difference_for_several_se
             "--classes",
             CLASSES,
             "--time-limit",
-            "4",
-            "--reruns",
             "3",
+            "--output-limit",
+            "3000",
+            "--reruns",
+            "5",
             "--seed",
             seed,
             "--no-progress",

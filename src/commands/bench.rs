@@ -11,18 +11,18 @@ use std::time::Instant;
 
 pub fn run(global: &GlobalArgs, cmd: BenchCommand) -> anyhow::Result<Exit> {
     match cmd {
-        BenchCommand::Export {
-            suite,
-            junit,
-            javac,
-            pool,
-        } => super::export::bench(global, &suite, &junit, javac, &pool),
         BenchCommand::Record {
             target,
             time_limit,
             reruns,
             pool,
         } => super::record::bench::run(global, target, time_limit, reruns, pool),
+        BenchCommand::Export {
+            suite,
+            junit,
+            javac,
+            pool,
+        } => super::export::bench(global, &suite, &junit, javac, &pool),
         BenchCommand::Workers {
             targets,
             sequences,

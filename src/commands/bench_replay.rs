@@ -1,5 +1,5 @@
-//! `difftest bench replay`: records a large suite of generated JDK sequences on a reference
-//! (not measured), then runs `difftest replay` on a target as a child process for each job
+//! `difftest bench replay`: records a large suite on a reference with `difftest record`
+//! (or, with `--synthetic`, from hand-built JDK call templates; not measured), then runs `difftest replay` on a target as a child process for each job
 //! count and reports wall time (end to end: suite loading, JVM start-ups, confirmation,
 //! minimization, reports), tests per second, peak RSS and the speed-up between job counts.
 
@@ -64,6 +64,9 @@ pub fn run(global: &GlobalArgs, args: &BenchReplayArgs) -> anyhow::Result<Exit> 
 
 /// Generates and records the suite; returns its path.
 fn record(global: &GlobalArgs, args: &BenchReplayArgs, work: &Path) -> anyhow::Result<PathBuf> {
+    if !args.synthetic {
+        return generate(global, args, work);
+    }
     let began = Instant::now();
     let store = store(global)?;
     let mut config = pool_config(&PoolArgs {
@@ -99,6 +102,58 @@ fn record(global: &GlobalArgs, args: &BenchReplayArgs, work: &Path) -> anyhow::R
         began.elapsed().as_secs_f64()
     );
     Ok(path)
+}
+
+/// Records the suite with `difftest record` (three reruns, to keep the set-up short).
+fn generate(global: &GlobalArgs, args: &BenchReplayArgs, work: &Path) -> anyhow::Result<PathBuf> {
+    let began = Instant::now();
+    let path = work
+        .join("oracles")
+        .join(format!("{}.yaml", args.reference));
+    let mut cmd = child(global)?;
+    cmd.args([
+        "record",
+        "--impl",
+        &args.reference,
+        "--time-limit",
+        "900",
+        "--reruns",
+        "3",
+    ])
+    .args([
+        "--output-limit",
+        &args.tests.to_string(),
+        "--seed",
+        &args.seed.to_string(),
+    ])
+    .args(["--no-progress", "--jobs", "2", "--output"])
+    .arg(&path)
+    .stdout(Stdio::null());
+    let status = cmd.status()?;
+    if !status.success() {
+        anyhow::bail!("difftest record failed with {status}");
+    }
+    let suite = Suite::load(&path)?;
+    let statements: usize = suite.tests.iter().map(|t| t.statements.len()).sum();
+    println!(
+        "suite: {} tests, {statements} statements, recorded by difftest record on {} in {:.1} s (not measured)",
+        suite.tests.len(),
+        args.reference,
+        began.elapsed().as_secs_f64()
+    );
+    Ok(path)
+}
+
+/// `difftest` with the global flags, as a child process.
+fn child(global: &GlobalArgs) -> anyhow::Result<Command> {
+    let mut cmd = Command::new(std::env::current_exe()?);
+    if let Some(dir) = &global.targets_dir {
+        cmd.arg("--targets-dir").arg(dir);
+    }
+    if let Some(dir) = &global.cache_dir {
+        cmd.arg("--cache-dir").arg(dir);
+    }
+    Ok(cmd)
 }
 
 fn header(reference: &str, fingerprint: crate::target::Fingerprint, seed: u64) -> Header {

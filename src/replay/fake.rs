@@ -57,7 +57,6 @@ impl Fake {
         sevens: &mut [bool],
     ) -> Result<Observed, SeqResult> {
         values.push(0);
-        let target = self.flavor == Flavor::Target;
         Ok(match s {
             Statement::Literal { value, .. } => {
                 *values.last_mut().unwrap() = value.parse().unwrap_or(0);
@@ -73,52 +72,65 @@ impl Fake {
                 ..
             } => {
                 let r = receiver.unwrap_or(0);
-                match method.as_str() {
-                    "add" => {
-                        let v = values[args[0]];
-                        sums[r] += v;
-                        sevens[r] |= v == 7;
-                        Observed::Void
-                    }
-                    "get" => {
-                        let poison = if self.poisoned.load(Ordering::Relaxed) {
-                            100
-                        } else {
-                            0
-                        };
-                        Fake::int(sums[r] + i64::from(target && sevens[r]) + poison)
-                    }
-                    "poison" if target => {
-                        self.poisoned.store(true, Ordering::Relaxed);
-                        Observed::Void
-                    }
-                    "check" if target => Observed::Threw {
-                        class: "java.lang.IllegalStateException".into(),
-                        message: Some("x".into()),
-                    },
-                    "check" => Observed::Void,
-                    "describe" => Observed::Threw {
-                        class: "java.lang.RuntimeException".into(),
-                        message: Some(if target { "b" } else { "a" }.into()),
-                    },
-                    "newer" if target => Observed::Missing {
-                        what: "method Counter.newer()".into(),
-                    },
-                    "newer" => Observed::Void,
-                    "spin" if target => return Err(SeqResult::Timeout { millis: 100 }),
-                    "boom" if target => {
-                        return Err(SeqResult::Crash {
-                            exit: "signal 11".into(),
-                            stderr_tail: "SIGSEGV".into(),
-                        });
-                    }
-                    "flaky" if target => {
-                        Fake::int(1 - (self.calls.fetch_add(1, Ordering::Relaxed) % 2) as i64)
-                    }
-                    _ => Fake::int(0),
-                }
+                let v = args.first().map_or(0, |&a| values[a]);
+                self.call(method, r, v, sums, sevens)?
             }
             _ => Observed::Void,
+        })
+    }
+
+    /// `receiver.method(v)` on the fake counter `r`.
+    fn call(
+        &self,
+        method: &str,
+        r: usize,
+        v: i64,
+        sums: &mut [i64],
+        sevens: &mut [bool],
+    ) -> Result<Observed, SeqResult> {
+        let target = self.flavor == Flavor::Target;
+        Ok(match method {
+            "add" => {
+                sums[r] += v;
+                sevens[r] |= v == 7;
+                Observed::Void
+            }
+            "get" => {
+                let poison = if self.poisoned.load(Ordering::Relaxed) {
+                    100
+                } else {
+                    0
+                };
+                Fake::int(sums[r] + i64::from(target && sevens[r]) + poison)
+            }
+            "poison" if target => {
+                self.poisoned.store(true, Ordering::Relaxed);
+                Observed::Void
+            }
+            "check" if target => Observed::Threw {
+                class: "java.lang.IllegalStateException".into(),
+                message: Some("x".into()),
+            },
+            "check" => Observed::Void,
+            "describe" => Observed::Threw {
+                class: "java.lang.RuntimeException".into(),
+                message: Some(if target { "b" } else { "a" }.into()),
+            },
+            "newer" if target => Observed::Missing {
+                what: "method Counter.newer()".into(),
+            },
+            "newer" => Observed::Void,
+            "spin" if target => return Err(SeqResult::Timeout { millis: 100 }),
+            "boom" if target => {
+                return Err(SeqResult::Crash {
+                    exit: "signal 11".into(),
+                    stderr_tail: "SIGSEGV".into(),
+                });
+            }
+            "flaky" if target => {
+                Fake::int(1 - (self.calls.fetch_add(1, Ordering::Relaxed) % 2) as i64)
+            }
+            _ => Fake::int(0),
         })
     }
 

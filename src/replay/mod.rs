@@ -210,7 +210,7 @@ pub enum TestOutcome {
 }
 
 /// Tests per segment by default: each segment runs, in id order, in a JVM of its own.
-pub const DEFAULT_SEGMENT: usize = 1000;
+pub const DEFAULT_SEGMENT: usize = 5000;
 
 /// How to replay.
 #[derive(Clone, Debug)]
@@ -233,15 +233,19 @@ impl Default for ReplayOptions {
     }
 }
 
+/// Tests sent to a runner at once within a segment: bounds the requests and results held
+/// in memory (the runner keeps its worker, so a segment still runs in one JVM, in order).
+const CALL: usize = 500;
+
 /// Runs `tests` on `runner` and compares each result with its expectations.
 pub fn run_and_compare(tests: &[&Test], runner: &dyn Runner) -> Result<Vec<Verdict>, PoolError> {
-    let requests: Vec<SeqRequest> = tests.iter().map(|t| t.request()).collect();
-    let results = runner.run(&requests)?;
-    Ok(tests
-        .iter()
-        .zip(&results)
-        .map(|(t, r)| compare(t, r))
-        .collect())
+    let mut verdicts = Vec::with_capacity(tests.len());
+    for part in tests.chunks(CALL) {
+        let requests: Vec<SeqRequest> = part.iter().map(|t| t.request()).collect();
+        let results = runner.run(&requests)?;
+        verdicts.extend(part.iter().zip(&results).map(|(t, r)| compare(t, r)));
+    }
+    Ok(verdicts)
 }
 
 /// Runs `tests` in segments (see [`ReplayOptions::segment`]), `lane.jobs()` segments at a

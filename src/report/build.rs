@@ -1,10 +1,11 @@
 //! Builds a [`Report`] from a replay's outcomes and groups, applying the accepted list and
 //! deciding the gate.
 
+use super::java::java_source_observed;
 use super::text::show;
 use super::{
     Gate, GroupReport, GroupStatus, Implementation, MinimizedReport, Options, Report, Stats,
-    Summary, TestReport, TestStatus, java_source,
+    Summary, TestReport, TestStatus,
 };
 use crate::compare::{Divergence, Verdict};
 use crate::replay::{Shard, TestOutcome};
@@ -150,10 +151,23 @@ fn group_report(
         tgt_value,
         ref_observed: g.divergence.expected.clone(),
         tgt_observed: g.divergence.actual.clone(),
-        example_java: java_source(&example.statements),
+        example_java: example_java(example, g.divergence.site),
         accepted,
         minimized: g.minimized.as_ref().map(minimized_report),
+        reproduced: g.reproduced,
     }
+}
+
+/// The example as Java; for an observer divergence, the observer call is the last line.
+fn example_java(example: &Test, site: crate::compare::Site) -> Vec<String> {
+    let mut lines = java_source_observed(&example.statements, &example.observers);
+    if let crate::compare::Site::Observer(j) = site
+        && let Some(o) = example.observers.get(j)
+    {
+        let expr = super::java::observer_expression(o, &example.statements);
+        lines.push(format!("{expr};"));
+    }
+    lines
 }
 
 fn minimized_report(m: &Minimized) -> MinimizedReport {
@@ -165,7 +179,7 @@ fn minimized_report(m: &Minimized) -> MinimizedReport {
         site: m.divergence.site,
         ref_value,
         tgt_value,
-        java: java_source(&m.test.statements),
+        java: java_source_observed(&m.test.statements, &m.test.observers),
         test: m.test.clone(),
     }
 }

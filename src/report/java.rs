@@ -9,7 +9,17 @@ use crate::sequence::{ObserverCall, Statement};
 
 /// One line of Java per statement.
 pub fn java_source(statements: &[Statement]) -> Vec<String> {
-    let used = used_later(statements);
+    java_source_observed(statements, &[])
+}
+
+/// One line of Java per statement, declaring the values `observers` call methods on.
+pub fn java_source_observed(statements: &[Statement], observers: &[ObserverCall]) -> Vec<String> {
+    let mut used = used_later(statements);
+    for o in observers {
+        if let Some(u) = used.get_mut(o.stmt) {
+            *u = true;
+        }
+    }
     let types: Vec<Option<String>> = statements.iter().map(static_type).collect();
     statements
         .iter()
@@ -221,6 +231,24 @@ mod tests {
         assert_eq!(lines[3], "var v3 = v0.clone();");
         assert_eq!(lines[4], "((java.util.ArrayList) v3).size();");
         assert_eq!(lines[5], "var v5 = java.util.Map.Entry.X;");
+    }
+
+    #[test]
+    fn values_observed_later_are_declared() {
+        let s = vec![
+            new("java.lang.StringBuilder", &[], &[]),
+            call("java.lang.StringBuilder", "reverse", &[], Some(0), &[]),
+        ];
+        let o = crate::replay::samples::observer(1, "java.lang.StringBuilder", "length");
+        assert_eq!(java_source(&s)[1], "v0.reverse();");
+        assert_eq!(
+            java_source_observed(&s, std::slice::from_ref(&o))[1],
+            "var v1 = v0.reverse();"
+        );
+        assert_eq!(
+            observer_expression(&o, &s),
+            "((java.lang.StringBuilder) v1).length()"
+        );
     }
 
     #[test]

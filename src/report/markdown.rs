@@ -142,6 +142,15 @@ fn group_section(out: &mut String, r: &Report, g: &GroupReport) {
         ids.push("…".into());
     }
     let _ = writeln!(out, "- Tests affected ({}): {}", g.tests, ids.join(", "));
+    if g.reproduced == Some(false) {
+        let _ = writeln!(
+            out,
+            "- **Not reproduced side by side**: run now on {} and {}, the example does not \
+             differ; the recorded value depends on when or where it was recorded (clock, \
+             randomness, JVM state). Record again, or accept.",
+            r.reference.name, r.target.name
+        );
+    }
     acceptance(out, r, g);
     sequence(out, g);
 }
@@ -223,7 +232,11 @@ fn annotated(
                 "{};  {note}",
                 observer_expression(o, &test.statements)
             )),
-            None => lines.push(format!("// observer {j}:  {note}")),
+            // The example's lines end with the observer call already.
+            None => match lines.last_mut() {
+                Some(last) => *last = format!("{last}  {note}"),
+                None => lines.push(note),
+            },
         },
         _ => match lines.last_mut() {
             Some(last) => *last = format!("{last}  {note}"),

@@ -3,7 +3,7 @@
 //! group on the most targets — so the columns compare like with like, and with three or
 //! more implementations (the reference included) the odd one out can be named.
 
-use super::table::{CELL, new_table, odd_one_out};
+use super::table::{CELL, ROWS, new_table, odd_one_out};
 use super::text::{shorten, target_cell};
 use super::{GroupReport, Report, TestReport, TestStatus};
 use std::collections::{BTreeMap, HashMap};
@@ -38,7 +38,7 @@ pub fn matrix_table(reports: &[Report]) -> String {
         header.push("odd one out".into());
     }
     let mut table = new_table(header);
-    for row in &rows {
+    for row in rows.iter().take(ROWS) {
         let cells: Vec<(String, String)> = reports
             .iter()
             .zip(&index)
@@ -60,7 +60,14 @@ pub fn matrix_table(reports: &[Report]) -> String {
         }
         table.add_row(line);
     }
-    table.to_string()
+    let mut text = table.to_string();
+    if rows.len() > ROWS {
+        text.push_str(&format!(
+            "\n… and {} more group(s): see the Markdown reports",
+            rows.len() - ROWS
+        ));
+    }
+    text
 }
 
 /// One row per group id, most affected tests first.

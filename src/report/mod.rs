@@ -135,6 +135,11 @@ pub struct GroupReport {
     pub accepted: Option<AcceptedEntry>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub minimized: Option<MinimizedReport>,
+    /// Whether the example still differed when run side by side on both implementations
+    /// during minimization; `false` means the recorded value depends on when or where it
+    /// was recorded (clock, randomness, JVM state). Absent when not tried.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reproduced: Option<bool>,
 }
 
 /// What became of one test.

@@ -9,6 +9,8 @@ use std::collections::BTreeMap;
 
 /// Widest value shown in a cell (the Markdown and JSON reports have them whole).
 pub(crate) const CELL: usize = 48;
+/// Rows shown on stdout (new groups come first); the Markdown and JSON reports have all.
+pub(crate) const ROWS: usize = 40;
 
 pub(crate) fn new_table(header: Vec<String>) -> Table {
     let mut table = Table::new();
@@ -27,6 +29,13 @@ fn status_word(s: GroupStatus) -> &'static str {
     }
 }
 
+/// `NEW`, `accepted`, `shown`; with `*` when the reference agreed with the target when
+/// both ran side by side (see [`footnotes`]).
+fn status_cell(g: &super::GroupReport) -> String {
+    let star = if g.reproduced == Some(false) { "*" } else { "" };
+    format!("{}{star}", status_word(g.status))
+}
+
 /// The table of one report (empty string when there is no group).
 pub fn groups_table(report: &Report) -> String {
     if report.groups.is_empty() {
@@ -43,10 +52,10 @@ pub fn groups_table(report: &Report) -> String {
         ])
         .collect();
     let mut table = new_table(header);
-    for g in &report.groups {
+    for g in report.groups.iter().take(ROWS) {
         table.add_row(vec![
             g.id.clone(),
-            status_word(g.status).into(),
+            status_cell(g),
             shorten(&g.callee, 60),
             g.kind.describe().into(),
             shorten(&g.ref_value, CELL),
@@ -55,7 +64,15 @@ pub fn groups_table(report: &Report) -> String {
             example_cell(g),
         ]);
     }
-    table.to_string()
+    let mut text = table.to_string();
+    if report.groups.len() > ROWS {
+        let more = report.groups.len() - ROWS;
+        text.push_str(&format!(
+            "\n… and {more} more group(s): see {}.md",
+            report.stem()
+        ));
+    }
+    text
 }
 
 /// `#12 (9→3 stmts)`: the example and its size before and after minimization.
@@ -100,21 +117,30 @@ pub fn summary_line(report: &Report) -> String {
     )
 }
 
-/// Lines about stale accepted entries and notes.
+/// Lines about groups not reproduced side by side, stale accepted entries and notes.
 pub fn footnotes(report: &Report) -> Vec<String> {
-    let mut out: Vec<String> = report
-        .stale_accepted
+    let mut out = Vec::new();
+    let unconfirmed = report
+        .groups
         .iter()
-        .map(|e| {
-            format!(
-                "stale accepted entry {} ({} {}, target {}): not seen in this replay",
-                e.group,
-                e.callee,
-                e.kind.name(),
-                e.target
-            )
-        })
-        .collect();
+        .filter(|g| g.reproduced == Some(false))
+        .count();
+    if unconfirmed > 0 {
+        out.push(format!(
+            "* {unconfirmed} group(s) did not differ when {} and {} ran side by side: the recorded \
+             value depends on when or where it was recorded (clock, randomness, JVM state)",
+            report.reference.name, report.target.name
+        ));
+    }
+    out.extend(report.stale_accepted.iter().map(|e| {
+        format!(
+            "stale accepted entry {} ({} {}, target {}): not seen in this replay",
+            e.group,
+            e.callee,
+            e.kind.name(),
+            e.target
+        )
+    }));
     out.extend(report.notes.iter().map(|n| format!("note: {n}")));
     out
 }

@@ -53,6 +53,8 @@ fn every_shipped_target_parses() {
     }
     seen.sort();
     let expected = [
+        "commons-lang3-3.12.0",
+        "commons-lang3-3.17.0",
         "openjdk17",
         "openjdk17-zero",
         "system",

@@ -34,6 +34,8 @@ struct Search {
     runs: u32,
     budget: u32,
     best: Option<(Test, Divergence)>,
+    /// Whether the example, run now on both implementations, still differs.
+    reproduced: Option<bool>,
     done: bool,
     /// The last round was cut short by the budget.
     truncated: bool,
@@ -50,8 +52,10 @@ struct Candidate {
 type Found = Option<(Test, Divergence)>;
 
 /// Minimizes every group's example in place (`group.minimized`), running candidates on both
-/// runners; at most `budget` candidates per group. The example, with only the diverging
-/// observer kept, is where the search starts (and what is reported if nothing smaller works).
+/// runners; at most `budget` candidates per group. The first candidate is the example itself
+/// (with only the diverging observer): if the reference and the target agree on it now, the
+/// recorded value depended on when or where it was recorded, and the group says so
+/// (`reproduced: Some(false)`, no minimized sequence).
 pub fn minimize_all(
     groups: &mut [Group],
     tests: &[&Test],
@@ -90,6 +94,7 @@ pub fn minimize_all(
         }
     }
     for (g, s) in groups.iter_mut().zip(searches) {
+        g.reproduced = s.reproduced;
         g.minimized = s.best.map(|(test, divergence)| Minimized {
             original_len: s.original.statements.len(),
             test,
@@ -137,7 +142,8 @@ impl Search {
             } else {
                 budget
             },
-            best: Some(base(original, d, observer)),
+            best: None,
+            reproduced: None,
             done: false,
             truncated: false,
         }
@@ -147,6 +153,9 @@ impl Search {
     fn candidates(&mut self) -> Vec<Vec<bool>> {
         if self.done || self.runs >= self.budget {
             return Vec::new();
+        }
+        if self.reproduced.is_none() {
+            return vec![self.keep.clone()];
         }
         let units = self.units();
         if units.is_empty() {
@@ -175,6 +184,12 @@ impl Search {
     fn feed(&mut self, results: Vec<(Vec<bool>, Found)>) {
         self.runs += results.len() as u32;
         let winner = results.into_iter().find_map(|(k, f)| f.map(|f| (k, f)));
+        if self.reproduced.is_none() {
+            self.reproduced = Some(winner.is_some());
+            self.done = winner.is_none();
+            self.best = winner.map(|(_, found)| found);
+            return;
+        }
         let units = self.units().len();
         match winner {
             Some((keep, found)) => {
@@ -247,22 +262,6 @@ impl Search {
         let d = verdict.divergence()?;
         (d.callee == self.callee && d.kind == self.kind).then(|| (test.clone(), d.clone()))
     }
-}
-
-/// The example itself with only the diverging observer: it showed the difference on the
-/// replay and on every confirmation, so it needs no run of its own.
-fn base(original: &Test, d: &Divergence, observer: Option<usize>) -> (Test, Divergence) {
-    let mut test = original.clone();
-    let mut d = d.clone();
-    test.observers.clear();
-    test.expected_observations.clear();
-    if let Some(j) = observer {
-        test.observers.extend(original.observers.get(j).cloned());
-        test.expected_observations
-            .extend(original.expected_observations.get(j).cloned());
-        d.site = Site::Observer(0);
-    }
-    (test, d)
 }
 
 /// The keep mask without `chunk` and every statement that reads a removed one.

@@ -112,3 +112,26 @@ fn observer_differences_keep_their_observer() {
     assert_eq!(m.test.observers.len(), 1);
     assert_eq!(m.divergence.site, Site::Observer(0));
 }
+
+#[test]
+fn a_difference_with_the_recording_only_is_not_reproduced_side_by_side() {
+    let mut test = counter_test(1, &[3], 1, "get");
+    let last = test.expected_steps.len() - 1;
+    test.expected_steps[last] = Some(crate::sequence::Observed::Value {
+        class: "int".into(),
+        text: "99".into(),
+    });
+    let tests = vec![test];
+    let mut groups = groups_of(&tests);
+    assert_eq!(groups.len(), 1, "replay compares with the recording");
+    let refs: Vec<&Test> = tests.iter().collect();
+    let (r, t) = (Fake::new(Flavor::Reference), Fake::new(Flavor::Target));
+    minimize_all(&mut groups, &refs, &r, &t, 200).unwrap();
+    assert_eq!(groups[0].reproduced, Some(false));
+    assert!(groups[0].minimized.is_none());
+    assert_eq!(
+        t.sequences.load(Ordering::Relaxed),
+        1,
+        "one side-by-side run, no search"
+    );
+}

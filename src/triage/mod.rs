@@ -50,6 +50,9 @@ pub struct Group {
     /// The example's divergence.
     pub divergence: Divergence,
     pub minimized: Option<Minimized>,
+    /// Whether the example, run side by side on the reference and the target during
+    /// minimization, still differed (`None`: not tried).
+    pub reproduced: Option<bool>,
 }
 
 /// Groups the tests that differ (not the unstable ones), in a deterministic order: most
@@ -102,6 +105,7 @@ fn make_group(
         example,
         divergence,
         minimized: None,
+        reproduced: None,
     }
 }
 

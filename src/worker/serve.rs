@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 
 /// Native stack of the thread that runs Java code: deep recursion in the code under test
 /// must end in a `StackOverflowError`, not in a crash of the worker.
-const JAVA_THREAD_STACK: usize = 512 << 20;
+const JAVA_THREAD_STACK: usize = 16 << 20;
 /// Without `isolate`, answers are flushed at least this often.
 const FLUSH_EVERY: Duration = Duration::from_millis(10);
 

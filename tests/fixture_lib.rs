@@ -1,0 +1,115 @@
+//! The whole pipeline on `examples/fixture-lib`: record on release 1, replay on release 2.
+//! The replay must report the injected regressions — and nothing else: not the unchanged
+//! `Counter`, not the nondeterministic `ticket()`.
+
+mod replay_support;
+
+use replay_support::{difftest, report_json, stderr, stdout};
+use std::collections::BTreeSet;
+use std::path::Path;
+
+const JDK: &str = "/usr/lib/jvm/java-17-openjdk-amd64";
+
+/// Compiles both releases and writes the targets `lib-v1` and `lib-v2`.
+fn setup(work: &Path) {
+    let targets = work.join("targets");
+    std::fs::create_dir_all(&targets).unwrap();
+    for v in ["v1", "v2"] {
+        let src = replay_support::repo()
+            .join("examples/fixture-lib")
+            .join(v)
+            .join("example/lib");
+        let mut sources: Vec<_> = std::fs::read_dir(&src)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        sources.sort();
+        let out = work.join(format!("classes-{v}"));
+        let status = std::process::Command::new(format!("{JDK}/bin/javac"))
+            .args(["--release", "11", "-d"])
+            .arg(&out)
+            .args(&sources)
+            .status()
+            .expect("javac runs");
+        assert!(status.success(), "{v} compiles");
+        let yaml = format!(
+            "name: lib-{v}\ndescription: fixture library {v}\njdk:\n  path: {JDK}\nclasspath:\n  - path: {}\n",
+            out.display()
+        );
+        std::fs::write(targets.join(format!("lib-{v}.yaml")), yaml).unwrap();
+    }
+}
+
+#[test]
+fn record_on_release_1_and_replay_on_release_2_finds_every_injected_regression() {
+    let work = tempfile::tempdir().unwrap();
+    setup(work.path());
+    let targets = work.path().join("targets");
+    let targets = targets.to_str().unwrap();
+    let common = ["--targets-dir", targets, "--timeout", "2", "--jobs", "2"];
+    let mut record = vec!["record", "--impl", "lib-v1", "--packages", "example.lib"];
+    record.extend([
+        "--time-limit",
+        "15",
+        "--output-limit",
+        "600",
+        "--reruns",
+        "3",
+    ]);
+    record.extend(["--seed", "5", "--no-progress"]);
+    record.extend(common);
+    let out = difftest(work.path(), &record);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let suite = std::fs::read_to_string(work.path().join("oracles/lib-v1.yaml")).unwrap();
+    assert!(
+        !suite.contains(".ticket()  //"),
+        "nanoTime values were dropped as unstable"
+    );
+
+    let mut replay = vec!["replay", "--impl", "lib-v2"];
+    replay.extend(common);
+    let out = difftest(work.path(), &replay);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}\n{}",
+        stdout(&out),
+        stderr(&out)
+    );
+    let report = report_json(work.path(), "lib-v2-vs-lib-v1");
+    let found: BTreeSet<(String, String)> = report["groups"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|g| g["status"] == "new")
+        .map(|g| {
+            (
+                g["callee"].as_str().unwrap().into(),
+                g["kind"].as_str().unwrap().into(),
+            )
+        })
+        .collect();
+    let c = "example.lib.Calculator";
+    let expected = [
+        (format!("{c}.greet(java.lang.String)"), "value"),
+        (format!("{c}.divide(int,int)"), "exception_class"),
+        (format!("{c}.clamp(int,int,int)"), "normal_vs_exception"),
+        (format!("{c}.legacyName()"), "missing"),
+        (format!("{c}.twice(int)"), "timeout"),
+        (format!("{c}.checked(int)"), "crash"),
+    ];
+    for (callee, kind) in &expected {
+        assert!(
+            found.contains(&(callee.clone(), kind.to_string())),
+            "{callee} {kind} not found in {found:?}\n{}",
+            stdout(&out)
+        );
+    }
+    let injected: BTreeSet<&str> = expected.iter().map(|(c, _)| c.as_str()).collect();
+    for (callee, kind) in &found {
+        assert!(
+            injected.contains(callee.as_str()),
+            "unexpected group {callee} {kind}"
+        );
+    }
+}
