@@ -206,6 +206,8 @@ mod tests {
         ));
         assert!(!omit.omits_member("java.util.Formatter", &callable("<init>", &[])));
         assert!(!omit.omits_class("java.util.ArrayList"));
+        let inherited = callable("setDefault", &["java.util.TimeZone"]);
+        assert!(omit.omits_member("java.util.SimpleTimeZone", &inherited));
     }
 
     #[test]
