@@ -3,35 +3,25 @@
 
 #![allow(dead_code)]
 
+#[path = "../replay_support.rs"]
+mod support;
+
+#[allow(unused_imports)]
+pub use support::{config, repo};
+
 use difftest::pool::{Pool, PoolConfig};
 use difftest::target::{Provisioned, TargetStore};
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::time::Duration;
 
 /// The targets shipped with difftest, provisioned into the default cache.
 pub fn store() -> TargetStore {
     TargetStore::new(Some(repo().join("targets")), None).expect("target store")
 }
 
-pub fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
 /// Provisions a shipped target.
 pub fn provision(name: &str) -> Provisioned {
-    let store = store();
-    let spec = store.load(name).expect("target loads");
-    store.provision(&spec).expect("target provisions")
-}
-
-/// A pool configuration that runs this crate's binary as worker.
-pub fn config(jobs: usize, timeout_ms: u64) -> PoolConfig {
-    let mut config = PoolConfig::new();
-    config.jobs = jobs;
-    config.timeout = Duration::from_millis(timeout_ms);
-    config.worker_exe = PathBuf::from(env!("CARGO_BIN_EXE_difftest"));
-    config
+    support::provision(name, None)
 }
 
 /// A pool on a shipped target, with extra classpath entries.
