@@ -233,12 +233,13 @@ fn summary(plan: &Plan, g: &Generated, r: &RerunReport, generation_rss: u64, par
         .map(|(m, n)| format!("{m} ({n})"))
         .collect();
     println!(
-        "reruns: {} in {:.1} s; dropped {} unstable checks and {} observations, {} tests; \
-         most unstable: {}",
+        "reruns: {} in {:.1} s; dropped {} unstable checks and {} observations, {} derived \
+         from them, {} tests; most unstable: {}",
         r.reruns_done,
         r.elapsed.as_secs_f64(),
         r.dropped_checks,
         r.dropped_observations,
+        r.dropped_derived,
         r.dropped_tests,
         if unstable.is_empty() {
             "none".to_string()

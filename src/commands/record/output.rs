@@ -94,6 +94,7 @@ pub fn header(made: Made, rec: &Recorded, kinds: &BTreeMap<String, ExceptionKind
         ("reruns-done", r.reruns_done as u64),
         ("unstable-checks", r.dropped_checks),
         ("unstable-observations", r.dropped_observations),
+        ("derived-from-unstable", r.dropped_derived),
         ("weakened-messages", r.weakened_messages),
         ("unstable-tests", r.dropped_tests),
         ("tests", rec.tests.len() as u64),

@@ -3,8 +3,11 @@
 //! shuffled order and cut into batches of random sizes, so that results which depend on the
 //! JVM start (hash seeds, identity hashes, the clock) or on what ran before (static state)
 //! show up as changes. Every check whose value changed in any run is dropped — an exception
-//! whose class held but whose message changed keeps its class only — and every test left
-//! with no check is dropped.
+//! whose class held but whose message changed keeps its class only — and so is every check
+//! and observation that reads a changed value ([`taint`]); every test left with no check is
+//! dropped.
+
+pub mod taint;
 
 use crate::generate::kept::KeptTest;
 use crate::generate::{Executor, Recorded};
@@ -28,6 +31,8 @@ pub struct RerunReport {
     /// Step checks and observations dropped because their value changed.
     pub dropped_checks: u64,
     pub dropped_observations: u64,
+    /// Checks and observations dropped because they read a value that changed (taint).
+    pub dropped_derived: u64,
     /// Expected exceptions whose message changed (their class is still checked).
     pub weakened_messages: u64,
     /// Tests dropped: nothing left to check, a different number of steps, a timeout or crash.
@@ -129,10 +134,40 @@ fn compare(rec: &mut Recorded, t: usize, result: SeqResult, report: &mut RerunRe
         return false;
     }
     let mut test: KeptTest = std::mem::replace(&mut rec.tests[t], empty_test());
-    compare_steps(rec, &mut test, &steps, report);
+    let changed = compare_steps(rec, &mut test, &steps, report);
     compare_observations(rec, &mut test, &observations, report);
+    drop_tainted(rec, &mut test, &steps, &changed, report);
     rec.tests[t] = test;
     true
+}
+
+/// Drops the checks and observations that read a value that changed in this run, or an
+/// identity-based one.
+fn drop_tainted(
+    rec: &Recorded,
+    test: &mut KeptTest,
+    steps: &[Observed],
+    changed: &[u32],
+    report: &mut RerunReport,
+) {
+    let identity = steps.iter().any(
+        |o| matches!(o, Observed::Value { text, .. } if crate::observe::looks_identity_based(text)),
+    );
+    if changed.is_empty() && !identity {
+        return;
+    }
+    let stmts = rec.store.statements(&rec.store.node(test.seq).parts);
+    let taint = taint::spread(&stmts, steps, changed);
+    let before = test.check_count();
+    test.checks.retain(|&(step, _)| !taint.step[step as usize]);
+    (test.observers, test.observations) = test
+        .observers
+        .iter()
+        .zip(&test.observations)
+        .filter(|(o, _)| !taint.var[o.stmt as usize])
+        .map(|(o, v)| (*o, *v))
+        .unzip();
+    report.dropped_derived += (before - test.check_count()) as u64;
 }
 
 fn compare_steps(
@@ -140,9 +175,10 @@ fn compare_steps(
     test: &mut KeptTest,
     steps: &[Observed],
     report: &mut RerunReport,
-) {
+) -> Vec<u32> {
     let parts = &rec.store.node(test.seq).parts;
     let mut checks = Vec::with_capacity(test.checks.len());
+    let mut changed = Vec::new();
     for &(step, v) in &test.checks {
         match settle(rec.values.get(v), &steps[step as usize]) {
             Settled::Same => checks.push((step, v)),
@@ -151,6 +187,7 @@ fn compare_steps(
                 checks.push((step, rec.values.intern(&o)));
             }
             Settled::Changed => {
+                changed.push(step);
                 report.dropped_checks += 1;
                 let callee = rec
                     .store
@@ -162,6 +199,7 @@ fn compare_steps(
         }
     }
     test.checks = checks;
+    changed
 }
 
 fn compare_observations(
