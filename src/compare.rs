@@ -4,8 +4,10 @@
 //! Steps are compared in order; the first step that differs is the divergence (execution
 //! stops at the first abnormal step on both sides, so nothing after it can be compared).
 //! Observers are compared only when every step was normal on both sides; the first observer
-//! that differs is the divergence. A step recorded as `None` (an object, or unstable on the
-//! reference) is not checked, except that an abnormal outcome there is still a difference.
+//! that differs is the divergence. A step recorded as `None` (an object) is not checked,
+//! except that an abnormal outcome there is still a difference. A step whose value varies on
+//! the reference is not checked either, and if it ends abnormally on either side the
+//! comparison ends there without a difference: the reference might have thrown too.
 
 use crate::sequence::{Observed, SeqResult, Statement};
 use crate::suite::Test;
@@ -208,6 +210,14 @@ fn compare_steps(test: &Test, actual: &[Observed]) -> Option<Divergence> {
     for i in 0..n {
         let expected = test.expected_steps.get(i).cloned().flatten();
         let got = actual.get(i);
+        if test.varies_at(i) {
+            let ends = got.is_none_or(Observed::is_abnormal)
+                || expected.as_ref().is_some_and(Observed::is_abnormal);
+            if ends {
+                return None;
+            }
+            continue;
+        }
         let kind = match (&expected, got) {
             (Some(e), Some(a)) => classify(e, a),
             // Unchecked on the reference (which ran it normally): only abnormal counts.

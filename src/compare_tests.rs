@@ -89,6 +89,22 @@ fn an_exception_at_an_unchecked_step_is_still_a_difference() {
 }
 
 #[test]
+fn a_step_that_varies_on_the_reference_ends_the_comparison_if_it_throws() {
+    let mut t = time_format_test(1);
+    t.varies = vec![3];
+    let mut steps = vec![Observed::Void, object(), object(), Observed::Void, object()];
+    steps.push(string("12:00 AM"));
+    assert_eq!(compare(&t, &done(steps.clone())), Verdict::Pass);
+    steps.truncate(3);
+    steps.push(threw("java.lang.IllegalArgumentException", "random input"));
+    assert_eq!(compare(&t, &done(steps)), Verdict::Pass, "throws at step 3");
+    t.varies.clear();
+    let steps = vec![Observed::Void, object(), object(), threw("E", "m")];
+    let d = compare(&t, &done(steps)).divergence().cloned();
+    assert_eq!(d.map(|d| d.site), Some(Site::Step(3)), "without the mark");
+}
+
+#[test]
 fn the_reference_throwing_where_the_target_does_not_is_a_difference() {
     let mut t = double_test(3, "1", "x");
     t.expected_steps[1] = Some(threw("java.lang.IllegalStateException", "no"));

@@ -192,11 +192,17 @@ fn test(id: u64, code: &[&str], observe: &[&str]) -> Test {
         observers: vec![],
         expected_steps: vec![],
         expected_observations: vec![],
+        varies: vec![],
     };
     for (i, line) in code.iter().enumerate() {
         let (c, e) = crate::suite::syntax::split_expected(line);
         t.statements.push(parse_statement(c, i).unwrap());
-        t.expected_steps.push(e.map(|e| parse_observed(e).unwrap()));
+        if e == Some(crate::suite::syntax::VARIES) {
+            t.varies.push(i);
+            t.expected_steps.push(None);
+        } else {
+            t.expected_steps.push(e.map(|e| parse_observed(e).unwrap()));
+        }
     }
     for line in observe {
         let (c, e) = crate::suite::syntax::split_expected(line);

@@ -187,6 +187,7 @@ impl Generator<'_> {
             checks,
             observers,
             observations: observed,
+            varies: Vec::new(),
         };
         test.checks.shrink_to_fit();
         test.observers.shrink_to_fit();

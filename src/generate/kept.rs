@@ -62,6 +62,8 @@ pub struct KeptTest {
     pub observers: Vec<ObsRef>,
     /// Expected value of each observer.
     pub observations: Vec<u32>,
+    /// Steps whose value (even whether they return) varies from run to run, by step.
+    pub varies: Vec<u32>,
 }
 
 impl KeptTest {
@@ -94,6 +96,7 @@ impl KeptTest {
                 .iter()
                 .map(|&v| values.get(v).clone())
                 .collect(),
+            varies: self.varies.iter().map(|&s| s as usize).collect(),
         }
     }
 }

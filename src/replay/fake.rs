@@ -289,5 +289,6 @@ pub fn expect(id: u64, request: SeqRequest) -> Test {
         expected_observations: observations,
         statements: request.statements,
         observers: request.observers,
+        varies: Vec::new(),
     }
 }

@@ -107,6 +107,7 @@ pub fn time_format_test(id: u64) -> Test {
         observers: vec![],
         expected_steps: expected,
         expected_observations: vec![],
+        varies: Vec::new(),
     }
 }
 
@@ -121,6 +122,7 @@ pub fn double_test(id: u64, literal: &str, on_17: &str) -> Test {
         observers: vec![],
         expected_steps: vec![None, Some(string(on_17))],
         expected_observations: vec![],
+        varies: Vec::new(),
     }
 }
 
@@ -448,5 +450,6 @@ fn expectations(seq: &SeqRequest, a: &SeqResult, b: &SeqResult) -> Option<Test> 
         observers,
         expected_steps,
         expected_observations,
+        varies: Vec::new(),
     })
 }

@@ -206,6 +206,7 @@ fn sequence(out: &mut String, g: &GroupReport) {
                 observers: Vec::new(),
                 expected_steps: Vec::new(),
                 expected_observations: Vec::new(),
+                varies: Vec::new(),
             };
             java_block(
                 out,

@@ -142,7 +142,8 @@ fn compare(rec: &mut Recorded, t: usize, result: SeqResult, report: &mut RerunRe
 }
 
 /// Drops the checks and observations that read a value that changed in this run, or an
-/// identity-based one.
+/// identity-based one, and marks those steps as varying (replay does not hold it against
+/// the target when one throws there).
 fn drop_tainted(
     rec: &Recorded,
     test: &mut KeptTest,
@@ -168,6 +169,10 @@ fn drop_tainted(
         .map(|(o, v)| (*o, *v))
         .unzip();
     report.dropped_derived += (before - test.check_count()) as u64;
+    let tainted = (0..taint.step.len() as u32).filter(|&s| taint.step[s as usize]);
+    test.varies.extend(tainted);
+    test.varies.sort_unstable();
+    test.varies.dedup();
 }
 
 fn compare_steps(
@@ -241,6 +246,7 @@ fn empty_test() -> KeptTest {
         checks: Vec::new(),
         observers: Vec::new(),
         observations: Vec::new(),
+        varies: Vec::new(),
     }
 }
 

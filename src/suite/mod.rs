@@ -18,13 +18,15 @@ use std::path::{Path, PathBuf};
 
 pub use write::Writer;
 
-/// Version of the suite file format; a newer one is refused.
-pub const FORMAT_VERSION: u32 = 1;
+/// Version of the suite file format; a newer one is refused. 2 added `// varies`.
+pub const FORMAT_VERSION: u32 = 2;
 
 /// One regression test: a sequence, the observers called after it, and what the reference
 /// gave. `expected_steps[i]` is `None` where step `i` is not checked (an object, or unstable).
 /// An expected `Threw` without a message checks the exception's class only (its message
-/// changed between reruns on the reference).
+/// changed between reruns on the reference). Steps in `varies` gave different values on the
+/// reference from run to run, or read such a value: they are never checked, and one that
+/// throws on the target ends the comparison without a difference.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
 pub struct Test {
     pub id: u64,
@@ -32,9 +34,17 @@ pub struct Test {
     pub observers: Vec<ObserverCall>,
     pub expected_steps: Vec<Option<Observed>>,
     pub expected_observations: Vec<Observed>,
+    /// Steps whose value varies on the reference, in order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub varies: Vec<usize>,
 }
 
 impl Test {
+    /// Whether step `i`'s value varies on the reference.
+    pub fn varies_at(&self, i: usize) -> bool {
+        self.varies.binary_search(&i).is_ok()
+    }
+
     /// What a worker must run to replay this test.
     pub fn request(&self) -> SeqRequest {
         SeqRequest {

@@ -3,7 +3,7 @@
 //! in the layout [`super::write`] produces, which is far faster than a generic YAML parser
 //! and reports mistakes by line.
 
-use super::syntax::{parse_observed, parse_observer, parse_statement, split_expected};
+use super::syntax::{VARIES, parse_observed, parse_observer, parse_statement, split_expected};
 use super::{ErrorTest, FORMAT_VERSION, Header, Suite, SuiteError, Test};
 use crate::contracts::ExceptionKind;
 use crate::sequence::{Observed, ObserverCall, Statement, Violation};
@@ -34,6 +34,7 @@ struct Entry {
     expected_steps: Vec<Option<Observed>>,
     observers: Vec<ObserverCall>,
     observations: Vec<Observed>,
+    varies: Vec<usize>,
     contract: Option<String>,
     stmt: Option<usize>,
     detail: Option<String>,
@@ -173,10 +174,17 @@ impl Reader<'_> {
             return Err(at("statement outside a test".into()));
         };
         let (code, expected) = split_expected(content);
-        let expected = expected.map(parse_observed).transpose().map_err(at)?;
+        let varies = block == Block::Code && expected == Some(VARIES);
+        let expected = match expected.filter(|_| !varies) {
+            Some(text) => Some(parse_observed(text).map_err(at)?),
+            None => None,
+        };
         match block {
             Block::Code => {
                 let s = parse_statement(code, entry.statements.len()).map_err(at)?;
+                if varies {
+                    entry.varies.push(entry.statements.len());
+                }
                 entry.statements.push(s);
                 entry.expected_steps.push(expected);
             }
@@ -222,6 +230,7 @@ impl Reader<'_> {
                 observers: e.observers,
                 expected_steps: e.expected_steps,
                 expected_observations: e.observations,
+                varies: e.varies,
             });
         }
         Ok(())

@@ -63,6 +63,7 @@ pub(crate) fn sample() -> Suite {
             class: s("java.lang.Integer"),
             text: s("1"),
         }],
+        varies: vec![],
     };
     let error = ErrorTest {
         id: 9,
@@ -105,6 +106,32 @@ fn save_then_load_gives_the_same_suite_and_valid_yaml() {
 }
 
 #[test]
+fn varying_steps_are_written_as_varies_and_read_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("varies.yaml");
+    let mut suite = sample();
+    let test = &mut suite.tests[0];
+    test.statements.push(Statement::Call {
+        class: s("java.lang.Math"),
+        method: s("random"),
+        params: vec![],
+        receiver: None,
+        args: vec![],
+    });
+    test.expected_steps.push(None);
+    test.varies = vec![3];
+    suite.save(&path).unwrap();
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(
+        text.contains("v3 = java.lang.Math.random()  // varies\n"),
+        "{text}"
+    );
+    let loaded = Suite::load(&path).unwrap();
+    assert_eq!(loaded, suite);
+    assert!(loaded.tests[0].varies_at(3) && !loaded.tests[0].varies_at(2));
+}
+
+#[test]
 fn empty_lists_are_written_and_read() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("empty.yaml");
@@ -126,7 +153,7 @@ fn newer_format_is_refused_and_errors_name_file_and_line() {
     let path = dir.path().join("ref.yaml");
     sample().save(&path).unwrap();
     let text = std::fs::read_to_string(&path).unwrap();
-    std::fs::write(&path, text.replace("format: 1", "format: 99")).unwrap();
+    std::fs::write(&path, text.replace("format: 2", "format: 99")).unwrap();
     let err = Suite::load(&path).unwrap_err();
     assert!(matches!(err, SuiteError::Format { found: 99, .. }), "{err}");
     let broken = text.replace("v2 = ((java", "v2 = ((java bad");

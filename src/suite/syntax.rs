@@ -19,6 +19,9 @@ use std::fmt::Write as _;
 /// Separates a statement or observer from the value the reference gave.
 pub const EXPECT: &str = "  // ";
 
+/// Written instead of a value for a step whose value varies on the reference.
+pub const VARIES: &str = "varies";
+
 /// Boxed classes written as a cast before their text; `Integer` and `Boolean` are bare.
 const CASTS: [(&str, &str); 5] = [
     ("long", "java.lang.Long"),

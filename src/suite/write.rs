@@ -13,7 +13,7 @@
 //!     ((java.util.ArrayList) v0).size()  // 1
 //! ```
 
-use super::syntax::{EXPECT, write_expr, write_observed, write_observer};
+use super::syntax::{EXPECT, VARIES, write_expr, write_observed, write_observer};
 use super::{ErrorTest, Header, SuiteError, Test};
 use crate::contracts::ExceptionKind;
 use crate::sequence::Statement;
@@ -170,6 +170,7 @@ fn format_code(
     out: &mut String,
     statements: &[Statement],
     expected: &[Option<crate::sequence::Observed>],
+    varies: &[usize],
 ) {
     out.push_str("  code: |\n");
     for (i, s) in statements.iter().enumerate() {
@@ -180,6 +181,9 @@ fn format_code(
         if let Some(Some(o)) = expected.get(i) {
             out.push_str(EXPECT);
             write_observed(out, o);
+        } else if varies.binary_search(&i).is_ok() {
+            out.push_str(EXPECT);
+            out.push_str(VARIES);
         }
         out.push('\n');
     }
@@ -190,7 +194,7 @@ pub fn format_test(out: &mut String, t: &Test) {
     out.push_str("- id: ");
     out.push_str(&t.id.to_string());
     out.push('\n');
-    format_code(out, &t.statements, &t.expected_steps);
+    format_code(out, &t.statements, &t.expected_steps, &t.varies);
     if t.observers.is_empty() {
         return;
     }
@@ -214,5 +218,5 @@ pub fn format_error_test(out: &mut String, e: &ErrorTest) {
         v.stmt,
         v.detail.replace('\'', "''")
     ));
-    format_code(out, &e.statements, &[]);
+    format_code(out, &e.statements, &[], &[]);
 }

@@ -205,10 +205,13 @@ impl Search {
     /// The candidate for a keep mask (expectations are filled in from the REF run).
     fn build(&self, keep: Vec<bool>) -> Candidate {
         let mut index = vec![usize::MAX; keep.len()];
-        let (mut statements, mut checked) = (Vec::new(), Vec::new());
+        let (mut statements, mut checked, mut varies) = (Vec::new(), Vec::new(), Vec::new());
         for (i, s) in self.original.statements.iter().enumerate() {
             if keep[i] {
                 index[i] = statements.len();
+                if self.original.varies_at(i) {
+                    varies.push(index[i]);
+                }
                 statements.push(s.remap(|j| index[j]));
                 checked.push(
                     self.original
@@ -233,6 +236,7 @@ impl Search {
             observers,
             expected_steps: Vec::new(),
             expected_observations: Vec::new(),
+            varies,
         };
         Candidate {
             keep,
