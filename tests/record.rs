@@ -351,3 +351,39 @@ fn values_derived_from_an_unstable_one_are_not_checked() {
     }
     assert!(suite.header.counts["derived-from-unstable"] > 0);
 }
+
+#[test]
+fn values_computed_from_the_callers_stack_are_marked_varies_not_checked() {
+    let fx = Fixture::new();
+    let out = fx.path("stack.yaml");
+    let scope = "java.lang.IllegalStateException,java.lang.StackTraceElement,java.util.Arrays";
+    ok(&fx.record(
+        &out,
+        &[
+            "--classes",
+            scope,
+            "--output-limit",
+            "3000",
+            "--reruns",
+            "1",
+        ],
+    ));
+    let suite = Suite::load(&out).unwrap();
+    let mut stack_reads = 0;
+    for t in &suite.tests {
+        let mut from_stack = vec![false; t.statements.len()];
+        for (i, s) in t.statements.iter().enumerate() {
+            let reads = s.inputs().iter().any(|&j| from_stack[j]);
+            from_stack[i] = s.callee().ends_with(".getStackTrace()") || reads;
+            if from_stack[i] {
+                stack_reads += 1;
+                assert!(t.expected_steps[i].is_none(), "checked: {s:?}");
+                assert!(t.varies_at(i), "not marked varies: {s:?}");
+            }
+        }
+        for o in &t.observers {
+            assert!(!from_stack[o.stmt], "observer of a stack value: {o:?}");
+        }
+    }
+    assert!(stack_reads > 0, "the scope never read a stack");
+}

@@ -31,37 +31,10 @@ fn method(annotation: &str, name: &str, comments: &[String], lines: &[String]) -
     out
 }
 
-/// Which values depend on the stack of the caller (`getStackTrace()`, `StackWalker`),
-/// which differs between difftest's worker and JUnit: a stack read, anything computed
-/// from one, and every input of a call that takes one (it may store it, as
-/// `list.addAll(Arrays.asList(stack))` does).
-pub fn caller_stack_taint(statements: &[Statement]) -> Vec<bool> {
-    let mut tainted = vec![false; statements.len()];
-    for (i, s) in statements.iter().enumerate() {
-        let source = match s {
-            Statement::Call { class, method, .. } => {
-                method == "getStackTrace" || class == "java.lang.StackWalker"
-            }
-            _ => false,
-        };
-        let inputs = s.inputs();
-        let reads = inputs.iter().any(|&j| tainted.get(j) == Some(&true));
-        if reads {
-            for j in inputs {
-                if let Some(t) = tainted.get_mut(j) {
-                    *t = true;
-                }
-            }
-        }
-        tainted[i] = source || reads;
-    }
-    tainted
-}
-
 /// `t` without the checks of values that depend on the caller's stack; `None` when such
 /// a value is expected to throw, or no check is left.
 fn without_stack_checks(t: &Test) -> Result<Option<Test>, Unwritable> {
-    let tainted = caller_stack_taint(&t.statements);
+    let tainted = crate::rerun::taint::caller_stack(&t.statements);
     if !tainted.contains(&true) {
         return Ok(None);
     }

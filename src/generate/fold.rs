@@ -11,6 +11,7 @@ use super::types::NameId;
 use super::{Candidate, Generator};
 use crate::contracts::exception_violation;
 use crate::observe::looks_identity_based;
+use crate::rerun::taint::caller_stack;
 use crate::sequence::{Observed, SeqResult, Statement, Violation};
 use crate::worker::protocol::SeqRequest;
 use std::collections::BTreeMap;
@@ -146,8 +147,21 @@ impl Generator<'_> {
         observations: &[Observed],
         normal: bool,
     ) {
-        let checks = self.checks(stmts, steps);
-        let (observers, observed) = self.observations(&c.observers, observations);
+        let mut checks = self.checks(stmts, steps);
+        let (mut observers, mut observed) = self.observations(&c.observers, observations);
+        let stack = caller_stack(stmts);
+        let varies: Vec<u32> = (0..stmts.len() as u32)
+            .filter(|&i| stack[i as usize])
+            .collect();
+        if !varies.is_empty() {
+            checks.retain(|&(step, _)| !stack[step as usize]);
+            (observers, observed) = observers
+                .iter()
+                .zip(&observed)
+                .filter(|(o, _)| !stack[o.stmt as usize])
+                .map(|(o, v)| (*o, *v))
+                .unzip();
+        }
         // A sequence that checks nothing is no test (reruns would drop it), but a component.
         let is_test = !(checks.is_empty() && observers.is_empty());
         if is_test {
@@ -187,7 +201,7 @@ impl Generator<'_> {
             checks,
             observers,
             observations: observed,
-            varies: Vec::new(),
+            varies,
         };
         test.checks.shrink_to_fit();
         test.observers.shrink_to_fit();
