@@ -44,6 +44,7 @@ pub fn build(ctx: Context, tests: &[&Test], outcomes: &[TestOutcome], groups: &[
         })
         .collect();
     sort_groups(&mut group_reports);
+    relate_groups(&mut group_reports);
     let status_of: BTreeMap<&str, GroupStatus> = group_reports
         .iter()
         .map(|g| (g.id.as_str(), g.status))
@@ -87,6 +88,27 @@ pub fn sort_groups(groups: &mut [GroupReport]) {
     });
 }
 
+/// Marks each value group whose change (the changed text only) equals that of an earlier
+/// group as the same change as the first such group; `groups` must be sorted.
+pub fn relate_groups(groups: &mut [GroupReport]) {
+    let mut first: BTreeMap<String, String> = BTreeMap::new();
+    for g in groups.iter_mut() {
+        g.same_change_as = None;
+        if g.kind != crate::compare::Kind::Value {
+            continue;
+        }
+        let Some(change) = super::text::change(&g.ref_value, &g.tgt_value) else {
+            continue;
+        };
+        match first.get(&change) {
+            Some(id) => g.same_change_as = Some(id.clone()),
+            None => {
+                first.insert(change, g.id.clone());
+            }
+        }
+    }
+}
+
 /// Fails when any group is new.
 pub fn gate(groups: &[GroupReport]) -> Gate {
     if groups.iter().any(|g| g.status == GroupStatus::New) {
@@ -111,8 +133,23 @@ pub fn summarize(tests: &[TestReport], groups: &[GroupReport], seconds: f64) -> 
             .iter()
             .filter(|g| g.status == GroupStatus::New)
             .count(),
+        new_changes: distinct_new_changes(groups),
         seconds,
     }
+}
+
+/// New groups that are not the same change as another new group.
+fn distinct_new_changes(groups: &[GroupReport]) -> usize {
+    let new: std::collections::BTreeSet<&str> = groups
+        .iter()
+        .filter(|g| g.status == GroupStatus::New)
+        .map(|g| g.id.as_str())
+        .collect();
+    groups
+        .iter()
+        .filter(|g| g.status == GroupStatus::New)
+        .filter(|g| !g.same_change_as.as_deref().is_some_and(|s| new.contains(s)))
+        .count()
 }
 
 fn values(d: &Divergence) -> (String, String) {
@@ -155,6 +192,7 @@ fn group_report(
         accepted,
         minimized: g.minimized.as_ref().map(minimized_report),
         reproduced: g.reproduced,
+        same_change_as: None,
     }
 }
 

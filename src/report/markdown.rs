@@ -96,13 +96,21 @@ fn groups_table(out: &mut String, r: &Report) {
             "| [{id}](#{id}) | {} | {} | {} | {} | {} | {} | #{} |",
             status(g.status),
             cell(&g.callee),
-            g.kind.describe(),
+            kind_cell(g),
             cell(&shorten(&g.ref_value, 80)),
             cell(&shorten(&g.tgt_value, 80)),
             g.tests,
             g.example,
             id = g.id,
         );
+    }
+}
+
+/// The kind, with a link to the group this one is the same change as.
+fn kind_cell(g: &GroupReport) -> String {
+    match &g.same_change_as {
+        Some(id) => format!("{}, same change as [{id}](#{id})", g.kind.describe()),
+        None => g.kind.describe().to_string(),
     }
 }
 
@@ -131,6 +139,13 @@ fn group_section(out: &mut String, r: &Report, g: &GroupReport) {
     );
     if let Some(diff) = inline_diff(&g.ref_value, &g.tgt_value).filter(|_| comparable) {
         let _ = writeln!(out, "- Diff: {}", code(&diff));
+    }
+    if let Some(id) = &g.same_change_as {
+        let _ = writeln!(
+            out,
+            "- The same change as [{id}](#{id}): most likely one root cause seen through \
+             another call; review them together"
+        );
     }
     let mut ids: Vec<String> = g
         .test_ids

@@ -2,7 +2,7 @@
 //! are concatenated, groups with the same id combined (the shortest example wins), stale
 //! accepted entries are those stale in every part, and the summary and gate recomputed.
 
-use super::build::{gate, sort_groups, summarize};
+use super::build::{gate, relate_groups, sort_groups, summarize};
 use super::{GroupReport, Report, ReportError, Stats};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -17,6 +17,7 @@ pub fn merge(parts: Vec<Report>) -> Result<Report, ReportError> {
     }
     merged.tests.sort_by_key(|t| t.id);
     sort_groups(&mut merged.groups);
+    relate_groups(&mut merged.groups);
     merged.shards.sort();
     merged.summary = summarize(&merged.tests, &merged.groups, merged.summary.seconds);
     merged.gate = gate(&merged.groups);

@@ -75,6 +75,10 @@ pub struct Summary {
     pub groups: usize,
     /// Groups that fail the gate.
     pub new_groups: usize,
+    /// New groups that are not the same change as another new group (see
+    /// [`GroupReport::same_change_as`]).
+    #[serde(default)]
+    pub new_changes: usize,
     /// Wall time of the replay, seconds (for merged reports: the longest part).
     pub seconds: f64,
 }
@@ -140,6 +144,11 @@ pub struct GroupReport {
     /// was recorded (clock, randomness, JVM state). Absent when not tried.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reproduced: Option<bool>,
+    /// A value difference whose changed text is the same as in an earlier group of the
+    /// report (`0x1401ad8b` → `0x4e3f7184` inside different collections' `toString`): the
+    /// id of that group, most likely the same root cause seen through another call.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub same_change_as: Option<String>,
 }
 
 /// What became of one test.

@@ -36,6 +36,23 @@ fn status_cell(g: &super::GroupReport) -> String {
     format!("{}{star}", status_word(g.status))
 }
 
+/// The kind, and the group this one is the same change as (`value differs = g-eda38c`).
+fn kind_cell(g: &super::GroupReport) -> String {
+    match &g.same_change_as {
+        Some(id) => format!("{} = {id}", g.kind.describe()),
+        None => g.kind.describe().to_string(),
+    }
+}
+
+/// ` (N distinct changes)` when some new groups are the same change as others.
+fn distinct(s: &super::Summary) -> String {
+    if s.new_changes < s.new_groups {
+        format!(" ({} distinct change(s))", s.new_changes)
+    } else {
+        String::new()
+    }
+}
+
 /// The table of one report (empty string when there is no group).
 pub fn groups_table(report: &Report) -> String {
     if report.groups.is_empty() {
@@ -57,7 +74,7 @@ pub fn groups_table(report: &Report) -> String {
             g.id.clone(),
             status_cell(g),
             shorten(&g.callee, 60),
-            g.kind.describe().into(),
+            kind_cell(g),
             shorten(&g.ref_value, CELL),
             shorten(&target_cell(&g.ref_value, &g.tgt_value), CELL),
             g.tests.to_string(),
@@ -97,7 +114,7 @@ pub fn summary_line(report: &Report) -> String {
         format!(" [shard {}]", report.shards.join(","))
     };
     format!(
-        "{} vs {}{shards}: {} tests run, {} passed, {} differing in {} new group(s), {} accepted, \
+        "{} vs {}{shards}: {} tests run, {} passed, {} differing in {} new group(s){}, {} accepted, \
          {} message-only, {} unstable; {} group(s); {:.1} s; gate: {}",
         report.target.name,
         report.reference.name,
@@ -105,6 +122,7 @@ pub fn summary_line(report: &Report) -> String {
         s.passed,
         s.differing,
         s.new_groups,
+        distinct(s),
         s.accepted,
         s.message_only,
         s.unstable,

@@ -208,3 +208,36 @@ fn the_matrix_names_the_odd_one_out() {
         "two against two: {line}"
     );
 }
+
+#[test]
+fn value_groups_with_the_same_change_are_related_and_counted_once() {
+    let r = report_of(&suite(), None, &AcceptedList::default(), false);
+    let template = r.groups[0].clone();
+    let make = |id: &str, old: &str, new: &str| GroupReport {
+        id: id.into(),
+        kind: crate::compare::Kind::Value,
+        status: GroupStatus::New,
+        ref_value: old.into(),
+        tgt_value: new.into(),
+        ..template.clone()
+    };
+    let mut groups = vec![
+        make(
+            "g-000001",
+            "\"[[checksum=0x1401ad8b]]\"",
+            "\"[[checksum=0x4e3f7184]]\"",
+        ),
+        make(
+            "g-000002",
+            "\"{M=[checksum=0x1401ad8b]}\"",
+            "\"{M=[checksum=0x4e3f7184]}\"",
+        ),
+        make("g-000003", "1", "2"),
+        make("g-000004", "3", "4"),
+    ];
+    build::relate_groups(&mut groups);
+    let related: Vec<Option<&str>> = groups.iter().map(|g| g.same_change_as.as_deref()).collect();
+    assert_eq!(related, [None, Some("g-000001"), None, None]);
+    let summary = build::summarize(&[], &groups, 0.0);
+    assert_eq!((summary.new_groups, summary.new_changes), (4, 3));
+}

@@ -102,6 +102,47 @@ pub fn inline_diff(old: &str, new: &str) -> Option<String> {
     readable.then_some(out)
 }
 
+/// What changed from `old` to `new`, as the changed hunks only (`-0x1401ad8b+0x4e3f7184`),
+/// when that is distinctive enough to recognise the same change in another value: both
+/// values share at least half their text and 8 characters, or the hunks themselves come to
+/// 4 characters or more. `None` otherwise (`1` → `2` says nothing about its cause).
+pub fn change(old: &str, new: &str) -> Option<String> {
+    let (a, b) = (tokens(old), tokens(new));
+    let (mut hunks, mut common, mut changed) = (Vec::new(), 0, 0);
+    for op in capture_diff_slices(Algorithm::Myers, &a, &b) {
+        let (gone, added) = match op {
+            DiffOp::Equal { old_index, len, .. } => {
+                common += a[old_index..old_index + len]
+                    .iter()
+                    .map(|t| weight(t))
+                    .sum::<usize>();
+                continue;
+            }
+            DiffOp::Delete {
+                old_index, old_len, ..
+            } => (&a[old_index..old_index + old_len], &b[..0]),
+            DiffOp::Insert {
+                new_index, new_len, ..
+            } => (&a[..0], &b[new_index..new_index + new_len]),
+            DiffOp::Replace {
+                old_index,
+                old_len,
+                new_index,
+                new_len,
+            } => (
+                &a[old_index..old_index + old_len],
+                &b[new_index..new_index + new_len],
+            ),
+        };
+        changed += gone.iter().chain(added).map(|t| weight(t)).sum::<usize>();
+        hunks.push(format!("-{}+{}", gone.concat(), added.concat()));
+    }
+    let total = |ts: &[&str]| ts.iter().map(|t| weight(t)).sum::<usize>();
+    let shared = common >= 8 && common * 2 >= total(&a).max(total(&b));
+    let readable = !hunks.is_empty() && hunks.len() <= 3;
+    (readable && (shared || changed >= 4)).then(|| hunks.join(" "))
+}
+
 /// How many characters a token shows as: an escape sequence counts as one.
 fn weight(token: &str) -> usize {
     if token.starts_with('\\') {
@@ -152,6 +193,21 @@ pub fn shorten(s: &str, max: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_same_change_in_different_values_has_the_same_signature() {
+        let deque = change("[[checksum=0x1401ad8b]]", "[[checksum=0x4e3f7184]]");
+        let map = change("{A=[checksum=0x1401ad8b]}", "{A=[checksum=0x4e3f7184]}");
+        assert_eq!(deque.as_deref(), Some("-0x1401ad8b+0x4e3f7184"));
+        assert_eq!(deque, map);
+        let date = change("Jan 1, 1970, 12:00:00 AM", "Jan 1, 1970, 12:00:00\\u202FAM");
+        let time = change("Dec 31, 1969, 9:10:12 PM", "Dec 31, 1969, 9:10:12\\u202FPM");
+        assert_eq!(date.as_deref(), Some("- +\\u202F"));
+        assert_eq!(date, time);
+        assert_eq!(change("1", "2"), None, "too short to mean anything");
+        assert_eq!(change("230", "233").as_deref(), Some("-230+233"));
+        assert_eq!(change("same", "same"), None);
+    }
 
     #[test]
     fn visible_escapes_invisible_characters_once() {
