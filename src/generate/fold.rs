@@ -5,7 +5,7 @@
 //! (the exception filter). Components of a kept test become lexically redundant.
 
 use super::components::{ValueRef, key_of};
-use super::kept::{ErrorKept, KeptTest, ObsRef};
+use super::kept::{ErrorKept, KeptTest, ObsRef, retain_observers};
 use super::store::{Builder, Part, SeqId, Store};
 use super::types::NameId;
 use super::{Candidate, Generator};
@@ -155,12 +155,7 @@ impl Generator<'_> {
             .collect();
         if !varies.is_empty() {
             checks.retain(|&(step, _)| !stack[step as usize]);
-            (observers, observed) = observers
-                .iter()
-                .zip(&observed)
-                .filter(|(o, _)| !stack[o.stmt as usize])
-                .map(|(o, v)| (*o, *v))
-                .unzip();
+            retain_observers(&mut observers, &mut observed, |v| !stack[v as usize]);
         }
         // A sequence that checks nothing is no test (reruns would drop it), but a component.
         let is_test = !(checks.is_empty() && observers.is_empty());

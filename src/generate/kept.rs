@@ -52,6 +52,21 @@ impl ObsRef {
     }
 }
 
+/// Keeps the observers (and their expected values, kept alongside) whose variable `keep`
+/// accepts.
+pub fn retain_observers(
+    observers: &mut Vec<ObsRef>,
+    values: &mut Vec<u32>,
+    keep: impl Fn(u32) -> bool,
+) {
+    let mut i = 0;
+    values.retain(|_| {
+        i += 1;
+        keep(observers[i - 1].stmt)
+    });
+    observers.retain(|o| keep(o.stmt));
+}
+
 /// A regression test in compact form.
 #[derive(Clone, Debug)]
 pub struct KeptTest {

@@ -4,19 +4,21 @@
 //! JVM start (hash seeds, identity hashes, the clock) or on what ran before (static state)
 //! show up as changes. Every check whose value changed in any run is dropped — an exception
 //! whose class held but whose message changed keeps its class only — and so is every check
-//! and observation that reads a changed value ([`taint`]); every test left with no check is
-//! dropped.
+//! and observation that reads a changed value ([`taint`]). A call without inputs
+//! (`RandomUtils.nextBoolean()`, a static field) is the same call in every test, so once its
+//! value changed in one test it counts as changed in all of them. Every test left with no
+//! check is dropped.
 
 pub mod taint;
 
-use crate::generate::kept::KeptTest;
+use crate::generate::kept::{KeptTest, retain_observers};
 use crate::generate::{Executor, Recorded};
 use crate::pool::PoolError;
 use crate::sequence::{Observed, SeqResult};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -39,6 +41,8 @@ pub struct RerunReport {
     pub dropped_tests: u64,
     /// How often each method's value changed, for the report.
     pub unstable_by_method: BTreeMap<String, u64>,
+    /// Templates of calls without inputs whose value changed somewhere.
+    pub unstable_calls: BTreeSet<u32>,
     pub elapsed: Duration,
     /// Largest sum of the workers' peak RSS in one rerun, in KiB.
     pub workers_peak_kib: u64,
@@ -106,6 +110,7 @@ pub fn remove_flakes(
         let rss = exec.peak_rss_kib().iter().sum();
         report.workers_peak_kib = report.workers_peak_kib.max(rss);
     }
+    taint_unstable_calls(rec, &mut report);
     let before = rec.tests.len();
     let mut index = 0;
     rec.tests.retain(|t| {
@@ -134,7 +139,8 @@ fn compare(rec: &mut Recorded, t: usize, result: SeqResult, report: &mut RerunRe
         return false;
     }
     let mut test: KeptTest = std::mem::replace(&mut rec.tests[t], empty_test());
-    let changed = compare_steps(rec, &mut test, &steps, report);
+    let mut changed = compare_steps(rec, &mut test, &steps, report);
+    changed.extend(unstable_calls_in(rec, &test, &changed, report));
     compare_observations(rec, &mut test, &observations, report);
     drop_tainted(rec, &mut test, &steps, &changed, report);
     rec.tests[t] = test;
@@ -159,15 +165,59 @@ fn drop_tainted(
     }
     let stmts = rec.store.statements(&rec.store.node(test.seq).parts);
     let taint = taint::spread(&stmts, steps, changed);
+    apply_taint(test, &taint, report);
+}
+
+/// Notes the calls without inputs among `changed`; returns the steps of `test` that make a
+/// call known to be unstable and are not in `changed` yet.
+fn unstable_calls_in(
+    rec: &Recorded,
+    test: &KeptTest,
+    changed: &[u32],
+    report: &mut RerunReport,
+) -> Vec<u32> {
+    if changed.is_empty() && report.unstable_calls.is_empty() {
+        return Vec::new();
+    }
+    let flat = rec.store.flatten(&rec.store.node(test.seq).parts);
+    for &c in changed {
+        if let Some((tmpl, inputs)) = flat.get(c as usize)
+            && inputs.is_empty()
+        {
+            report.unstable_calls.insert(*tmpl);
+        }
+    }
+    (0..flat.len() as u32)
+        .filter(|&s| report.unstable_calls.contains(&flat[s as usize].0) && !changed.contains(&s))
+        .collect()
+}
+
+/// After the reruns: every test that makes a call found unstable in another test loses the
+/// checks that depend on it (objects it touched cannot be told apart here: no values).
+fn taint_unstable_calls(rec: &mut Recorded, report: &mut RerunReport) {
+    if report.unstable_calls.is_empty() {
+        return;
+    }
+    for t in 0..rec.tests.len() {
+        let calls = unstable_calls_in(rec, &rec.tests[t], &[], report);
+        if calls.is_empty() {
+            continue;
+        }
+        let stmts = rec
+            .store
+            .statements(&rec.store.node(rec.tests[t].seq).parts);
+        let taint = taint::spread(&stmts, &[], &calls);
+        apply_taint(&mut rec.tests[t], &taint, report);
+    }
+}
+
+/// Drops the checks and observers `taint` covers and marks its steps as varying.
+fn apply_taint(test: &mut KeptTest, taint: &taint::Taint, report: &mut RerunReport) {
     let before = test.check_count();
     test.checks.retain(|&(step, _)| !taint.step[step as usize]);
-    (test.observers, test.observations) = test
-        .observers
-        .iter()
-        .zip(&test.observations)
-        .filter(|(o, _)| !taint.var[o.stmt as usize])
-        .map(|(o, v)| (*o, *v))
-        .unzip();
+    retain_observers(&mut test.observers, &mut test.observations, |v| {
+        !taint.var[v as usize]
+    });
     report.dropped_derived += (before - test.check_count()) as u64;
     let tainted = (0..taint.step.len() as u32).filter(|&s| taint.step[s as usize]);
     test.varies.extend(tainted);
