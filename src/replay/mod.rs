@@ -210,7 +210,7 @@ pub enum TestOutcome {
 }
 
 /// Tests per segment by default: each segment runs, in id order, in a JVM of its own.
-pub const DEFAULT_SEGMENT: usize = 5000;
+pub const DEFAULT_SEGMENT: usize = 10_000;
 
 /// How to replay.
 #[derive(Clone, Debug)]
