@@ -60,45 +60,67 @@ fn tokens(s: &str) -> Vec<&str> {
     out
 }
 
+/// One stretch of a word diff: tokens both values share, or tokens one lost and the other
+/// gained (either side may be empty).
+enum Stretch<'a> {
+    Same(&'a [&'a str]),
+    Changed(&'a [&'a str], &'a [&'a str]),
+}
+
+/// The word diff of two token lists, in order.
+fn stretches<'a>(a: &'a [&'a str], b: &'a [&'a str]) -> Vec<Stretch<'a>> {
+    capture_diff_slices(Algorithm::Myers, a, b)
+        .into_iter()
+        .map(|op| match op {
+            DiffOp::Equal { old_index, len, .. } => Stretch::Same(&a[old_index..old_index + len]),
+            DiffOp::Delete {
+                old_index, old_len, ..
+            } => Stretch::Changed(&a[old_index..old_index + old_len], &b[..0]),
+            DiffOp::Insert {
+                new_index, new_len, ..
+            } => Stretch::Changed(&a[..0], &b[new_index..new_index + new_len]),
+            DiffOp::Replace {
+                old_index,
+                old_len,
+                new_index,
+                new_len,
+            } => Stretch::Changed(
+                &a[old_index..old_index + old_len],
+                &b[new_index..new_index + new_len],
+            ),
+        })
+        .collect()
+}
+
+/// Characters the tokens show as.
+fn shown(tokens: &[&str]) -> usize {
+    tokens.iter().map(|t| weight(t)).sum()
+}
+
 /// `new` as an inline diff against `old` (`[-gone-]{+added+}` around what changed, word by
 /// word), or `None` when the two have too little in common for a diff to help.
 pub fn inline_diff(old: &str, new: &str) -> Option<String> {
     let (a, b) = (tokens(old), tokens(new));
     let mut out = String::new();
     let (mut hunks, mut common) = (0, 0);
-    for op in capture_diff_slices(Algorithm::Myers, &a, &b) {
-        match op {
-            DiffOp::Equal { old_index, len, .. } => {
-                let same = &a[old_index..old_index + len];
-                common += same.iter().map(|t| weight(t)).sum::<usize>();
+    for stretch in stretches(&a, &b) {
+        match stretch {
+            Stretch::Same(same) => {
+                common += shown(same);
                 out.extend(same.iter().copied());
             }
-            DiffOp::Delete {
-                old_index, old_len, ..
-            } => {
+            Stretch::Changed(gone, added) => {
                 hunks += 1;
-                push_marked(&mut out, "[-", &a[old_index..old_index + old_len], "-]");
-            }
-            DiffOp::Insert {
-                new_index, new_len, ..
-            } => {
-                hunks += 1;
-                push_marked(&mut out, "{+", &b[new_index..new_index + new_len], "+}");
-            }
-            DiffOp::Replace {
-                old_index,
-                old_len,
-                new_index,
-                new_len,
-            } => {
-                hunks += 1;
-                push_marked(&mut out, "[-", &a[old_index..old_index + old_len], "-]");
-                push_marked(&mut out, "{+", &b[new_index..new_index + new_len], "+}");
+                if !gone.is_empty() {
+                    push_marked(&mut out, "[-", gone, "-]");
+                }
+                if !added.is_empty() {
+                    push_marked(&mut out, "{+", added, "+}");
+                }
             }
         }
     }
-    let total = |ts: &[&str]| ts.iter().map(|t| weight(t)).sum::<usize>();
-    let readable = hunks <= 3 && common * 2 >= total(&a).max(total(&b));
+    let readable = hunks <= 3 && common * 2 >= shown(&a).max(shown(&b));
     readable.then_some(out)
 }
 
@@ -109,36 +131,16 @@ pub fn inline_diff(old: &str, new: &str) -> Option<String> {
 pub fn change(old: &str, new: &str) -> Option<String> {
     let (a, b) = (tokens(old), tokens(new));
     let (mut hunks, mut common, mut changed) = (Vec::new(), 0, 0);
-    for op in capture_diff_slices(Algorithm::Myers, &a, &b) {
-        let (gone, added) = match op {
-            DiffOp::Equal { old_index, len, .. } => {
-                common += a[old_index..old_index + len]
-                    .iter()
-                    .map(|t| weight(t))
-                    .sum::<usize>();
-                continue;
+    for stretch in stretches(&a, &b) {
+        match stretch {
+            Stretch::Same(same) => common += shown(same),
+            Stretch::Changed(gone, added) => {
+                changed += shown(gone) + shown(added);
+                hunks.push(format!("-{}+{}", gone.concat(), added.concat()));
             }
-            DiffOp::Delete {
-                old_index, old_len, ..
-            } => (&a[old_index..old_index + old_len], &b[..0]),
-            DiffOp::Insert {
-                new_index, new_len, ..
-            } => (&a[..0], &b[new_index..new_index + new_len]),
-            DiffOp::Replace {
-                old_index,
-                old_len,
-                new_index,
-                new_len,
-            } => (
-                &a[old_index..old_index + old_len],
-                &b[new_index..new_index + new_len],
-            ),
-        };
-        changed += gone.iter().chain(added).map(|t| weight(t)).sum::<usize>();
-        hunks.push(format!("-{}+{}", gone.concat(), added.concat()));
+        }
     }
-    let total = |ts: &[&str]| ts.iter().map(|t| weight(t)).sum::<usize>();
-    let shared = common >= 8 && common * 2 >= total(&a).max(total(&b));
+    let shared = common >= 8 && common * 2 >= shown(&a).max(shown(&b));
     let readable = !hunks.is_empty() && hunks.len() <= 3;
     (readable && (shared || changed >= 4)).then(|| hunks.join(" "))
 }

@@ -157,10 +157,7 @@ fn drop_tainted(
     changed: &[u32],
     report: &mut RerunReport,
 ) {
-    let identity = steps.iter().any(
-        |o| matches!(o, Observed::Value { text, .. } if crate::observe::looks_identity_based(text)),
-    );
-    if changed.is_empty() && !identity {
+    if changed.is_empty() && !steps.iter().any(taint::identity_based) {
         return;
     }
     let stmts = rec.store.statements(&rec.store.node(test.seq).parts);

@@ -68,15 +68,11 @@ pub fn spread(stmts: &[Statement], steps: &[Observed], changed: &[u32]) -> Taint
 /// that reads one (it may store it, as `list.addAll(Arrays.asList(stack))` does).
 pub fn caller_stack(statements: &[Statement]) -> Vec<bool> {
     let mut tainted = vec![false; statements.len()];
+    if !statements.iter().any(|s| stack_source(s) != (false, false)) {
+        return tainted; // the common case, on every kept test while generating
+    }
     for (i, s) in statements.iter().enumerate() {
-        let (source, fills) = match s {
-            Statement::Call { class, method, .. } => (
-                matches!(method.as_str(), "getStackTrace" | "getAllStackTraces")
-                    || class == "java.lang.StackWalker",
-                method == "printStackTrace",
-            ),
-            _ => (false, false),
-        };
+        let (source, fills) = stack_source(s);
         let inputs = s.inputs();
         let reads = inputs.iter().any(|&j| tainted.get(j) == Some(&true));
         if reads || fills {
@@ -95,7 +91,21 @@ pub fn caller_stack(statements: &[Statement]) -> Vec<bool> {
     tainted
 }
 
-fn identity_based(o: &Observed) -> bool {
+/// Whether `s` reads the stack (`getStackTrace()`, …), and whether it writes it into its
+/// arguments (`printStackTrace(writer)`).
+fn stack_source(s: &Statement) -> (bool, bool) {
+    match s {
+        Statement::Call { class, method, .. } => (
+            matches!(method.as_str(), "getStackTrace" | "getAllStackTraces")
+                || class == "java.lang.StackWalker",
+            method == "printStackTrace",
+        ),
+        _ => (false, false),
+    }
+}
+
+/// Whether a value is text showing an identity hash (`java.lang.Object@1b6d3586`).
+pub fn identity_based(o: &Observed) -> bool {
     matches!(o, Observed::Value { text, .. } if looks_identity_based(text))
 }
 
