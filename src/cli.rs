@@ -193,6 +193,9 @@ pub enum BenchCommand {
         #[command(flatten)]
         pool: PoolArgs,
     },
+    /// Which documented behaviour changes a record + replay finds (examples/known-changes),
+    /// per variant of the record's flags, at an equal budget
+    Detection(BenchDetectionArgs),
     /// javac and JUnit run time of an exported suite, against replaying it (docs/export.md)
     Export {
         /// The suite to export, compile and run (10,000 tests or more for a fair measure)
@@ -207,6 +210,54 @@ pub enum BenchCommand {
         #[command(flatten)]
         pool: PoolArgs,
     },
+}
+
+/// `difftest bench detection`.
+#[derive(Args, Debug, Clone)]
+pub struct BenchDetectionArgs {
+    /// The list of documented changes
+    #[arg(
+        long,
+        default_value = "examples/known-changes/changes.yaml",
+        value_name = "FILE"
+    )]
+    pub changes: PathBuf,
+    /// Pairs of feature releases, OLD-NEW: record on temurinOLD, replay on temurinNEW
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "17-21,21-25",
+        value_name = "OLD-NEW,…"
+    )]
+    pub pairs: Vec<String>,
+    /// A variant of the record: NAME=FLAGS (extra `record` flags, space-separated), or
+    /// `defaults`; repeat to compare variants at the same budget
+    #[arg(
+        long = "variant",
+        default_value = "defaults",
+        value_name = "NAME=FLAGS"
+    )]
+    pub variants: Vec<String>,
+    /// Also record on the newer release and replay on the older (finds added API)
+    #[arg(long)]
+    pub both_directions: bool,
+    /// Seconds of generation per record
+    #[arg(long, default_value_t = 120.0, value_name = "SECONDS")]
+    pub time_limit: f64,
+    /// Stop each record at this many tests (an equal budget that load does not change)
+    #[arg(long, value_name = "N")]
+    pub output_limit: Option<usize>,
+    /// Reruns for flake removal per record
+    #[arg(long, default_value_t = 10, value_name = "N")]
+    pub reruns: usize,
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Where suites, reports and logs are kept; a variant whose report is already there is
+    /// scored again without running [default: a temporary folder]
+    #[arg(long, value_name = "DIR")]
+    pub work: Option<PathBuf>,
+    #[command(flatten)]
+    pub pool: PoolArgs,
 }
 
 /// `difftest export`: see docs/export.md.

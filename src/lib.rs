@@ -9,6 +9,7 @@ pub mod cli;
 pub mod commands;
 pub mod compare;
 pub mod contracts;
+pub mod detection;
 pub mod exit;
 pub mod export;
 pub mod generate;

@@ -19,6 +19,9 @@ pub const DEFAULT_PACKAGES: &[&str] = &[
     "javax.xml.parsers",
 ];
 
+/// Single classes described when no scope is given, beyond [`DEFAULT_PACKAGES`].
+pub const DEFAULT_CLASSES: &[&str] = &[];
+
 /// The omit list shipped with difftest (`targets/omit.txt`).
 pub const DEFAULT_OMIT: &str = include_str!("../targets/omit.txt");
 

@@ -10,7 +10,7 @@ use crate::replay::samples;
 use crate::report::Report;
 use crate::suite::{FORMAT_VERSION, Header, Suite};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::time::Instant;
 
 pub fn run(global: &GlobalArgs, args: &BenchReplayArgs) -> anyhow::Result<Exit> {
@@ -110,7 +110,7 @@ fn generate(global: &GlobalArgs, args: &BenchReplayArgs, work: &Path) -> anyhow:
     let path = work
         .join("oracles")
         .join(format!("{}.yaml", args.reference));
-    let mut cmd = child(global)?;
+    let mut cmd = super::difftest_child(global)?;
     cmd.args([
         "record",
         "--impl",
@@ -144,18 +144,6 @@ fn generate(global: &GlobalArgs, args: &BenchReplayArgs, work: &Path) -> anyhow:
     Ok(path)
 }
 
-/// `difftest` with the global flags, as a child process.
-fn child(global: &GlobalArgs) -> anyhow::Result<Command> {
-    let mut cmd = Command::new(std::env::current_exe()?);
-    if let Some(dir) = &global.targets_dir {
-        cmd.arg("--targets-dir").arg(dir);
-    }
-    if let Some(dir) = &global.cache_dir {
-        cmd.arg("--cache-dir").arg(dir);
-    }
-    Ok(cmd)
-}
-
 fn header(reference: &str, fingerprint: crate::target::Fingerprint, seed: u64) -> Header {
     Header {
         format: FORMAT_VERSION,
@@ -180,13 +168,7 @@ fn replay(
     jobs: usize,
 ) -> anyhow::Result<(f64, Report)> {
     let reports = work.join(format!("reports-j{jobs}"));
-    let mut cmd = Command::new(std::env::current_exe()?);
-    if let Some(dir) = &global.targets_dir {
-        cmd.arg("--targets-dir").arg(dir);
-    }
-    if let Some(dir) = &global.cache_dir {
-        cmd.arg("--cache-dir").arg(dir);
-    }
+    let mut cmd = super::difftest_child(global)?;
     cmd.args([
         "replay",
         "--impl",

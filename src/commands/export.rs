@@ -10,7 +10,7 @@ use crate::pool::Pool;
 use crate::report::Report;
 use crate::suite::Suite;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::time::Instant;
 
 pub fn run(global: &GlobalArgs, args: ExportArgs) -> anyhow::Result<Exit> {
@@ -232,13 +232,7 @@ fn bench_replay(
     pool_config(pool)?;
     let reports = tempfile::tempdir()?;
     let reference = &suite.header.reference;
-    let mut cmd = Command::new(std::env::current_exe()?);
-    if let Some(dir) = &global.targets_dir {
-        cmd.arg("--targets-dir").arg(dir);
-    }
-    if let Some(dir) = &global.cache_dir {
-        cmd.arg("--cache-dir").arg(dir);
-    }
+    let mut cmd = super::difftest_child(global)?;
     cmd.args(["replay", "--impl", reference, "--no-minimize", "--timeout"])
         .arg(pool.timeout.to_string())
         .arg("--suite")

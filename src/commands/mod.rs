@@ -2,6 +2,7 @@
 
 mod accept;
 mod bench;
+mod bench_detection;
 mod bench_replay;
 mod export;
 mod record;
@@ -34,6 +35,18 @@ fn store(global: &GlobalArgs) -> anyhow::Result<TargetStore> {
         global.targets_dir.clone(),
         global.cache_dir.clone(),
     )?)
+}
+
+/// `difftest` itself as a child process, with the global flags.
+fn difftest_child(global: &GlobalArgs) -> anyhow::Result<std::process::Command> {
+    let mut cmd = std::process::Command::new(std::env::current_exe()?);
+    if let Some(dir) = &global.targets_dir {
+        cmd.arg("--targets-dir").arg(dir);
+    }
+    if let Some(dir) = &global.cache_dir {
+        cmd.arg("--cache-dir").arg(dir);
+    }
+    Ok(cmd)
 }
 
 /// Turns the pool flags into a configuration, rejecting nonsense with the flag's name.

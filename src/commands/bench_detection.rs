@@ -1,0 +1,232 @@
+//! `difftest bench detection`: for each pair of Temurin releases and each variant of the
+//! record's flags, records on the older release, replays on the newer (and, with
+//! `--both-directions`, the other way round), and prints which documented changes of
+//! `examples/known-changes/changes.yaml` the reports show. Every variant gets the same
+//! budget (seconds of generation, or `--output-limit` tests), seed and reruns.
+
+use crate::cli::{BenchDetectionArgs, GlobalArgs, PoolArgs};
+use crate::detection::{self, KnownChange, Observation, Scope, Verdict};
+use crate::exit::{Exit, bad_input};
+use crate::report::Report;
+use crate::scope::{DEFAULT_CLASSES, DEFAULT_PACKAGES, OmitList};
+use comfy_table::{Table, presets::UTF8_FULL_CONDENSED};
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+
+/// A named set of extra `record` flags.
+struct Variant {
+    name: String,
+    flags: Vec<String>,
+}
+
+fn variant(text: &str) -> anyhow::Result<Variant> {
+    let (name, flags) = text.split_once('=').unwrap_or((text, ""));
+    let ok = !name.is_empty()
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+    if !ok {
+        return Err(bad_input(format!(
+            "--variant {text:?}: the name must be letters, digits, '-' or '_'"
+        )));
+    }
+    Ok(Variant {
+        name: name.to_string(),
+        flags: flags.split_whitespace().map(str::to_string).collect(),
+    })
+}
+
+pub fn run(global: &GlobalArgs, args: &BenchDetectionArgs) -> anyhow::Result<Exit> {
+    super::pool_config(&args.pool)?;
+    let changes = detection::load(&args.changes).map_err(|e| bad_input(e.to_string()))?;
+    let variants = args
+        .variants
+        .iter()
+        .map(|v| variant(v))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    for pair in &args.pairs {
+        if detection::pair_releases(pair).is_none() {
+            return Err(bad_input(format!("--pairs: {pair:?} is not OLD-NEW")));
+        }
+    }
+    let temp = tempfile::tempdir()?;
+    let work = args
+        .work
+        .clone()
+        .unwrap_or_else(|| temp.path().to_path_buf());
+    let omit = OmitList::default_list();
+    let scope = Scope {
+        packages: DEFAULT_PACKAGES,
+        classes: DEFAULT_CLASSES,
+        omit: &omit,
+    };
+    for pair in &args.pairs {
+        let items: Vec<&KnownChange> = changes.iter().filter(|c| &c.pair == pair).collect();
+        let mut columns = Vec::new();
+        for v in &variants {
+            let seen = observe(global, args, &work, pair, v)?;
+            columns.push(items.iter().map(|c| c.verdict(&seen).0).collect::<Vec<_>>());
+        }
+        print_pair(
+            pair,
+            &items,
+            &scope,
+            &variants,
+            &columns,
+            args.both_directions,
+        );
+    }
+    Ok(Exit::Success)
+}
+
+/// The observations of one variant on one pair, running what is not in `work` yet.
+fn observe(
+    global: &GlobalArgs,
+    args: &BenchDetectionArgs,
+    work: &Path,
+    pair: &str,
+    v: &Variant,
+) -> anyhow::Result<Vec<Observation>> {
+    let (old, new) = detection::pair_releases(pair).expect("checked");
+    let (old, new) = (format!("temurin{old}"), format!("temurin{new}"));
+    let dir = work.join(&v.name).join(pair);
+    let mut seen = detection::observations(&report(global, args, &dir, v, &old, &new)?, false);
+    if args.both_directions {
+        let back = report(global, args, &dir, v, &new, &old)?;
+        seen.extend(detection::observations(&back, true));
+    }
+    Ok(seen)
+}
+
+/// The report of `tgt` against a suite recorded on `reference`, made if missing.
+fn report(
+    global: &GlobalArgs,
+    args: &BenchDetectionArgs,
+    dir: &Path,
+    v: &Variant,
+    reference: &str,
+    tgt: &str,
+) -> anyhow::Result<Report> {
+    let json = dir.join(format!("reports/{tgt}-vs-{reference}.json"));
+    if json.exists() {
+        eprintln!("{}: scoring the kept report", json.display());
+        return Ok(Report::read(&json)?);
+    }
+    std::fs::create_dir_all(dir)?;
+    let suite = dir.join(format!("{reference}.yaml"));
+    if !suite.exists() {
+        let mut cmd = super::difftest_child(global)?;
+        cmd.args(["record", "--impl", reference, "--no-progress", "--seed"])
+            .arg(args.seed.to_string())
+            .arg("--time-limit")
+            .arg(args.time_limit.to_string())
+            .arg("--reruns")
+            .arg(args.reruns.to_string())
+            .arg("--output")
+            .arg(&suite);
+        if let Some(n) = args.output_limit {
+            cmd.arg("--output-limit").arg(n.to_string());
+        }
+        cmd.args(&v.flags);
+        child(
+            cmd,
+            &args.pool,
+            &dir.join(format!("record-{reference}.log")),
+            &[0],
+        )?;
+    }
+    let mut cmd = super::difftest_child(global)?;
+    cmd.args(["replay", "--impl", tgt, "--no-minimize", "--suite"])
+        .arg(&suite)
+        .arg("--report-dir")
+        .arg(dir.join("reports"));
+    child(
+        cmd,
+        &args.pool,
+        &dir.join(format!("replay-{tgt}.log")),
+        &[0, 1],
+    )?;
+    Ok(Report::read(&json)?)
+}
+
+/// Runs a child with the pool flags, its output to `log`; fails on another exit code.
+fn child(
+    mut cmd: std::process::Command,
+    pool: &PoolArgs,
+    log: &PathBuf,
+    ok: &[i32],
+) -> anyhow::Result<()> {
+    if let Some(jobs) = pool.jobs {
+        cmd.arg("--jobs").arg(jobs.to_string());
+    }
+    cmd.arg("--timeout").arg(pool.timeout.to_string());
+    let out = std::fs::File::create(log)?;
+    cmd.stdout(out.try_clone()?)
+        .stderr(out)
+        .stdin(Stdio::null());
+    eprintln!("running {:?} (log: {})", cmd.get_args(), log.display());
+    let status = cmd.status()?;
+    if !status.code().is_some_and(|c| ok.contains(&c)) {
+        anyhow::bail!("{status}; see {}", log.display());
+    }
+    Ok(())
+}
+
+fn mark(v: Verdict) -> &'static str {
+    match v {
+        Verdict::Found => "found",
+        Verdict::Shown => "message only",
+        Verdict::Missed => "-",
+    }
+}
+
+fn print_pair(
+    pair: &str,
+    items: &[&KnownChange],
+    scope: &Scope,
+    variants: &[Variant],
+    columns: &[Vec<Verdict>],
+    both: bool,
+) {
+    let mut table = Table::new();
+    table.load_preset(UTF8_FULL_CONDENSED);
+    let mut header = vec!["item".to_string(), "kind".into(), "in scope".into()];
+    header.extend(variants.iter().map(|v| v.name.clone()));
+    table.set_header(header);
+    for (i, c) in items.iter().enumerate() {
+        let mut row = vec![
+            c.id.clone(),
+            format!("{:?}", c.kind).to_lowercase(),
+            if scope.reaches(c) { "yes" } else { "no" }.to_string(),
+        ];
+        row.extend(columns.iter().map(|col| mark(col[i]).to_string()));
+        table.add_row(row);
+    }
+    println!("{pair}: {} documented changes\n{table}", items.len());
+    let direction = if both {
+        "both directions"
+    } else {
+        "old → new"
+    };
+    for (v, col) in variants.iter().zip(columns) {
+        let found = |keep: &dyn Fn(&KnownChange) -> bool| {
+            let of = items.iter().filter(|c| keep(c)).count();
+            let hit = items
+                .iter()
+                .zip(col)
+                .filter(|(c, verdict)| keep(c) && **verdict == Verdict::Found)
+                .count();
+            format!(
+                "{hit}/{of} ({:.0} %)",
+                100.0 * hit as f64 / of.max(1) as f64
+            )
+        };
+        let in_scope = |c: &KnownChange| scope.reaches(c) && c.kind != detection::ChangeKind::Added;
+        println!(
+            "{pair} {} ({direction}): found {} of the reachable in the default scope, {} of all",
+            v.name,
+            found(&in_scope),
+            found(&|_| true),
+        );
+    }
+}

@@ -1,0 +1,381 @@
+//! The detection benchmark's data: documented behaviour changes between two implementations
+//! (`examples/known-changes/changes.yaml`), whether each lies inside a scope, and whether a
+//! replay report shows it. `difftest bench detection` runs the records and replays; this
+//! module only reads and matches, so it is tested without a JVM.
+//!
+//! A change is *found* when a test the report counts against the gate (new or accepted)
+//! has a callee matching one of the change's globs and values matching its patterns, read
+//! in the direction older → newer. Added API is found only through a replay of the newer
+//! implementation's suite on the older one (`missing` there); removed API through the
+//! forward replay. A message-only difference is reported as *shown*, not found: the gate
+//! does not count it.
+
+use crate::compare::Kind;
+use crate::report::{Report, TestStatus};
+use crate::scope::{OmitList, glob};
+use regex::Regex;
+use serde::Deserialize;
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+/// What kind of change an item is.
+#[derive(Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum ChangeKind {
+    /// The same API behaves differently.
+    Behaviour,
+    /// API only the newer implementation has.
+    Added,
+    /// API only the older implementation has.
+    Removed,
+}
+
+/// One line of `changes.yaml`, as written.
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+struct RawChange {
+    id: String,
+    pair: String,
+    kind: ChangeKind,
+    title: String,
+    source: String,
+    classes: Vec<String>,
+    callees: Vec<String>,
+    #[serde(default, rename = "ref")]
+    before: Option<String>,
+    #[serde(default, rename = "tgt")]
+    after: Option<String>,
+    // Documentation for people, read so that a misspelt key stays an error.
+    #[serde(default)]
+    #[allow(dead_code)]
+    probe: Option<String>,
+    #[serde(default)]
+    #[allow(dead_code)]
+    observed: Option<serde_yaml::Value>,
+    #[serde(default)]
+    #[allow(dead_code)]
+    reachable: Option<serde_yaml::Value>,
+    #[serde(default)]
+    #[allow(dead_code)]
+    note: Option<String>,
+}
+
+/// A documented change, ready to match.
+#[derive(Clone, Debug)]
+pub struct KnownChange {
+    pub id: String,
+    /// `17-21`: the older and the newer feature release.
+    pub pair: String,
+    pub kind: ChangeKind,
+    pub title: String,
+    pub source: String,
+    /// Declaring classes whose calls show the change.
+    pub classes: Vec<String>,
+    /// Globs over callee names.
+    pub callees: Vec<String>,
+    /// What the older implementation's value must match.
+    pub before: Option<Regex>,
+    /// What the newer implementation's value must match.
+    pub after: Option<Regex>,
+}
+
+/// Why the list cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum DetectionError {
+    #[error("{path}: {message}")]
+    Read { path: PathBuf, message: String },
+    #[error("{path}: item {id}: {message}")]
+    Item {
+        path: PathBuf,
+        id: String,
+        message: String,
+    },
+}
+
+/// Reads and checks a list of known changes.
+pub fn load(path: &Path) -> Result<Vec<KnownChange>, DetectionError> {
+    let read_error = |message: String| DetectionError::Read {
+        path: path.to_path_buf(),
+        message,
+    };
+    let text = std::fs::read_to_string(path).map_err(|e| read_error(e.to_string()))?;
+    let raw: Vec<RawChange> = serde_yaml::from_str(&text).map_err(|e| read_error(e.to_string()))?;
+    let mut ids = HashSet::new();
+    raw.into_iter()
+        .map(|r| {
+            let item_error = |message: String| DetectionError::Item {
+                path: path.to_path_buf(),
+                id: r.id.clone(),
+                message,
+            };
+            if !ids.insert(r.id.clone()) {
+                return Err(item_error("the id is used twice".into()));
+            }
+            check_pair(&r.pair).map_err(&item_error)?;
+            if r.callees.is_empty() || r.classes.is_empty() {
+                return Err(item_error("needs at least one class and one callee".into()));
+            }
+            let pattern = |p: &Option<String>| {
+                p.as_deref()
+                    .map(Regex::new)
+                    .transpose()
+                    .map_err(|e| item_error(e.to_string()))
+            };
+            Ok(KnownChange {
+                before: pattern(&r.before)?,
+                after: pattern(&r.after)?,
+                id: r.id,
+                pair: r.pair,
+                kind: r.kind,
+                title: r.title,
+                source: r.source,
+                classes: r.classes,
+                callees: r.callees,
+            })
+        })
+        .collect()
+}
+
+/// `OLD-NEW`, two feature release numbers.
+fn check_pair(pair: &str) -> Result<(u32, u32), String> {
+    let bad = || format!("pair must be OLD-NEW (like 17-21), not {pair:?}");
+    let (old, new) = pair.split_once('-').ok_or_else(bad)?;
+    let old: u32 = old.parse().map_err(|_| bad())?;
+    let new: u32 = new.parse().map_err(|_| bad())?;
+    if old >= new {
+        return Err(bad());
+    }
+    Ok((old, new))
+}
+
+/// The older and newer release of a pair (`17-21` → 17, 21).
+pub fn pair_releases(pair: &str) -> Option<(u32, u32)> {
+    check_pair(pair).ok()
+}
+
+/// A scope to judge reachability by: packages (without subpackages), classes, omit list.
+pub struct Scope<'a> {
+    pub packages: &'a [&'a str],
+    pub classes: &'a [&'a str],
+    pub omit: &'a OmitList,
+}
+
+impl Scope<'_> {
+    /// Whether every class of the change is in scope and not omitted (its members may
+    /// still need inputs the generator has to find: that is what is measured).
+    pub fn reaches(&self, change: &KnownChange) -> bool {
+        change.classes.iter().all(|class| {
+            let top = class.split('$').next().unwrap_or(class);
+            let package = top.rsplit_once('.').map_or("", |(p, _)| p);
+            (self.packages.contains(&package) || self.classes.contains(&top))
+                && !self.omit.omits_class(class)
+        })
+    }
+}
+
+/// A difference a report shows, read older → newer.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Observation {
+    pub test: u64,
+    pub group: Option<String>,
+    pub callee: String,
+    pub kind: Kind,
+    pub before: String,
+    pub after: String,
+    /// Counted by the gate (new or accepted), not only shown.
+    pub counted: bool,
+    /// From a replay of the newer implementation's suite on the older one.
+    pub reverse: bool,
+}
+
+/// Every non-passing test of a report with its callee and values. `reverse` is for a
+/// report whose reference is the newer implementation: its values are swapped.
+pub fn observations(report: &Report, reverse: bool) -> Vec<Observation> {
+    report
+        .tests
+        .iter()
+        .filter(|t| !matches!(t.status, TestStatus::Pass | TestStatus::Unstable))
+        .filter_map(|t| {
+            let (r, g) = (t.ref_value.clone()?, t.tgt_value.clone()?);
+            let (before, after) = if reverse { (g, r) } else { (r, g) };
+            Some(Observation {
+                test: t.id,
+                group: t.group.clone(),
+                callee: t.callee.clone()?,
+                kind: t.kind?,
+                before,
+                after,
+                counted: matches!(t.status, TestStatus::Differs | TestStatus::Accepted),
+                reverse,
+            })
+        })
+        .collect()
+}
+
+/// How far a report got with one change.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Verdict {
+    Missed,
+    /// Only as a message-only difference, which the gate does not count.
+    Shown,
+    Found,
+}
+
+impl KnownChange {
+    /// Whether this observation is the change.
+    pub fn matches(&self, o: &Observation) -> bool {
+        let kind_fits = match self.kind {
+            ChangeKind::Added => o.kind == Kind::Missing && o.reverse,
+            ChangeKind::Removed => o.kind == Kind::Missing && !o.reverse,
+            ChangeKind::Behaviour => o.kind != Kind::Missing,
+        };
+        kind_fits
+            && self.callees.iter().any(|g| glob(g, &o.callee))
+            && self.before.as_ref().is_none_or(|re| re.is_match(&o.before))
+            && self.after.as_ref().is_none_or(|re| re.is_match(&o.after))
+    }
+
+    /// The best verdict over all observations, with the first observation that gave it.
+    pub fn verdict<'a>(&self, seen: &'a [Observation]) -> (Verdict, Option<&'a Observation>) {
+        let mut best = (Verdict::Missed, None);
+        for o in seen.iter().filter(|o| self.matches(o)) {
+            let v = if o.counted {
+                Verdict::Found
+            } else {
+                Verdict::Shown
+            };
+            if v > best.0 {
+                best = (v, Some(o));
+            }
+        }
+        best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn write(text: &str) -> (tempfile::TempDir, PathBuf) {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("changes.yaml");
+        std::fs::write(&path, text).unwrap();
+        (dir, path)
+    }
+
+    const ONE: &str = r#"
+- id: nnbsp
+  pair: 17-21
+  kind: behaviour
+  title: narrow no-break space before AM/PM
+  source: JDK-8284840
+  classes: [java.text.DateFormat]
+  callees: ["java.text.DateFormat.format(*", "java.util.Date.toLocaleString()"]
+  ref: "\\d AM"
+  tgt: "\\\\u202FAM"
+- id: clamp
+  pair: 17-21
+  kind: added
+  title: Math.clamp
+  source: JDK-8301226
+  classes: [java.lang.Math]
+  callees: ["java.lang.Math.clamp(*"]
+"#;
+
+    fn obs(callee: &str, kind: Kind, before: &str, after: &str, reverse: bool) -> Observation {
+        Observation {
+            test: 1,
+            group: None,
+            callee: callee.into(),
+            kind,
+            before: before.into(),
+            after: after.into(),
+            counted: true,
+            reverse,
+        }
+    }
+
+    #[test]
+    fn loads_and_matches_by_callee_values_and_direction() {
+        let (_dir, path) = write(ONE);
+        let items = load(&path).unwrap();
+        assert_eq!(items.len(), 2);
+        let nnbsp = &items[0];
+        let yes = obs(
+            "java.util.Date.toLocaleString()",
+            Kind::Value,
+            r#""Jan 1, 1970, 12:00:00 AM""#,
+            r#""Jan 1, 1970, 12:00:00\u202FAM""#,
+            false,
+        );
+        assert_eq!(nnbsp.verdict(std::slice::from_ref(&yes)).0, Verdict::Found);
+        let other_callee = Observation {
+            callee: "java.util.Date.toString()".into(),
+            ..yes.clone()
+        };
+        assert!(!nnbsp.matches(&other_callee));
+        let backwards = Observation {
+            before: yes.after.clone(),
+            after: yes.before.clone(),
+            ..yes.clone()
+        };
+        assert!(!nnbsp.matches(&backwards));
+        let shown = Observation {
+            counted: false,
+            ..yes.clone()
+        };
+        assert_eq!(nnbsp.verdict(&[shown]).0, Verdict::Shown);
+
+        let clamp = &items[1];
+        let missing = |reverse| {
+            obs(
+                "java.lang.Math.clamp(long,int,int)",
+                Kind::Missing,
+                "",
+                "",
+                reverse,
+            )
+        };
+        assert!(clamp.matches(&missing(true)));
+        assert!(
+            !clamp.matches(&missing(false)),
+            "added API shows in reverse"
+        );
+    }
+
+    #[test]
+    fn rejects_duplicates_bad_pairs_and_patterns_naming_the_item() {
+        let twice = format!("{ONE}{}", &ONE[..ONE.find("- id: clamp").unwrap()]);
+        let (_d, path) = write(&twice);
+        let err = load(&path).unwrap_err().to_string();
+        assert!(err.contains("item nnbsp: the id is used twice"), "{err}");
+        let (_d, path) =
+            write(&ONE.replace("pair: 17-21\n  kind: added", "pair: 21-17\n  kind: added"));
+        let err = load(&path).unwrap_err().to_string();
+        assert!(err.contains("item clamp: pair must be OLD-NEW"), "{err}");
+        let (_d, path) = write(&ONE.replace(r#""\\d AM""#, r#""(""#));
+        assert!(load(&path).unwrap_err().to_string().contains("item nnbsp"));
+        let (_d, path) = write("- id: x\n  colour: red\n");
+        assert!(load(&path).is_err());
+    }
+
+    #[test]
+    fn reachability_follows_packages_classes_and_omissions() {
+        let (_dir, path) = write(ONE);
+        let items = load(&path).unwrap();
+        let omit = OmitList::parse("java.lang.Math\n");
+        let scope = Scope {
+            packages: &["java.text"],
+            classes: &[],
+            omit: &omit,
+        };
+        assert!(scope.reaches(&items[0]));
+        assert!(!scope.reaches(&items[1]));
+        let scope = Scope {
+            packages: &["java.lang"],
+            classes: &[],
+            omit: &OmitList::default(),
+        };
+        assert!(scope.reaches(&items[1]) && !scope.reaches(&items[0]));
+    }
+}
