@@ -5,10 +5,10 @@
 
 Each report is a `difftest replay` JSON report (reports/TGT-vs-REF.json). The pair of a report
 is read from its reference and target names (temurin17 / temurin21 / temurin25; any name
-holding 17, 21 or 25). An item of that pair is found when a differing test (status `differs`,
-`message_only` or `unstable` is not counted; `message_only` counts only for items whose ref
-regex names an exception message) or a group has a callee matching one of the item's globs
-and ref/tgt values matching its regexes. A report recorded on the newer JDK and replayed on
+holding 17, 21 or 25). An item of that pair is found when a group, or a test with status
+`differs` (or `message_only`, for items about exception messages; `unstable` never counts),
+has a callee matching one of the item's globs and ref/tgt values matching its regexes;
+`added`/`removed` items need kind `missing`, the others any other kind. A report recorded on the newer JDK and replayed on
 the older one is used for `added` items (and the usual direction for `removed` ones); values
 are then swapped back so `ref` always means the older JDK.
 """
