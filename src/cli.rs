@@ -339,6 +339,9 @@ pub struct RecordArgs {
     /// Use only this omit list instead of the shipped one
     #[arg(long, value_name = "FILE")]
     pub omit_replace: Option<PathBuf>,
+    /// Leave out API deprecated for removal (kept by default: its removal is a difference)
+    #[arg(long)]
+    pub skip_deprecated_for_removal: bool,
     /// Seconds of generation (reruns come on top)
     #[arg(long, default_value_t = 120.0, value_name = "SECONDS")]
     pub time_limit: f64,

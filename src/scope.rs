@@ -6,21 +6,53 @@ use crate::exit::bad_input;
 use crate::model::{ApiClass, ApiModel, Callable};
 use std::path::Path;
 
-/// Packages described when no scope is given.
+/// Packages described when no scope is given (a package does not bring its subpackages):
+/// the pure, in-memory parts of `java.base`, `java.xml` and `java.beans`. What in them
+/// touches files, the network, processes, threads or JVM-wide state is on the omit list.
 pub const DEFAULT_PACKAGES: &[&str] = &[
-    "java.lang",
-    "java.math",
-    "java.text",
-    "java.util",
-    "java.sql",
     "java.beans",
+    "java.lang",
+    "java.lang.constant",
+    "java.math",
+    "java.nio",
+    "java.nio.charset",
     "java.security",
+    "java.security.spec",
+    "java.sql",
+    "java.text",
+    "java.time",
+    "java.time.chrono",
+    "java.time.format",
+    "java.time.temporal",
+    "java.time.zone",
+    "java.util",
+    "java.util.function",
+    "java.util.random",
+    "java.util.regex",
+    "java.util.stream",
+    "java.util.zip",
+    "javax.crypto",
+    "javax.crypto.spec",
     "javax.xml.datatype",
+    "javax.xml.namespace",
     "javax.xml.parsers",
+    "javax.xml.xpath",
 ];
 
-/// Single classes described when no scope is given, beyond [`DEFAULT_PACKAGES`].
-pub const DEFAULT_CLASSES: &[&str] = &[];
+/// Single classes described when no scope is given, beyond [`DEFAULT_PACKAGES`]: the parts
+/// of `java.net` that neither resolve names nor connect.
+pub const DEFAULT_CLASSES: &[&str] = &[
+    "java.net.IDN",
+    "java.net.URI",
+    "java.net.URLDecoder",
+    "java.net.URLEncoder",
+];
+
+/// The default scope as (classes, packages).
+pub fn default_scope() -> (Vec<String>, Vec<String>) {
+    let own = |names: &[&str]| names.iter().map(|n| n.to_string()).collect();
+    (own(DEFAULT_CLASSES), own(DEFAULT_PACKAGES))
+}
 
 /// The omit list shipped with difftest (`targets/omit.txt`).
 pub const DEFAULT_OMIT: &str = include_str!("../targets/omit.txt");
@@ -70,16 +102,30 @@ impl OmitList {
 
     /// Whether the class itself is omitted.
     pub fn omits_class(&self, class: &str) -> bool {
-        self.patterns.iter().any(|p| glob(p, class))
+        self.decides(&[class])
     }
 
     /// Whether a member of `class` is omitted, by name or by full signature.
     pub fn omits_member(&self, class: &str, member: &Callable) -> bool {
         let short = format!("{class}.{}", member.name);
         let full = format!("{class}.{}", member.signature());
+        self.decides(&[class, &short, &full])
+    }
+
+    /// The last pattern matching any of `names` decides: omitted, unless it is a `!`
+    /// pattern, which lets back what an earlier one omitted.
+    fn decides(&self, names: &[&str]) -> bool {
         self.patterns
             .iter()
-            .any(|p| glob(p, class) || glob(p, &short) || glob(p, &full))
+            .rev()
+            .find_map(|p| {
+                let (allow, p) = match p.strip_prefix('!') {
+                    Some(rest) => (true, rest),
+                    None => (false, p.as_str()),
+                };
+                names.iter().any(|n| glob(p, n)).then_some(!allow)
+            })
+            .unwrap_or(false)
     }
 
     /// The model without omitted classes and members, nor members whose signature mentions
@@ -184,6 +230,23 @@ mod tests {
             is_static: false,
             deprecated_for_removal: false,
         }
+    }
+
+    #[test]
+    fn a_bang_pattern_lets_back_what_an_earlier_one_omitted_and_the_last_match_decides() {
+        let omit = OmitList::parse("java.net.*\n!java.net.URI\njava.net.URI.toURL\n");
+        assert!(omit.omits_class("java.net.URL"));
+        assert!(!omit.omits_class("java.net.URI"));
+        assert!(omit.omits_member("java.net.URI", &callable("toURL", &[])));
+        assert!(!omit.omits_member("java.net.URI", &callable("getHost", &[])));
+        let shipped = OmitList::default_list();
+        assert!(
+            shipped.omits_class("java.net.InetAddress") && !shipped.omits_class("java.net.IDN")
+        );
+        assert!(
+            shipped.omits_class("java.nio.file.Files")
+                && !shipped.omits_class("java.nio.ByteBuffer")
+        );
     }
 
     #[test]

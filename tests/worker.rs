@@ -308,3 +308,53 @@ fn stack_overflow_and_out_of_memory_come_back_as_exceptions() {
     assert_eq!(class_of(&results[1]), "java.lang.OutOfMemoryError");
     assert_eq!(last(&results[2]).render(), "42");
 }
+
+/// The default scope, as the reference describes it and the shipped omit list filters it,
+/// reaches nothing that touches files, the network, processes or running threads: no
+/// class of those APIs, and no constructor or method that takes or returns one.
+#[test]
+fn the_default_scope_reaches_no_files_network_processes_or_threads() {
+    let pool = common::pool("temurin17", &[], common::config(1, 5000));
+    let (classes, packages) = difftest::scope::default_scope();
+    let (model, unknown) = pool.describe(&classes, &packages).expect("describe");
+    assert!(unknown.is_empty(), "{unknown:?}");
+    let model = difftest::scope::OmitList::default_list().filter(&model);
+    let forbidden = [
+        "java.io.File",
+        "java.io.InputStream",
+        "java.nio.file.Path",
+        "java.nio.channels.FileChannel",
+        "java.net.URL",
+        "java.net.InetAddress",
+        "java.net.Socket",
+        "java.lang.ProcessBuilder",
+        "java.lang.Thread",
+        "java.util.zip.ZipFile",
+        "org.xml.sax.InputSource",
+    ];
+    for class in model.classes.values() {
+        assert!(!forbidden.contains(&class.name.as_str()), "{}", class.name);
+        for m in class.constructors.iter().chain(&class.methods) {
+            let mentions = |t: &String| forbidden.contains(&t.trim_end_matches("[]"));
+            assert!(
+                !m.params.iter().any(mentions) && !mentions(&m.returns),
+                "{}.{}",
+                class.name,
+                m.signature()
+            );
+        }
+    }
+    let stream = model
+        .class("java.util.stream.Stream")
+        .expect("streams in scope");
+    assert!(!stream.methods.iter().any(|m| m.name == "generate"));
+    for kept in [
+        "java.net.URI",
+        "java.time.ZonedDateTime",
+        "java.util.regex.Pattern",
+    ] {
+        assert!(model.class(kept).is_some(), "{kept} in the default scope");
+    }
+    let compiler = model.class("java.lang.Compiler").expect("Compiler on 17");
+    assert!(compiler.methods.iter().any(|m| m.name == "compileClasses"));
+}

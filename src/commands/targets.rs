@@ -3,7 +3,6 @@
 use super::{pool_config, start_pool, store};
 use crate::cli::{GlobalArgs, TargetsCommand};
 use crate::exit::{Exit, bad_input};
-use crate::scope::DEFAULT_PACKAGES;
 use comfy_table::{Table, presets::UTF8_FULL_CONDENSED};
 use std::time::Instant;
 
@@ -64,10 +63,10 @@ fn check(
     let began = Instant::now();
     let (provisioned, pool) = start_pool(store, name, config)?;
     let started = began.elapsed();
-    let packages = if classes.is_empty() && packages.is_empty() {
-        DEFAULT_PACKAGES.iter().map(|p| p.to_string()).collect()
+    let (classes, packages) = if classes.is_empty() && packages.is_empty() {
+        crate::scope::default_scope()
     } else {
-        packages
+        (classes, packages)
     };
     let (model, unknown) = pool.describe(&classes, &packages)?;
     let model = crate::scope::OmitList::default_list().filter(&model);

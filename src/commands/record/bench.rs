@@ -23,6 +23,7 @@ pub fn run(
         class_list: None,
         omit: Vec::new(),
         omit_replace: None,
+        skip_deprecated_for_removal: false,
         time_limit,
         output_limit: None,
         seed: 0,

@@ -112,7 +112,7 @@ fn describe(pool: &Pool, reference: &str, plan: &Plan) -> anyhow::Result<ApiMode
             "{reference} does not know {first}{more}"
         )));
     }
-    let model = setup::filter_model(&model, &plan.omit);
+    let model = setup::filter_model(&model, &plan.omit, plan.skip_deprecated);
     if model.callable_count() == 0 && model.classes.values().all(|c| c.fields.is_empty()) {
         return Err(bad_input(format!(
             "empty scope: nothing public to call in {}",

@@ -8,7 +8,7 @@ use crate::generate::GenConfig;
 use crate::generate::literals;
 use crate::model::ApiModel;
 use crate::observe::read_patterns;
-use crate::scope::{DEFAULT_PACKAGES, OmitList, is_java_name, read_class_list};
+use crate::scope::{OmitList, default_scope, is_java_name, read_class_list};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -18,6 +18,8 @@ pub struct Plan {
     pub classes: Vec<String>,
     pub packages: Vec<String>,
     pub omit: OmitList,
+    /// Leave out API deprecated for removal.
+    pub skip_deprecated: bool,
     pub generation: GenConfig,
     pub output: PathBuf,
     /// Options as written into the header (nothing that depends on the machine or `--jobs`).
@@ -57,6 +59,7 @@ pub fn plan(args: &RecordArgs) -> anyhow::Result<Plan> {
         classes,
         packages,
         omit,
+        skip_deprecated: args.skip_deprecated_for_removal,
         generation,
         output,
         options: options(args),
@@ -107,7 +110,7 @@ fn scope(args: &RecordArgs) -> anyhow::Result<(Vec<String>, Vec<String>)> {
         return Err(bad_input(format!("not a class or package name: {bad:?}")));
     }
     if classes.is_empty() && packages.is_empty() {
-        packages = DEFAULT_PACKAGES.iter().map(|p| p.to_string()).collect();
+        (classes, packages) = default_scope();
     }
     classes.dedup();
     packages.dedup();
@@ -165,6 +168,10 @@ fn options(args: &RecordArgs) -> BTreeMap<String, String> {
         ("literals-file", path(&args.literals_file)),
         ("observers", path(&args.observers)),
         ("omit-replace", path(&args.omit_replace)),
+        (
+            "skip-deprecated-for-removal",
+            args.skip_deprecated_for_removal.then(|| "true".to_string()),
+        ),
     ];
     let omit: Vec<String> = args.omit.iter().map(|p| p.display().to_string()).collect();
     o.push(("omit", (!omit.is_empty()).then(|| omit.join(","))));
@@ -173,9 +180,13 @@ fn options(args: &RecordArgs) -> BTreeMap<String, String> {
         .collect()
 }
 
-/// The model without omitted classes and members, nor anything deprecated for removal.
-pub fn filter_model(model: &ApiModel, omit: &OmitList) -> ApiModel {
+/// The model without omitted classes and members, and with `skip_deprecated`, without
+/// anything deprecated for removal.
+pub fn filter_model(model: &ApiModel, omit: &OmitList, skip_deprecated: bool) -> ApiModel {
     let mut out = omit.filter(model);
+    if !skip_deprecated {
+        return out;
+    }
     out.classes.retain(|_, c| !c.deprecated_for_removal);
     for c in out.classes.values_mut() {
         c.constructors.retain(|m| !m.deprecated_for_removal);
