@@ -49,6 +49,10 @@ pub enum Command {
     Report(ReportArgs),
     /// Record a regression suite on a reference implementation (oracles/REF.yaml)
     Record(Box<RecordArgs>),
+    /// Record on two implementations with the same seed and budget, replay each suite on
+    /// the other, and report what changed from the first to the second, API added and
+    /// removed included
+    Compare(CompareArgs),
     /// Write a suite as readable JUnit 4 or 5 tests (see docs/export.md)
     Export(ExportArgs),
     /// Measure difftest on real targets (see the README's performance section)
@@ -210,6 +214,29 @@ pub enum BenchCommand {
         #[command(flatten)]
         pool: PoolArgs,
     },
+}
+
+/// `difftest compare`.
+#[derive(Args, Debug, Clone)]
+pub struct CompareArgs {
+    /// The two implementations, older (or reference) first
+    #[arg(
+        long = "impl",
+        required = true,
+        value_delimiter = ',',
+        value_name = "A,B"
+    )]
+    pub impls: Vec<String>,
+    /// Where the two suites are written (DIR/A.yaml, DIR/B.yaml)
+    #[arg(long, default_value = "oracles", value_name = "DIR")]
+    pub oracles: PathBuf,
+    /// Where the two replay reports and compare-A-to-B.{md,json} go
+    #[arg(long, default_value = "reports", value_name = "DIR")]
+    pub report_dir: PathBuf,
+    /// `record` flags for both records, after `--` (`-- --time-limit 60 --jobs 2`); the
+    /// replays use the same --jobs and --timeout
+    #[arg(last = true, value_name = "RECORD FLAGS")]
+    pub record_flags: Vec<String>,
 }
 
 /// `difftest bench detection`.

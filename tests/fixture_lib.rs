@@ -113,3 +113,50 @@ fn record_on_release_1_and_replay_on_release_2_finds_every_injected_regression()
         );
     }
 }
+
+/// `compare` runs both directions: what changed, the removed `legacyName()` and the
+/// `negate(int)` that only release 2 has, read from release 1 to release 2.
+#[test]
+fn compare_reports_changes_added_and_removed_api_from_one_release_to_the_next() {
+    let work = tempfile::tempdir().unwrap();
+    setup(work.path());
+    let targets = work.path().join("targets");
+    let mut args = vec!["--targets-dir", targets.to_str().unwrap()];
+    args.extend(["compare", "--impl", "lib-v1,lib-v2", "--"]);
+    args.extend(["--packages", "example.lib", "--time-limit", "15"]);
+    args.extend(["--output-limit", "600", "--reruns", "2", "--seed", "5"]);
+    args.extend(["--no-progress", "--timeout", "2", "--jobs", "2"]);
+    let out = difftest(work.path(), &args);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("lib-v1 -> lib-v2:"),
+        "{}",
+        stdout(&out)
+    );
+    let path = work.path().join("reports/compare-lib-v1-to-lib-v2.json");
+    let text = std::fs::read_to_string(&path).expect("compare JSON written");
+    let json: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let callees = |key: &str| -> Vec<String> {
+        json[key]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["callee"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let c = "example.lib.Calculator";
+    assert_eq!(callees("added"), [format!("{c}.negate(int)")]);
+    assert_eq!(callees("removed"), [format!("{c}.legacyName()")]);
+    let greet = json["changed"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["callee"] == format!("{c}.greet(java.lang.String)").as_str())
+        .expect("greet changed");
+    let after = greet["after"].as_str().unwrap();
+    assert!(after.contains("\\u202F"), "read from v1 to v2: {after}");
+    assert!(work.path().join("oracles/lib-v2.yaml").exists());
+    assert!(work.path().join("reports/lib-v1-vs-lib-v2.json").exists());
+    let out = difftest(work.path(), &["compare", "--impl", "lib-v1"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+}

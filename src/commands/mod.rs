@@ -4,6 +4,7 @@ mod accept;
 mod bench;
 mod bench_detection;
 mod bench_replay;
+mod compare;
 mod export;
 mod record;
 mod replay;
@@ -24,6 +25,7 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<Exit> {
         Command::Accept(args) => accept::run(&args),
         Command::Report(args) => report::run(&args),
         Command::Record(args) => record::run(&cli.global, *args),
+        Command::Compare(args) => compare::run(&cli.global, &args),
         Command::Export(args) => export::run(&cli.global, args),
         Command::Bench(cmd) => bench::run(&cli.global, cmd),
         Command::Worker => Ok(Exit::Success),

@@ -34,6 +34,13 @@ struct Session<'a> {
 }
 
 pub fn run(global: &GlobalArgs, args: &ReplayArgs) -> anyhow::Result<Exit> {
+    let reports = replay_reports(global, args)?;
+    print(&reports);
+    Ok(exit_of(&reports))
+}
+
+/// Replays the suite on every target and writes each report; prints nothing on stdout.
+pub fn replay_reports(global: &GlobalArgs, args: &ReplayArgs) -> anyhow::Result<Vec<Report>> {
     let loading = Instant::now();
     let suite_path = resolve_suite(args.suite.as_deref())?;
     let suite = load_suite(&suite_path)?;
@@ -76,8 +83,7 @@ pub fn run(global: &GlobalArgs, args: &ReplayArgs) -> anyhow::Result<Exit> {
         eprintln!("difftest: wrote {}", display_paths(&written));
         reports.push(report);
     }
-    print(&reports);
-    Ok(exit_of(&reports))
+    Ok(reports)
 }
 
 /// The exit code of one or more reports: 1 when any gate fails.

@@ -33,6 +33,11 @@ public class Calculator {
 
     // Regression: legacyName() was removed.
 
+    /** New in release 2: only a suite recorded on release 2 calls it. */
+    public int negate(int n) {
+        return -n;
+    }
+
     public int store(int value) {
         memory = value;
         return memory;
