@@ -23,6 +23,9 @@ pub struct GlobalArgs {
     /// Where JDKs and jars are downloaded and unpacked [default: ~/.cache/difftest]
     #[arg(long, global = true, env = "DIFFTEST_CACHE", value_name = "DIR")]
     pub cache_dir: Option<PathBuf>,
+    /// No progress on stderr (bars on a terminal, status lines in a log)
+    #[arg(short, long, global = true)]
+    pub quiet: bool,
 }
 
 /// Worker pool options shared by commands that run Java code.

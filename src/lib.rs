@@ -17,6 +17,7 @@ pub mod interrupt;
 pub mod model;
 pub mod observe;
 pub mod pool;
+pub mod progress;
 pub mod replay;
 pub mod report;
 pub mod rerun;

@@ -388,3 +388,46 @@ fn values_computed_from_the_callers_stack_are_marked_varies_not_checked() {
     }
     assert!(stack_reads > 0, "the scope never read a stack");
 }
+
+/// In a log (stderr not a terminal) record and replay say when each phase starts and ends
+/// and print a status line at least every 15 s; `--quiet` silences all of it.
+#[test]
+fn progress_in_a_log_is_lines_per_phase_and_status_and_quiet_silences_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let suite = dir.path().join("s.yaml");
+    let out = Command::new(env!("CARGO_BIN_EXE_difftest"))
+        .args([
+            "record",
+            "--impl",
+            "temurin17",
+            "--classes",
+            "java.util.ArrayList",
+        ])
+        .args(["--time-limit", "17", "--reruns", "1", "--output"])
+        .arg(&suite)
+        .output()
+        .expect("difftest runs");
+    ok(&out);
+    let log = stderr(&out);
+    for line in [
+        "difftest: generating: started",
+        "s elapsed",
+        "difftest: generating: done in",
+        "difftest: rerunning ",
+    ] {
+        assert!(log.contains(line), "{line:?} missing in:\n{log}");
+    }
+    let replay = |quiet: bool| {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_difftest"));
+        cmd.args(["replay", "--impl", "temurin17", "--no-minimize", "--suite"])
+            .arg(&suite)
+            .arg("--report-dir")
+            .arg(dir.path());
+        if quiet {
+            cmd.arg("--quiet");
+        }
+        stderr(&cmd.output().expect("difftest runs"))
+    };
+    assert!(replay(false).contains("difftest: replaying on temurin17: done in"));
+    assert!(!replay(true).contains("replaying on"));
+}

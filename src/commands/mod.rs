@@ -19,6 +19,7 @@ use std::time::Duration;
 
 /// Runs the parsed command line.
 pub fn dispatch(cli: Cli) -> anyhow::Result<Exit> {
+    crate::progress::set_quiet(cli.global.quiet);
     match cli.command {
         Command::Targets(cmd) => targets::run(&cli.global, cmd),
         Command::Replay(args) => replay::run(&cli.global, &args),

@@ -13,7 +13,6 @@ use crate::suite::{Suite, Test};
 use crate::target::TargetStore;
 use crate::triage::accepted::{AcceptedList, path_for};
 use crate::triage::{Group, group, minimize::minimize_all};
-use indicatif::{ProgressBar, ProgressStyle};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -187,11 +186,18 @@ impl Session<'_> {
             confirm: self.args.confirm,
             segment: self.args.segment,
         };
-        let bar = progress_bar(self.tests.len() as u64, name);
+        let total = self.tests.len() as u64;
+        let mode = crate::progress::Mode::detect(false);
+        let phase = crate::progress::Phase::start(&format!("replaying on {name}"), total, mode);
         let outcomes = replay(&self.tests, &lane, &options, &|done| {
-            bar.set_position(done as u64)
+            let done = done as u64;
+            phase.update(done, || {
+                let left = total.saturating_sub(done);
+                let (rate, eta) = crate::progress::rate_and_eta(done, left, began.elapsed());
+                format!("{done}/{total} tests · {rate:.0} tests/s · about {eta} s left")
+            })
         })?;
-        bar.finish_and_clear();
+        phase.finish(&format!("{total} tests"));
         let replay_seconds = began.elapsed().as_secs_f64();
         let mut groups = group(&self.tests, &outcomes);
         let mut notes = self.fingerprint_notes(name, &provisioned.fingerprint);
@@ -316,16 +322,6 @@ impl Session<'_> {
             });
         self.reference = Some(started);
     }
-}
-
-fn progress_bar(total: u64, target: &str) -> ProgressBar {
-    let bar = ProgressBar::new(total);
-    let style =
-        ProgressStyle::with_template("{msg} [{bar:40}] {pos}/{len} tests ({per_sec}, {eta})")
-            .unwrap_or_else(|_| ProgressStyle::default_bar());
-    bar.set_style(style.progress_chars("=> "));
-    bar.set_message(format!("replaying on {target}"));
-    bar
 }
 
 fn stats(lane: &PoolLane, tests: usize, seconds: f64, jobs: usize) -> Stats {

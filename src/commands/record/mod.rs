@@ -138,11 +138,11 @@ fn generate(
     let mut generator = Generator::new(model, plan.generation.clone())
         .map_err(|e| bad_input(format!("{e}: {}", scope_text(plan))))?;
     let limit = plan.generation.time_limit;
-    let bar = progress::generation(limit, !args.no_progress);
+    let phase = progress::generation(limit, args.no_progress);
     let outcome = generator.run(pool, &interrupt::FIRST, |p| {
-        progress::generated(&bar, p, limit)
+        progress::generated(&phase, p, limit)
     });
-    bar.finish_and_clear();
+    phase.finish(&format!("{} tests kept", generator.test_count()));
     let (reason, error) = match outcome {
         Ok(r) => (Some(r), None),
         Err(e) => (None, Some(e)),
@@ -183,7 +183,8 @@ fn reruns(
     rec: &mut Recorded,
 ) -> anyhow::Result<RerunReport> {
     let tests = rec.tests.len();
-    let bar = progress::reruns(args.reruns, tests, !args.no_progress);
+    let phase = progress::reruns(args.reruns, tests, args.no_progress);
+    let began = Instant::now();
     let mut factory = |i: usize| -> Result<Box<dyn Executor>, PoolError> {
         let mut config = config.clone();
         config.batch = 64 << (i % 4);
@@ -206,9 +207,9 @@ fn reruns(
         args.seed,
         &mut factory,
         &interrupt::SECOND,
-        |i, done| progress::rerun(&bar, i, args.reruns, tests, done),
+        |i, done| progress::rerun(&phase, i, args.reruns, tests, done, began.elapsed()),
     )?;
-    bar.finish_and_clear();
+    phase.finish(&format!("{} reruns done", report.reruns_done));
     Ok(report)
 }
 

@@ -1,49 +1,43 @@
-//! The progress bars of `record` (stderr, only on a terminal and without `--no-progress`):
-//! sequences executed per second, tests kept, errors, pool size and time left while
-//! generating; rerun number and tests done while removing flakes.
+//! The progress of `record` (see [`crate::progress`]; off with `--no-progress` or
+//! `--quiet`): sequences executed per second, tests kept, errors, pool size and time left
+//! while generating; rerun number and tests done while removing flakes.
 
 use crate::generate::Progress;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use crate::progress::{Mode, Phase, rate_and_eta};
 use std::time::Duration;
 
-fn bar(len: u64, show: bool) -> ProgressBar {
-    if !show {
-        return ProgressBar::hidden();
-    }
-    let pb = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr_with_hz(4));
-    let style = ProgressStyle::with_template("{bar:24} {msg}")
-        .unwrap_or_else(|_| ProgressStyle::default_bar());
-    pb.set_style(style);
-    pb
-}
-
-/// A bar over the generation time limit.
-pub fn generation(limit: Duration, show: bool) -> ProgressBar {
-    bar(limit.as_secs().max(1), show)
+/// Generation, measured against its time limit.
+pub fn generation(limit: Duration, quiet: bool) -> Phase {
+    Phase::start("generating", limit.as_secs(), Mode::detect(quiet))
 }
 
 /// Shows a round's progress.
-pub fn generated(pb: &ProgressBar, p: &Progress, limit: Duration) {
-    let secs = p.elapsed.as_secs_f64().max(1e-3);
+pub fn generated(phase: &Phase, p: &Progress, limit: Duration) {
     let left = limit.saturating_sub(p.elapsed).as_secs();
-    pb.set_position(p.elapsed.as_secs());
-    pb.set_message(format!(
-        "{} run ({:.0}/s) · {} tests · {} errors · pool {} · {left} s left",
-        p.executed,
-        p.executed as f64 / secs,
-        p.tests,
-        p.errors,
-        p.pool,
-    ));
+    phase.update(p.elapsed.as_secs(), || {
+        let (rate, _) = rate_and_eta(p.executed, 0, p.elapsed);
+        format!(
+            "{} run ({rate:.0}/s) · {} tests · {} errors · pool {} · at most {left} s left",
+            p.executed, p.tests, p.errors, p.pool,
+        )
+    });
 }
 
-/// A bar over all reruns of all tests.
-pub fn reruns(reruns: usize, tests: usize, show: bool) -> ProgressBar {
-    bar((reruns * tests).max(1) as u64, show)
+/// All reruns of all tests.
+pub fn reruns(reruns: usize, tests: usize, quiet: bool) -> Phase {
+    let name = format!("rerunning {tests} tests {reruns} times");
+    Phase::start(&name, (reruns * tests) as u64, Mode::detect(quiet))
 }
 
 /// Shows how far rerun `i` got.
-pub fn rerun(pb: &ProgressBar, i: usize, of: usize, tests: usize, done: usize) {
-    pb.set_position((i * tests + done) as u64);
-    pb.set_message(format!("rerun {}/{of} · {done}/{tests} tests", i + 1));
+pub fn rerun(phase: &Phase, i: usize, of: usize, tests: usize, done: usize, elapsed: Duration) {
+    let position = (i * tests + done) as u64;
+    let total = (of * tests) as u64;
+    phase.update(position, || {
+        let (rate, eta) = rate_and_eta(position, total.saturating_sub(position), elapsed);
+        format!(
+            "rerun {}/{of} · {done}/{tests} tests · {rate:.0} tests/s · about {eta} s left",
+            i + 1
+        )
+    });
 }
