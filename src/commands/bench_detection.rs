@@ -65,7 +65,9 @@ pub fn run(global: &GlobalArgs, args: &BenchDetectionArgs) -> anyhow::Result<Exi
         let mut columns = Vec::new();
         for v in &variants {
             let seen = observe(global, args, &work, pair, v)?;
-            columns.push(items.iter().map(|c| c.verdict(&seen).0).collect::<Vec<_>>());
+            let verdicts: Vec<_> = items.iter().map(|c| c.verdict(&seen)).collect();
+            write_evidence(&work.join(&v.name).join(pair), &items, &verdicts)?;
+            columns.push(verdicts.iter().map(|v| v.0).collect::<Vec<_>>());
         }
         print_pair(
             pair,
@@ -169,6 +171,33 @@ fn child(
     if !status.code().is_some_and(|c| ok.contains(&c)) {
         anyhow::bail!("{status}; see {}", log.display());
     }
+    Ok(())
+}
+
+/// `evidence.txt`: for each item shown, the test that shows it, so a match can be checked.
+fn write_evidence(
+    dir: &Path,
+    items: &[&KnownChange],
+    verdicts: &[(Verdict, Option<&Observation>)],
+) -> anyhow::Result<()> {
+    let mut text = String::new();
+    for (c, (verdict, seen)) in items.iter().zip(verdicts) {
+        if let Some(o) = seen {
+            let side = if o.reverse { "reverse" } else { "forward" };
+            text.push_str(&format!(
+                "{} [{}] {side} test {}: {} ({}): {} -> {}\n",
+                c.id,
+                mark(*verdict),
+                o.test,
+                o.callee,
+                o.kind.name(),
+                o.before,
+                o.after
+            ));
+        }
+    }
+    std::fs::create_dir_all(dir)?;
+    std::fs::write(dir.join("evidence.txt"), text)?;
     Ok(())
 }
 
