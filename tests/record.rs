@@ -431,3 +431,42 @@ fn progress_in_a_log_is_lines_per_phase_and_status_and_quiet_silences_it() {
     assert!(replay(false).contains("difftest: replaying on temurin17: done in"));
     assert!(!replay(true).contains("replaying on"));
 }
+
+/// A record over `Thread` and `ThreadGroup` neither hangs nor kills a worker, and its
+/// thread ids and names (a JVM-wide counter) go as unstable: replaying on the recording
+/// JDK shows nothing.
+#[test]
+fn unstarted_threads_record_safely_and_replay_clean_on_the_recording_jdk() {
+    let dir = tempfile::tempdir().unwrap();
+    let suite = dir.path().join("threads.yaml");
+    let out = Command::new(env!("CARGO_BIN_EXE_difftest"))
+        .args(["record", "--impl", "temurin17", "--quiet", "--classes"])
+        .args([
+            "java.lang.Thread,java.lang.ThreadGroup",
+            "--time-limit",
+            "8",
+        ])
+        .args(["--reruns", "3", "--output"])
+        .arg(&suite)
+        .output()
+        .expect("difftest runs");
+    ok(&out);
+    let loaded = Suite::load(&suite).expect("suite loads");
+    assert_eq!(loaded.header.counts.get("timeouts"), Some(&0));
+    assert_eq!(loaded.header.counts.get("crashes"), Some(&0));
+    let out = Command::new(env!("CARGO_BIN_EXE_difftest"))
+        .args([
+            "replay",
+            "--impl",
+            "temurin17",
+            "--quiet",
+            "--no-minimize",
+            "--suite",
+        ])
+        .arg(&suite)
+        .arg("--report-dir")
+        .arg(dir.path())
+        .output()
+        .expect("difftest runs");
+    ok(&out);
+}

@@ -311,7 +311,8 @@ fn stack_overflow_and_out_of_memory_come_back_as_exceptions() {
 
 /// The default scope, as the reference describes it and the shipped omit list filters it,
 /// reaches nothing that touches files, the network, processes or running threads: no
-/// class of those APIs, and no constructor or method that takes or returns one.
+/// class of those APIs, and no constructor or method that takes or returns one (threads
+/// difftest makes are never started: see the next test).
 #[test]
 fn the_default_scope_reaches_no_files_network_processes_or_threads() {
     let pool = common::pool("temurin17", &[], common::config(1, 5000));
@@ -328,7 +329,7 @@ fn the_default_scope_reaches_no_files_network_processes_or_threads() {
         "java.net.InetAddress",
         "java.net.Socket",
         "java.lang.ProcessBuilder",
-        "java.lang.Thread",
+        "java.lang.Thread$Builder",
         "java.util.zip.ZipFile",
         "org.xml.sax.InputSource",
     ];
@@ -357,4 +358,42 @@ fn the_default_scope_reaches_no_files_network_processes_or_threads() {
     }
     let compiler = model.class("java.lang.Compiler").expect("Compiler on 17");
     assert!(compiler.methods.iter().any(|m| m.name == "compileClasses"));
+}
+
+/// Threads and thread groups difftest makes are never started, and nothing reaches a
+/// running thread: not `start`, not the worker's own thread, not a group's parent.
+#[test]
+fn only_unstarted_threads_and_own_thread_groups_are_reachable() {
+    let pool = common::pool("temurin17", &[], common::config(1, 5000));
+    let classes = ["java.lang.Thread", "java.lang.ThreadGroup"].map(String::from);
+    let (model, _) = pool.describe(&classes, &[]).expect("describe");
+    let model = difftest::scope::OmitList::default_list().filter(&model);
+    let names = |class: &str| -> Vec<String> {
+        let c = model.class(class).unwrap_or_else(|| panic!("{class} kept"));
+        c.methods.iter().map(|m| m.name.clone()).collect()
+    };
+    let thread = names("java.lang.Thread");
+    for kept in [
+        "getName",
+        "getState",
+        "isAlive",
+        "join",
+        "interrupt",
+        "setName",
+    ] {
+        assert!(thread.iter().any(|n| n == kept), "Thread.{kept} kept");
+    }
+    for gone in [
+        "start",
+        "currentThread",
+        "getThreadGroup",
+        "sleep",
+        "getAllStackTraces",
+    ] {
+        assert!(!thread.iter().any(|n| n == gone), "Thread.{gone} omitted");
+    }
+    let group = names("java.lang.ThreadGroup");
+    assert!(group.iter().any(|n| n == "getMaxPriority"));
+    assert!(!group.iter().any(|n| n == "getParent" || n == "enumerate"));
+    assert!(model.class("java.lang.Thread$Builder").is_none());
 }
