@@ -369,6 +369,11 @@ pub struct RecordArgs {
     /// Use only this omit list instead of the shipped one
     #[arg(long, value_name = "FILE")]
     pub omit_replace: Option<PathBuf>,
+    /// Keep only the tests that observe a behaviour (a call's shape and value) no earlier
+    /// test observed, and rerun only those: a smaller suite, but it shows fewer differences
+    /// (see the README)
+    #[arg(long)]
+    pub reduce: bool,
     /// Leave out API deprecated for removal (kept by default: its removal is a difference)
     #[arg(long)]
     pub skip_deprecated_for_removal: bool,

@@ -23,6 +23,7 @@ mod fold;
 pub mod kept;
 pub mod literals;
 pub mod ops;
+pub mod reduce;
 pub mod store;
 pub mod types;
 

@@ -13,6 +13,7 @@ mod setup;
 use super::{pool_config, store};
 use crate::cli::{GlobalArgs, RecordArgs};
 use crate::exit::{Exit, bad_input};
+use crate::generate::reduce::reduce;
 use crate::generate::{Executor, Generator, Recorded, StopReason};
 use crate::interrupt;
 use crate::model::ApiModel;
@@ -65,10 +66,17 @@ pub fn record(global: &GlobalArgs, args: &RecordArgs) -> anyhow::Result<Outcome>
     let mut kinds = output::exception_kinds(&generated.rec, &model, &pool);
     let generation_rss: u64 = pool.peak_rss_kib().iter().sum();
     drop(pool);
-    let report = reruns(args, &provisioned, &config, &mut generated.rec)?;
     if let Some(n) = plan.generation.output_limit {
         generated.rec.tests.truncate(n);
     }
+    let reduction = args.reduce.then(|| reduce(&mut generated.rec));
+    if let Some(r) = reduction {
+        println!(
+            "reduced: {} of {} tests observe all {} distinct behaviours; the rest dropped",
+            r.after, r.before, r.behaviours
+        );
+    }
+    let report = reruns(args, &provisioned, &config, &mut generated.rec)?;
     let expected = output::expected_exceptions(&generated.rec);
     kinds.retain(|class, _| expected.contains(class));
     let partial = interrupt::interrupted() || generated.error.is_some();
@@ -81,6 +89,7 @@ pub fn record(global: &GlobalArgs, args: &RecordArgs) -> anyhow::Result<Outcome>
         options: plan.options.clone(),
         reason: generated.reason,
         report: &report,
+        reduction,
         partial,
     };
     let header = output::header(made, &generated.rec, &kinds);

@@ -3,6 +3,7 @@
 //! suite itself, streamed test by test from the compact form generation kept.
 
 use crate::contracts::{ExceptionKind, classify};
+use crate::generate::reduce::Reduction;
 use crate::generate::{Recorded, StopReason};
 use crate::model::ApiModel;
 use crate::pool::Pool;
@@ -67,6 +68,8 @@ pub struct Made<'a> {
     pub options: BTreeMap<String, String>,
     pub reason: Option<StopReason>,
     pub report: &'a RerunReport,
+    /// Suite reduction, with `--reduce`.
+    pub reduction: Option<Reduction>,
     pub partial: bool,
 }
 
@@ -107,6 +110,10 @@ pub fn header(made: Made, rec: &Recorded, kinds: &BTreeMap<String, ExceptionKind
         *counts
             .entry(format!("exception-classes.{}", kind.as_str()))
             .or_default() += 1;
+    }
+    if let Some(r) = made.reduction {
+        counts.insert("reduced-from".into(), r.before as u64);
+        counts.insert("behaviours".into(), r.behaviours as u64);
     }
     let mut options = made.options;
     if let Some(reason) = made.reason {

@@ -168,6 +168,7 @@ fn options(args: &RecordArgs) -> BTreeMap<String, String> {
         ("literals-file", path(&args.literals_file)),
         ("observers", path(&args.observers)),
         ("omit-replace", path(&args.omit_replace)),
+        ("reduce", args.reduce.then(|| "true".to_string())),
         (
             "skip-deprecated-for-removal",
             args.skip_deprecated_for_removal.then(|| "true".to_string()),
