@@ -312,6 +312,20 @@ pub struct RecordArgs {
     /// Probability of passing null where a value exists
     #[arg(long, default_value_t = 0.0, value_name = "P")]
     pub null_ratio: f64,
+    /// Probability of taking a constant mined from the class files in scope for a
+    /// primitive, boxed or String parameter
+    #[arg(long, default_value_t = crate::generate::DEFAULT_MINED_RATIO, value_name = "P")]
+    pub mined_literal_ratio: f64,
+    /// Do not mine constants from the class files in scope
+    #[arg(long)]
+    pub no_mined_literals: bool,
+    /// Probability of taking an edge value (MIN/MAX, NaN, ±0.0, subnormals, powers of two
+    /// and ten, special characters) or a seeded random value for such a parameter
+    #[arg(long, default_value_t = crate::generate::DEFAULT_EDGE_RATIO, value_name = "P")]
+    pub edge_ratio: f64,
+    /// No edge values nor random values
+    #[arg(long)]
+    pub no_edge_values: bool,
     /// Probability of appending the new call several times
     #[arg(long, default_value_t = 0.1, value_name = "P")]
     pub repeat_probability: f64,

@@ -13,15 +13,18 @@
 //!
 //! Submodules: [`types`] (names, subtyping), [`store`] (sequences), [`ops`] (operations),
 //! [`components`] (the component pool), [`literals`], [`build`] (drafting a candidate),
-//! [`fold`] (classifying results), [`kept`] (what is kept).
+//! [`fold`] (classifying results), [`kept`] (what is kept), [`mined`] (constants of the class
+//! files in scope), [`edges`] (edge and random values).
 
 mod build;
 pub mod components;
+pub mod edges;
 #[cfg(test)]
 pub(crate) mod fake;
 mod fold;
 pub mod kept;
 pub mod literals;
+pub mod mined;
 pub mod ops;
 pub mod store;
 pub mod types;
@@ -34,10 +37,12 @@ use crate::worker::protocol::SeqRequest;
 use components::{Components, ValueRef};
 use kept::{ErrorKept, KeptTest, Values};
 use literals::Literal;
+use mined::{ByKind, Mined};
 use ops::Op;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 use store::{Builder, SeqId, Store};
@@ -62,6 +67,11 @@ impl Executor for Pool {
         Pool::peak_rss_kib(self)
     }
 }
+
+/// Default of `--mined-literal-ratio`.
+pub const DEFAULT_MINED_RATIO: f64 = 0.1;
+/// Default of `--edge-ratio`.
+pub const DEFAULT_EDGE_RATIO: f64 = 0.05;
 
 /// How generation runs.
 #[derive(Clone, Debug)]
@@ -88,6 +98,12 @@ pub struct GenConfig {
     /// Error-revealing tests kept per violated contract and call.
     pub errors_per_group: usize,
     pub literals: Vec<Literal>,
+    /// Constants mined from the class files in scope; `None` when mining is off.
+    pub mined: Option<Arc<Mined>>,
+    /// Probability of taking a mined constant for a primitive, boxed or String parameter.
+    pub mined_ratio: f64,
+    /// Probability of taking an edge value or a seeded random value for such a parameter.
+    pub edge_ratio: f64,
     /// `--observers` patterns.
     pub user_observers: Vec<String>,
 }
@@ -107,6 +123,9 @@ impl Default for GenConfig {
             max_observers: crate::observe::DEFAULT_MAX_OBSERVERS,
             errors_per_group: 1,
             literals: literals::defaults(),
+            mined: None,
+            mined_ratio: DEFAULT_MINED_RATIO,
+            edge_ratio: DEFAULT_EDGE_RATIO,
             user_observers: Vec::new(),
         }
     }
@@ -162,6 +181,10 @@ pub struct Generator<'m> {
     names: Names,
     store: Store,
     ops: Vec<Op>,
+    /// The class each operation belongs to (whose mined constants it prefers).
+    op_class: Vec<String>,
+    edge_values: ByKind,
+    edge_ranges: ByKind,
     comps: Components,
     observers: Observers,
     obs_cache: HashMap<NameId, Vec<NameId>>,
@@ -202,6 +225,9 @@ pub struct Recorded {
     pub redundant: usize,
     pub stats: GenStats,
     pub pool_values: usize,
+    /// Mined constants offered, and the classes they came from (0 when mining is off).
+    pub mined_values: usize,
+    pub mined_classes: usize,
 }
 
 /// The scope has nothing to call.
@@ -220,6 +246,10 @@ impl<'m> Generator<'m> {
             return Err(EmptyScope);
         }
         let observers = Observers::new(cfg.user_observers.clone(), cfg.max_observers);
+        let op_class = ops
+            .iter()
+            .map(|op| store.templates.get(op.tmpl).stmt.class_name().to_string())
+            .collect();
         let mut g = Generator {
             rng: ChaCha8Rng::seed_from_u64(cfg.seed),
             cfg,
@@ -227,6 +257,9 @@ impl<'m> Generator<'m> {
             names,
             store,
             ops,
+            op_class,
+            edge_values: edges::values(),
+            edge_ranges: edges::ranges(),
             comps,
             observers,
             obs_cache: HashMap::new(),
@@ -393,8 +426,15 @@ impl<'m> Generator<'m> {
             .collect();
         let (errors, error_groups) =
             fold::group_errors(&self.store, self.errors, self.cfg.errors_per_group);
+        let (mined_values, mined_classes) = self
+            .cfg
+            .mined
+            .as_ref()
+            .map_or((0, 0), |m| (m.values, m.classes));
         Recorded {
             pool_values: self.comps.len(),
+            mined_values,
+            mined_classes,
             store: self.store,
             names: self.names,
             values: self.values,

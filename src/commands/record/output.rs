@@ -91,6 +91,8 @@ pub fn header(made: Made, rec: &Recorded, kinds: &BTreeMap<String, ExceptionKind
         ("violations", s.violations),
         ("error-groups", rec.error_groups as u64),
         ("pool-values", rec.pool_values as u64),
+        ("mined-literals", rec.mined_values as u64),
+        ("mined-classes", rec.mined_classes as u64),
         ("reruns-done", r.reruns_done as u64),
         ("unstable-checks", r.dropped_checks),
         ("unstable-observations", r.dropped_observations),

@@ -35,6 +35,12 @@ pub fn plan(args: &RecordArgs) -> anyhow::Result<Plan> {
         output_limit: args.output_limit,
         round_size: args.round_size,
         null_ratio: args.null_ratio,
+        mined_ratio: args.mined_literal_ratio,
+        edge_ratio: if args.no_edge_values {
+            0.0
+        } else {
+            args.edge_ratio
+        },
         repeat_probability: args.repeat_probability,
         repeat_max: args.repeat_max,
         max_size: args.max_size,
@@ -75,6 +81,14 @@ fn check_numbers(args: &RecordArgs) -> anyhow::Result<()> {
     };
     probability("--null-ratio", args.null_ratio)?;
     probability("--repeat-probability", args.repeat_probability)?;
+    probability("--mined-literal-ratio", args.mined_literal_ratio)?;
+    probability("--edge-ratio", args.edge_ratio)?;
+    if args.mined_literal_ratio + args.edge_ratio > 1.0 {
+        return Err(bad_input(format!(
+            "--mined-literal-ratio and --edge-ratio must add up to at most 1, not {}",
+            args.mined_literal_ratio + args.edge_ratio
+        )));
+    }
     if !(args.time_limit.is_finite() && args.time_limit > 0.0) {
         let t = args.time_limit;
         return Err(bad_input(format!(
@@ -153,6 +167,22 @@ fn options(args: &RecordArgs) -> BTreeMap<String, String> {
         ("output-limit", args.output_limit.map(|n| n.to_string())),
         ("reruns", Some(args.reruns.to_string())),
         ("null-ratio", Some(args.null_ratio.to_string())),
+        (
+            "mined-literal-ratio",
+            Some(if args.no_mined_literals {
+                "off".to_string()
+            } else {
+                args.mined_literal_ratio.to_string()
+            }),
+        ),
+        (
+            "edge-ratio",
+            Some(if args.no_edge_values {
+                "off".to_string()
+            } else {
+                args.edge_ratio.to_string()
+            }),
+        ),
         (
             "repeat-probability",
             Some(args.repeat_probability.to_string()),
