@@ -326,6 +326,9 @@ pub struct RecordArgs {
     /// No edge values nor random values
     #[arg(long)]
     pub no_edge_values: bool,
+    /// Do not turn elements of returned arrays and collections into inputs
+    #[arg(long)]
+    pub no_harvest: bool,
     /// Probability of appending the new call several times
     #[arg(long, default_value_t = 0.1, value_name = "P")]
     pub repeat_probability: f64,

@@ -477,7 +477,7 @@ fn mined_and_edge_inputs_keep_a_seed_reproducible_with_one_or_two_workers() {
     let (one, two) = (fx.path("one.yaml"), fx.path("two.yaml"));
     let args = [
         "--classes",
-        "rec.Codes,rec.Account",
+        "rec.Codes,rec.Account,rec.Catalogue",
         "--seed",
         "5",
         "--output-limit",
@@ -491,4 +491,42 @@ fn mined_and_edge_inputs_keep_a_seed_reproducible_with_one_or_two_workers() {
     assert!(a == std::fs::read_to_string(&two).unwrap(), "files differ");
     let suite = Suite::load(&one).unwrap();
     assert!(suite.header.counts["mined-classes"] >= 2);
+}
+
+#[test]
+fn harvested_elements_of_arrays_and_collections_become_inputs_and_replay_cleanly() {
+    let fx = Fixture::new();
+    let out = fx.path("harvest.yaml");
+    let scope = [
+        "--classes",
+        "rec.Catalogue",
+        "--output-limit",
+        "500",
+        "--round-size",
+        "100",
+        "--no-mined-literals",
+        "--no-edge-values",
+    ];
+    ok(&fx.record(&out, &scope));
+    let suite = Suite::load(&out).unwrap();
+    assert!(suite.header.counts["harvested"] > 0);
+    let accepted = step_values(&suite, "rec.Catalogue.accept(");
+    assert!(accepted.contains(&"1".to_string()), "an array element");
+    assert!(accepted.contains(&"2".to_string()), "a list element");
+    let replay = Command::new(env!("CARGO_BIN_EXE_difftest"))
+        .arg("--targets-dir")
+        .arg(fx.targets.path())
+        .args(["replay", "--impl", "fix", "--suite"])
+        .arg(&out)
+        .arg("--report-dir")
+        .arg(fx.path("reports"))
+        .output()
+        .expect("difftest runs");
+    ok(&replay);
+    let off = fx.path("no-harvest.yaml");
+    ok(&fx.record(&off, &[&scope[..], &["--no-harvest"]].concat()));
+    let suite = Suite::load(&off).unwrap();
+    assert_eq!(suite.header.counts["harvests"], 0);
+    let accepted = step_values(&suite, "rec.Catalogue.accept(");
+    assert!(accepted.iter().all(|v| v == "0"));
 }

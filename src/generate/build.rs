@@ -23,7 +23,7 @@ type Input = (u32, NameId, bool);
 impl Generator<'_> {
     /// A new candidate, or `None` when this attempt failed (no receiver, too long, seen).
     pub(super) fn draft(&mut self) -> Option<Candidate> {
-        let op_index = self.rng.random_range(0..self.ops.len());
+        let op_index = self.rng.random_range(0..self.random_ops);
         let op = self.ops[op_index].clone();
         if self.banned.contains(&op.family) {
             return None;
@@ -69,6 +69,7 @@ impl Generator<'_> {
             last,
             inputs: chosen,
             observers,
+            harvest: None,
         })
     }
 
@@ -202,7 +203,7 @@ impl Generator<'_> {
     }
 
     /// Observers on the call's value and on its object inputs (which it may have changed).
-    fn observers_for(
+    pub(super) fn observers_for(
         &mut self,
         last: u32,
         result: Option<NameId>,

@@ -14,7 +14,8 @@
 //! Submodules: [`types`] (names, subtyping), [`store`] (sequences), [`ops`] (operations),
 //! [`components`] (the component pool), [`literals`], [`build`] (drafting a candidate),
 //! [`fold`] (classifying results), [`kept`] (what is kept), [`mined`] (constants of the class
-//! files in scope), [`edges`] (edge and random values).
+//! files in scope), [`edges`] (edge and random values), [`harvest`] (elements of returned
+//! arrays and collections).
 
 mod build;
 pub mod components;
@@ -22,6 +23,7 @@ pub mod edges;
 #[cfg(test)]
 pub(crate) mod fake;
 mod fold;
+mod harvest;
 pub mod kept;
 pub mod literals;
 pub mod mined;
@@ -41,7 +43,7 @@ use mined::{ByKind, Mined};
 use ops::Op;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use std::collections::{HashMap, HashSet};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -104,6 +106,8 @@ pub struct GenConfig {
     pub mined_ratio: f64,
     /// Probability of taking an edge value or a seeded random value for such a parameter.
     pub edge_ratio: f64,
+    /// Whether elements of returned arrays and collections become pool values.
+    pub harvest: bool,
     /// `--observers` patterns.
     pub user_observers: Vec<String>,
 }
@@ -126,6 +130,7 @@ impl Default for GenConfig {
             mined: None,
             mined_ratio: DEFAULT_MINED_RATIO,
             edge_ratio: DEFAULT_EDGE_RATIO,
+            harvest: true,
             user_observers: Vec::new(),
         }
     }
@@ -160,6 +165,10 @@ pub struct GenStats {
     pub kept_normal: u64,
     pub kept_exceptional: u64,
     pub violations: u64,
+    /// Harvest sequences drafted (lengths and elements read).
+    pub harvests: u64,
+    /// Elements read from arrays and collections that ended normally.
+    pub harvested: u64,
 }
 
 /// What the progress display shows after each round.
@@ -181,6 +190,10 @@ pub struct Generator<'m> {
     names: Names,
     store: Store,
     ops: Vec<Op>,
+    /// Operations `0..random_ops` are drawn at random; the harvest operations follow.
+    random_ops: usize,
+    harvest_ops: Option<harvest::HarvestOps>,
+    harvest: VecDeque<harvest::Harvest>,
     /// The class each operation belongs to (whose mined constants it prefers).
     op_class: Vec<String>,
     edge_values: ByKind,
@@ -209,6 +222,7 @@ pub(crate) struct Candidate {
     /// Inputs of the last call: position, declared type, whether it is a `null` literal.
     inputs: Vec<(u32, NameId, bool)>,
     observers: Vec<kept::ObsRef>,
+    harvest: Option<harvest::Step>,
 }
 
 /// Everything generation kept, ready for reruns and writing.
@@ -252,6 +266,9 @@ impl<'m> Generator<'m> {
             .collect();
         let mut g = Generator {
             rng: ChaCha8Rng::seed_from_u64(cfg.seed),
+            random_ops: ops.len(),
+            harvest_ops: None,
+            harvest: VecDeque::new(),
             cfg,
             model,
             names,
@@ -275,6 +292,9 @@ impl<'m> Generator<'m> {
             next_id: 1,
             stats: GenStats::default(),
         };
+        if g.cfg.harvest {
+            g.add_harvest_ops();
+        }
         g.seed_values();
         Ok(g)
     }
@@ -398,6 +418,7 @@ impl<'m> Generator<'m> {
     fn round(&mut self) -> (Vec<Candidate>, Vec<SeqRequest>) {
         let want = self.cfg.round_size.max(1);
         let mut cands = Vec::with_capacity(want);
+        self.harvest_round(want, &mut cands);
         for _ in 0..want * 20 {
             if cands.len() == want {
                 break;

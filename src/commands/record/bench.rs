@@ -35,6 +35,7 @@ pub fn run(
         no_mined_literals: false,
         edge_ratio: crate::generate::DEFAULT_EDGE_RATIO,
         no_edge_values: false,
+        no_harvest: false,
         repeat_probability: 0.1,
         repeat_max: 100,
         max_size: 100,

@@ -93,6 +93,8 @@ pub fn header(made: Made, rec: &Recorded, kinds: &BTreeMap<String, ExceptionKind
         ("pool-values", rec.pool_values as u64),
         ("mined-literals", rec.mined_values as u64),
         ("mined-classes", rec.mined_classes as u64),
+        ("harvests", s.harvests),
+        ("harvested", s.harvested),
         ("reruns-done", r.reruns_done as u64),
         ("unstable-checks", r.dropped_checks),
         ("unstable-observations", r.dropped_observations),

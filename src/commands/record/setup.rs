@@ -41,6 +41,7 @@ pub fn plan(args: &RecordArgs) -> anyhow::Result<Plan> {
         } else {
             args.edge_ratio
         },
+        harvest: !args.no_harvest,
         repeat_probability: args.repeat_probability,
         repeat_max: args.repeat_max,
         max_size: args.max_size,
@@ -188,6 +189,10 @@ fn options(args: &RecordArgs) -> BTreeMap<String, String> {
             Some(args.repeat_probability.to_string()),
         ),
         ("repeat-max", Some(args.repeat_max.to_string())),
+        (
+            "harvest",
+            Some(if args.no_harvest { "off" } else { "on" }.to_string()),
+        ),
         ("max-size", Some(args.max_size.to_string())),
         ("round-size", Some(args.round_size.to_string())),
         ("errors-per-group", Some(args.errors_per_group.to_string())),
