@@ -326,6 +326,10 @@ pub struct RecordArgs {
     /// No edge values nor random values
     #[arg(long)]
     pub no_edge_values: bool,
+    /// Probability of passing, for a reference parameter, a second copy of a value already
+    /// chosen for the same call (an equal but not identical object); 0 turns it off
+    #[arg(long, default_value_t = crate::generate::DEFAULT_TWIN_RATIO, value_name = "P")]
+    pub twin_ratio: f64,
     /// Do not turn elements of returned arrays and collections into inputs
     #[arg(long)]
     pub no_harvest: bool,

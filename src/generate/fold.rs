@@ -171,13 +171,16 @@ impl Generator<'_> {
             ..
         } = c;
         let seq = self.push_node(b, is_test);
-        if normal {
-            let mut result = self.ops[op].result;
-            if let Some(step) = harvest
-                && let Some(elem) = self.harvested(step, &steps[last as usize])
-            {
-                result = Some(elem);
-            }
+        let mut result = self.ops[op].result;
+        let mut offer = normal;
+        if normal
+            && let Some(step) = harvest
+            && let Some(elem) = self.harvested(step, &steps[last as usize])
+        {
+            result = elem;
+            offer = elem.is_some();
+        }
+        if offer {
             self.extend_pool(seq, result, last, &inputs, steps, &observers, &observed);
         }
         match (is_test, normal) {

@@ -5,9 +5,10 @@
 //! An array or `java.util.Collection` that joins the pool is queued. Its first harvest
 //! sequence appends `java.lang.reflect.Array.getLength(v)` (after `v.toArray()` for a
 //! collection); once that ran, up to [`ELEMENTS`] sequences each append
-//! `java.lang.reflect.Array.get(v, i)` for a random index `i` below the length. The element
-//! joins the pool as its runtime type when that is a String, a boxed primitive or a class in
-//! scope, else as the array's declared element type. Every harvest step is an ordinary
+//! `java.lang.reflect.Array.get(v, i)` for a random index `i` below the length. An element
+//! that is a value (a String, a boxed primitive, an enum constant) joins the pool as its
+//! runtime type; other objects do not (the JDK's catalogues of providers and services are
+//! large objects whose observers are slow). Every harvest step is an ordinary
 //! static call, so suites, replay, the minimizer, export and reports need nothing new. The
 //! queue is filled and drained in fold order, so a seed still gives one suite.
 
@@ -24,7 +25,7 @@ pub const ELEMENTS: u32 = 3;
 /// Most arrays and collections waiting to be harvested; later ones are dropped.
 const MAX_QUEUED: usize = 10_000;
 /// Share of a round's candidates that may be harvest sequences.
-const ROUND_SHARE: usize = 8;
+const ROUND_SHARE: usize = 16;
 
 /// The collection interfaces of `java.util`: a value declared as one of them is harvested
 /// even when the scope does not describe `java.util` (so its supertypes are unknown).
@@ -56,7 +57,7 @@ pub struct Harvest {
 pub(crate) enum Step {
     /// Reads the length of `Harvest`.
     Length(Harvest),
-    /// Reads one element, declared as the given type unless its runtime type says more.
+    /// Reads one element of the given declared type.
     Element(NameId),
 }
 
@@ -223,8 +224,8 @@ impl Generator<'_> {
     }
 
     /// After a harvest candidate ended normally: queue its elements, or say what type the
-    /// element it read joins the pool as.
-    pub(super) fn harvested(&mut self, step: Step, shown: &Observed) -> Option<NameId> {
+    /// element it read joins the pool as (`Some(None)`: it does not join).
+    pub(super) fn harvested(&mut self, step: Step, shown: &Observed) -> Option<Option<NameId>> {
         match step {
             Step::Length(h) => {
                 if let Observed::Value { text, .. } = shown
@@ -239,16 +240,14 @@ impl Generator<'_> {
                 }
                 None
             }
-            Step::Element(elem) => {
-                let runtime = match shown {
-                    Observed::Value { class, .. } => Some(class.as_str()),
-                    Observed::Object { class } if self.model.classes.contains_key(class) => {
-                        Some(class.as_str())
-                    }
-                    _ => None,
+            Step::Element(_) => {
+                // Only values: objects the JDK keeps in its catalogues (providers, services)
+                // are large, and every observer and contract call on them is slow.
+                let Observed::Value { class, .. } = shown else {
+                    return Some(None);
                 };
                 self.stats.harvested += 1;
-                Some(runtime.map_or(elem, |c| self.names.intern(c)))
+                Some(Some(self.names.intern(class)))
             }
         }
     }

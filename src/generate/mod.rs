@@ -71,9 +71,11 @@ impl Executor for Pool {
 }
 
 /// Default of `--mined-literal-ratio`.
-pub const DEFAULT_MINED_RATIO: f64 = 0.1;
+pub const DEFAULT_MINED_RATIO: f64 = 0.05;
 /// Default of `--edge-ratio`.
-pub const DEFAULT_EDGE_RATIO: f64 = 0.05;
+pub const DEFAULT_EDGE_RATIO: f64 = 0.02;
+/// Default of `--twin-ratio`.
+pub const DEFAULT_TWIN_RATIO: f64 = 0.05;
 
 /// How generation runs.
 #[derive(Clone, Debug)]
@@ -106,6 +108,9 @@ pub struct GenConfig {
     pub mined_ratio: f64,
     /// Probability of taking an edge value or a seeded random value for such a parameter.
     pub edge_ratio: f64,
+    /// Probability of taking, for a reference parameter, another copy of a value already
+    /// picked for the same call (its sequence again): an equal but not identical object.
+    pub twin_ratio: f64,
     /// Whether elements of returned arrays and collections become pool values.
     pub harvest: bool,
     /// `--observers` patterns.
@@ -130,6 +135,7 @@ impl Default for GenConfig {
             mined: None,
             mined_ratio: DEFAULT_MINED_RATIO,
             edge_ratio: DEFAULT_EDGE_RATIO,
+            twin_ratio: DEFAULT_TWIN_RATIO,
             harvest: true,
             user_observers: Vec::new(),
         }
@@ -169,6 +175,8 @@ pub struct GenStats {
     pub harvests: u64,
     /// Elements read from arrays and collections that ended normally.
     pub harvested: u64,
+    /// Inputs that are another copy of a value picked for the same call.
+    pub twins: u64,
 }
 
 /// What the progress display shows after each round.
@@ -194,6 +202,8 @@ pub struct Generator<'m> {
     random_ops: usize,
     harvest_ops: Option<harvest::HarvestOps>,
     harvest: VecDeque<harvest::Harvest>,
+    /// Pool values picked for the candidate being drafted.
+    picks: Vec<ValueRef>,
     /// The class each operation belongs to (whose mined constants it prefers).
     op_class: Vec<String>,
     edge_values: ByKind,
@@ -269,6 +279,7 @@ impl<'m> Generator<'m> {
             random_ops: ops.len(),
             harvest_ops: None,
             harvest: VecDeque::new(),
+            picks: Vec::new(),
             cfg,
             model,
             names,

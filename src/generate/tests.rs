@@ -253,3 +253,36 @@ fn edge_and_random_values_are_used_and_switch_off() {
     let (r, _) = generate(&model, off);
     assert!(literal_values(&r).iter().all(|l| defaults.contains(l)));
 }
+
+#[test]
+fn twins_pass_equal_but_not_identical_copies_and_switch_off() {
+    let model = fake::model();
+    let twin_pairs = |r: &Recorded| {
+        expand(r)
+            .iter()
+            .filter(|t| {
+                t.statements.iter().any(|s| match s {
+                    Statement::Call { method, args, .. } if method == "concat" => {
+                        args[0] != args[1] && t.statements[args[0]] == t.statements[args[1]]
+                    }
+                    _ => false,
+                })
+            })
+            .count()
+    };
+    let cfg = GenConfig {
+        twin_ratio: 0.5,
+        ..config(11, 300)
+    };
+    let (r, _) = generate(&model, cfg.clone());
+    assert!(r.stats.twins > 0);
+    assert!(twin_pairs(&r) > 0, "concat(x, copy of x)");
+    let (r, _) = generate(
+        &model,
+        GenConfig {
+            twin_ratio: 0.0,
+            ..cfg
+        },
+    );
+    assert_eq!(r.stats.twins, 0);
+}

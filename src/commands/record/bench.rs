@@ -36,6 +36,7 @@ pub fn run(
         edge_ratio: crate::generate::DEFAULT_EDGE_RATIO,
         no_edge_values: false,
         no_harvest: false,
+        twin_ratio: crate::generate::DEFAULT_TWIN_RATIO,
         repeat_probability: 0.1,
         repeat_max: 100,
         max_size: 100,

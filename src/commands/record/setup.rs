@@ -42,6 +42,7 @@ pub fn plan(args: &RecordArgs) -> anyhow::Result<Plan> {
             args.edge_ratio
         },
         harvest: !args.no_harvest,
+        twin_ratio: args.twin_ratio,
         repeat_probability: args.repeat_probability,
         repeat_max: args.repeat_max,
         max_size: args.max_size,
@@ -84,6 +85,7 @@ fn check_numbers(args: &RecordArgs) -> anyhow::Result<()> {
     probability("--repeat-probability", args.repeat_probability)?;
     probability("--mined-literal-ratio", args.mined_literal_ratio)?;
     probability("--edge-ratio", args.edge_ratio)?;
+    probability("--twin-ratio", args.twin_ratio)?;
     if args.mined_literal_ratio + args.edge_ratio > 1.0 {
         return Err(bad_input(format!(
             "--mined-literal-ratio and --edge-ratio must add up to at most 1, not {}",
@@ -189,6 +191,7 @@ fn options(args: &RecordArgs) -> BTreeMap<String, String> {
             Some(args.repeat_probability.to_string()),
         ),
         ("repeat-max", Some(args.repeat_max.to_string())),
+        ("twin-ratio", Some(args.twin_ratio.to_string())),
         (
             "harvest",
             Some(if args.no_harvest { "off" } else { "on" }.to_string()),
