@@ -401,6 +401,27 @@ pub struct RecordArgs {
     /// Probability of passing null where a value exists
     #[arg(long, default_value_t = 0.0, value_name = "P")]
     pub null_ratio: f64,
+    /// Probability of taking a constant mined from the class files in scope for a
+    /// primitive, boxed or String parameter
+    #[arg(long, default_value_t = crate::generate::DEFAULT_MINED_RATIO, value_name = "P")]
+    pub mined_literal_ratio: f64,
+    /// Do not mine constants from the class files in scope
+    #[arg(long)]
+    pub no_mined_literals: bool,
+    /// Probability of taking an edge value (MIN/MAX, NaN, ±0.0, subnormals, powers of two
+    /// and ten, special characters) or a seeded random value for such a parameter
+    #[arg(long, default_value_t = crate::generate::DEFAULT_EDGE_RATIO, value_name = "P")]
+    pub edge_ratio: f64,
+    /// No edge values nor random values
+    #[arg(long)]
+    pub no_edge_values: bool,
+    /// Probability of passing, for a reference parameter, a second copy of a value already
+    /// chosen for the same call (an equal but not identical object); 0 turns it off
+    #[arg(long, default_value_t = crate::generate::DEFAULT_TWIN_RATIO, value_name = "P")]
+    pub twin_ratio: f64,
+    /// Do not turn elements of returned arrays and collections into inputs
+    #[arg(long)]
+    pub no_harvest: bool,
     /// Probability of appending the new call several times
     #[arg(long, default_value_t = 0.1, value_name = "P")]
     pub repeat_probability: f64,

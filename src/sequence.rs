@@ -75,6 +75,19 @@ impl Statement {
         s
     }
 
+    /// The class a constructor, call or field belongs to; the type of anything else.
+    pub fn class_name(&self) -> &str {
+        match self {
+            Statement::New { class, .. }
+            | Statement::Call { class, .. }
+            | Statement::Field { class, .. } => class,
+            Statement::Literal { ty, .. } | Statement::Null { ty } | Statement::Enum { ty, .. } => {
+                ty
+            }
+            Statement::Array { elem, .. } => elem,
+        }
+    }
+
     /// `Class.method(params)` for calls and constructors, the field or literal otherwise:
     /// the key that groups differences by the call that diverged.
     pub fn callee(&self) -> String {

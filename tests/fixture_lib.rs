@@ -62,7 +62,9 @@ fn record_on_release_1_and_replay_on_release_2_finds_every_injected_regression()
     assert!(out.status.success(), "{}", stderr(&out));
     let suite = std::fs::read_to_string(work.path().join("oracles/lib-v1.yaml")).unwrap();
     assert!(
-        !suite.contains(".ticket()  //"),
+        !suite
+            .lines()
+            .any(|l| l.contains(".ticket()  //") && !l.ends_with("// varies")),
         "nanoTime values were dropped as unstable"
     );
 

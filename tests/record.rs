@@ -296,6 +296,21 @@ fn bad_input_exits_2_with_one_line() {
             vec!["--classes", "rec.Account", "--null-ratio", "2"],
             "--null-ratio",
         ),
+        (
+            vec!["--classes", "rec.Account", "--mined-literal-ratio", "1.5"],
+            "--mined-literal-ratio",
+        ),
+        (
+            vec![
+                "--classes",
+                "rec.Account",
+                "--edge-ratio",
+                "0.7",
+                "--mined-literal-ratio",
+                "0.7",
+            ],
+            "add up",
+        ),
     ];
     for (args, says) in cases {
         let o = fx.record(&out, &args);
@@ -469,4 +484,129 @@ fn unstarted_threads_record_safely_and_replay_clean_on_the_recording_jdk() {
         .output()
         .expect("difftest runs");
     ok(&out);
+/// The values each step of `suite`'s tests showed, by the callee that gave them.
+fn step_values(suite: &Suite, callee: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for t in &suite.tests {
+        for (s, e) in t.statements.iter().zip(&t.expected_steps) {
+            if s.callee().starts_with(callee)
+                && let Some(Observed::Value { text, .. }) = e
+            {
+                out.push(text.clone());
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn mined_constants_and_edge_values_reach_tests_replay_cleanly_and_switch_off() {
+    let fx = Fixture::new();
+    let out = fx.path("inputs.yaml");
+    let scope = ["--classes", "rec.Codes", "--output-limit", "300"];
+    let ratios = ["--mined-literal-ratio", "0.3", "--edge-ratio", "0.4"];
+    ok(&fx.record(&out, &[&scope[..], &ratios[..]].concat()));
+    let suite = Suite::load(&out).unwrap();
+    assert!(suite.header.counts["mined-literals"] >= 1);
+    assert_eq!(suite.header.counts["mined-classes"], 1);
+    assert!(
+        std::fs::read_to_string(&out)
+            .unwrap()
+            .contains(r#""QX-7/zulu""#),
+        "the class's own constant is an input"
+    );
+    let found = step_values(&suite, "rec.Codes.lookup(");
+    assert!(found.contains(&"1".to_string()), "{found:?}");
+    let kinds = step_values(&suite, "rec.Codes.classify(");
+    for k in ["nan", "infinite", "negative zero", "subnormal"] {
+        assert!(kinds.contains(&k.to_string()), "{k} never seen");
+    }
+    let below = step_values(&suite, "rec.Codes.belowMinusOne(");
+    assert!(below.contains(&"true".to_string()));
+    // Replayed on the reference itself: no difference.
+    let replay = Command::new(env!("CARGO_BIN_EXE_difftest"))
+        .arg("--targets-dir")
+        .arg(fx.targets.path())
+        .args(["replay", "--impl", "fix", "--suite"])
+        .arg(&out)
+        .arg("--report-dir")
+        .arg(fx.path("reports"))
+        .output()
+        .expect("difftest runs");
+    ok(&replay);
+    // Both switched off: only Randoop's literals, so neither the code nor an edge is found.
+    let off = fx.path("off.yaml");
+    ok(&fx.record(
+        &off,
+        &[&scope[..], &["--no-mined-literals", "--no-edge-values"]].concat(),
+    ));
+    let suite = Suite::load(&off).unwrap();
+    assert_eq!(suite.header.counts["mined-literals"], 0);
+    assert_eq!(
+        suite.header.options.get("edge-ratio").map(String::as_str),
+        Some("off")
+    );
+    assert!(!step_values(&suite, "rec.Codes.lookup(").contains(&"1".to_string()));
+    let kinds = step_values(&suite, "rec.Codes.classify(");
+    assert!(kinds.iter().all(|k| k == "normal"));
+}
+
+#[test]
+fn mined_and_edge_inputs_keep_a_seed_reproducible_with_one_or_two_workers() {
+    let fx = Fixture::new();
+    let (one, two) = (fx.path("one.yaml"), fx.path("two.yaml"));
+    let args = [
+        "--classes",
+        "rec.Codes,rec.Account,rec.Catalogue",
+        "--seed",
+        "5",
+        "--output-limit",
+        "400",
+        "--edge-ratio",
+        "0.2",
+    ];
+    ok(&fx.record(&one, &[&args[..], &["--jobs", "1"]].concat()));
+    ok(&fx.record(&two, &[&args[..], &["--jobs", "2"]].concat()));
+    let a = std::fs::read_to_string(&one).unwrap();
+    assert!(a == std::fs::read_to_string(&two).unwrap(), "files differ");
+    let suite = Suite::load(&one).unwrap();
+    assert!(suite.header.counts["mined-classes"] >= 2);
+}
+
+#[test]
+fn harvested_elements_of_arrays_and_collections_become_inputs_and_replay_cleanly() {
+    let fx = Fixture::new();
+    let out = fx.path("harvest.yaml");
+    let scope = [
+        "--classes",
+        "rec.Catalogue",
+        "--output-limit",
+        "500",
+        "--round-size",
+        "100",
+        "--no-mined-literals",
+        "--no-edge-values",
+    ];
+    ok(&fx.record(&out, &scope));
+    let suite = Suite::load(&out).unwrap();
+    assert!(suite.header.counts["harvested"] > 0);
+    let accepted = step_values(&suite, "rec.Catalogue.accept(");
+    assert!(accepted.contains(&"1".to_string()), "an array element");
+    assert!(accepted.contains(&"2".to_string()), "a list element");
+    let replay = Command::new(env!("CARGO_BIN_EXE_difftest"))
+        .arg("--targets-dir")
+        .arg(fx.targets.path())
+        .args(["replay", "--impl", "fix", "--suite"])
+        .arg(&out)
+        .arg("--report-dir")
+        .arg(fx.path("reports"))
+        .output()
+        .expect("difftest runs");
+    ok(&replay);
+    let off = fx.path("no-harvest.yaml");
+    ok(&fx.record(&off, &[&scope[..], &["--no-harvest"]].concat()));
+    let suite = Suite::load(&off).unwrap();
+    assert_eq!(suite.header.counts["harvests"], 0);
+    let accepted = step_values(&suite, "rec.Catalogue.accept(");
+    assert!(accepted.iter().all(|v| v == "0"));
 }

@@ -7,7 +7,7 @@ import java.util.Set;
  * Owns the entry points the Rust worker calls through JNI. Each is static and takes and
  * returns one String, so one call costs one JNI round trip; results are ASCII JSON whose
  * strings are escaped like {@code sequence.rs}'s {@code escape}. The work lives in
- * {@link Describer} (API model) and {@link Runner} (method-call sequences).
+ * {@link Describer} (API model), {@link Constants} (class file constants) and {@link Runner} (method-call sequences).
  */
 public final class Agent {
     private Agent() {}
@@ -37,6 +37,11 @@ public final class Agent {
     /** The API of the requested classes and packages (see {@link Describer}). */
     public static String describe(String request) {
         return new Describer(Agent.class.getClassLoader()).describe(request);
+    }
+
+    /** The literal constants of the requested classes' class files (see {@link Constants}). */
+    public static String constants(String request) {
+        return Constants.constants(request, Agent.class.getClassLoader());
     }
 
     /**

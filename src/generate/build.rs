@@ -1,9 +1,13 @@
 //! Drafting one candidate (lines 5–11 of Fig. 3): a random operation, inputs from the
 //! component pool (reuse a value already chosen, add another sequence, or `null`), arrays
-//! built from elements in the pool, Randoop's repetition, the size limit and the duplicate
+//! built from elements in the pool, mined constants and edge values for primitive and String
+//! parameters (see [`super::mined`], [`super::edges`]), Randoop's repetition, the size limit and the duplicate
 //! check, and the observers to call on the values the new call touched.
 
+use super::components::ValueRef;
+use super::edges;
 use super::kept::ObsRef;
+use super::mined::Kind;
 use super::store::Builder;
 use super::types::{NameId, is_value_type};
 use super::{Candidate, Generator};
@@ -20,17 +24,22 @@ type Input = (u32, NameId, bool);
 impl Generator<'_> {
     /// A new candidate, or `None` when this attempt failed (no receiver, too long, seen).
     pub(super) fn draft(&mut self) -> Option<Candidate> {
-        let op_index = self.rng.random_range(0..self.ops.len());
+        let op_index = self.rng.random_range(0..self.random_ops);
         let op = self.ops[op_index].clone();
         if self.banned.contains(&op.family) {
             return None;
         }
         let mut b = Builder::default();
+        self.picks.clear();
         let mut chosen: Vec<Input> = Vec::with_capacity(op.inputs.len());
         for k in 0..op.inputs.len() {
             let receiver = op.receiver && k == 0;
             let (ty, slot) = (op.inputs[k], op.slots[k]);
-            let Some(input) = self.input(&mut b, ty, slot, receiver, op.receiver, &chosen) else {
+            let input = match self.special_literal(ty, op_index) {
+                Some(lit) => Some(self.literal_input(&mut b, lit)),
+                None => self.input(&mut b, ty, slot, receiver, op.receiver, &chosen),
+            };
+            let Some(input) = input else {
                 self.stats.no_input += 1;
                 return None;
             };
@@ -62,6 +71,7 @@ impl Generator<'_> {
             last,
             inputs: chosen,
             observers,
+            harvest: None,
         })
     }
 
@@ -97,9 +107,83 @@ impl Generator<'_> {
             let tmpl = self.null_template(ty);
             return Some((b.push_stmt(tmpl, &[]), ty, true));
         }
+        if !self.picks.is_empty() && self.rng.random_bool(self.cfg.twin_ratio) {
+            let names = &self.names;
+            let twins: Vec<ValueRef> = self
+                .picks
+                .iter()
+                .filter(|v| names.assignable(v.ty, ty))
+                .copied()
+                .collect();
+            if !twins.is_empty() {
+                // Another copy of a value already chosen: equal, but not the same object.
+                let v = twins[self.rng.random_range(0..twins.len())];
+                let at = b.push_seq(&self.store, v.seq);
+                self.stats.twins += 1;
+                return Some((at + v.pos, v.ty, false));
+            }
+        }
         let v = self.comps.pick(slot, &mut self.rng)?;
+        self.picks.push(v);
         let at = b.push_seq(&self.store, v.seq);
         Some((at + v.pos, v.ty, false))
+    }
+
+    /// With probability `mined_ratio` a mined constant (of the operation's own class or of
+    /// any class, evenly), with `edge_ratio` a special value, a magnitude across the range or
+    /// a seeded random value (evenly),
+    /// for a primitive, boxed or String parameter: its literal type and text.
+    fn special_literal(&mut self, ty: NameId, op: usize) -> Option<(Kind, String)> {
+        let p_mined = if self.cfg.mined.is_some() {
+            self.cfg.mined_ratio
+        } else {
+            0.0
+        };
+        let p_edge = self.cfg.edge_ratio;
+        if p_mined + p_edge <= 0.0 {
+            return None;
+        }
+        let kind = Kind::of(self.names.name(ty)).filter(|&k| k != Kind::Boolean)?;
+        let r: f64 = self.rng.random();
+        if r < p_mined {
+            let mined = self.cfg.mined.as_ref()?;
+            let (own, all) = mined.values(Some(&self.op_class[op]), kind);
+            let from = if !own.is_empty() && self.rng.random_bool(0.5) {
+                own
+            } else {
+                all
+            };
+            if from.is_empty() {
+                return None;
+            }
+            let text = from[self.rng.random_range(0..from.len())].clone();
+            return Some((kind, text));
+        }
+        if r < p_mined + p_edge {
+            let fixed = match self.rng.random_range(0..3) {
+                0 => &self.edge_values[kind.index()],
+                1 => &self.edge_ranges[kind.index()],
+                _ => return edges::random(kind, &mut self.rng).map(|t| (kind, t)),
+            };
+            if fixed.is_empty() {
+                return edges::random(kind, &mut self.rng).map(|t| (kind, t));
+            }
+            let text = fixed[self.rng.random_range(0..fixed.len())].clone();
+            return Some((kind, text));
+        }
+        None
+    }
+
+    /// A literal statement for a chosen special value.
+    fn literal_input(&mut self, b: &mut Builder, (kind, value): (Kind, String)) -> Input {
+        let ty = kind.literal_type();
+        let t = self.names.intern(ty);
+        let stmt = Statement::Literal {
+            ty: ty.to_string(),
+            value,
+        };
+        let tmpl = self.store.templates.intern(stmt, Some(t));
+        (b.push_stmt(tmpl, &[]), t, false)
     }
 
     fn null_template(&mut self, ty: NameId) -> u32 {
@@ -138,7 +222,7 @@ impl Generator<'_> {
     }
 
     /// Observers on the call's value and on its object inputs (which it may have changed).
-    fn observers_for(
+    pub(super) fn observers_for(
         &mut self,
         last: u32,
         result: Option<NameId>,

@@ -167,19 +167,21 @@ impl Generator<'_> {
             op,
             last,
             inputs,
+            harvest,
             ..
         } = c;
         let seq = self.push_node(b, is_test);
-        if normal {
-            self.extend_pool(
-                seq,
-                self.ops[op].result,
-                last,
-                &inputs,
-                steps,
-                &observers,
-                &observed,
-            );
+        let mut result = self.ops[op].result;
+        let mut offer = normal;
+        if normal
+            && let Some(step) = harvest
+            && let Some(elem) = self.harvested(step, &steps[last as usize])
+        {
+            result = elem;
+            offer = elem.is_some();
+        }
+        if offer {
+            self.extend_pool(seq, result, last, &inputs, steps, &observers, &observed);
         }
         match (is_test, normal) {
             (false, _) => {
@@ -259,6 +261,7 @@ impl Generator<'_> {
         if extensible {
             let len = self.store.node(seq).len;
             self.comps.add(&self.names, ValueRef { seq, pos, ty, len });
+            self.queue_harvest(seq, pos, ty, shown);
         }
     }
 
@@ -358,6 +361,7 @@ impl Generator<'_> {
             last: n as u32 - 1,
             inputs: Vec::new(),
             observers: Vec::new(),
+            harvest: None,
         })
     }
 }

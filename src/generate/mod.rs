@@ -13,15 +13,20 @@
 //!
 //! Submodules: [`types`] (names, subtyping), [`store`] (sequences), [`ops`] (operations),
 //! [`components`] (the component pool), [`literals`], [`build`] (drafting a candidate),
-//! [`fold`] (classifying results), [`kept`] (what is kept).
+//! [`fold`] (classifying results), [`kept`] (what is kept), [`mined`] (constants of the class
+//! files in scope), [`edges`] (edge and random values), [`harvest`] (elements of returned
+//! arrays and collections).
 
 mod build;
 pub mod components;
+pub mod edges;
 #[cfg(test)]
 pub(crate) mod fake;
 mod fold;
+mod harvest;
 pub mod kept;
 pub mod literals;
+pub mod mined;
 pub mod ops;
 pub mod reduce;
 pub mod store;
@@ -35,10 +40,12 @@ use crate::worker::protocol::SeqRequest;
 use components::{Components, ValueRef};
 use kept::{ErrorKept, KeptTest, Values};
 use literals::Literal;
+use mined::{ByKind, Mined};
 use ops::Op;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use std::collections::{HashMap, HashSet};
+use std::collections::{HashMap, HashSet, VecDeque};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 use store::{Builder, SeqId, Store};
@@ -63,6 +70,13 @@ impl Executor for Pool {
         Pool::peak_rss_kib(self)
     }
 }
+
+/// Default of `--mined-literal-ratio`.
+pub const DEFAULT_MINED_RATIO: f64 = 0.05;
+/// Default of `--edge-ratio`.
+pub const DEFAULT_EDGE_RATIO: f64 = 0.02;
+/// Default of `--twin-ratio`.
+pub const DEFAULT_TWIN_RATIO: f64 = 0.05;
 
 /// How generation runs.
 #[derive(Clone, Debug)]
@@ -89,6 +103,17 @@ pub struct GenConfig {
     /// Error-revealing tests kept per violated contract and call.
     pub errors_per_group: usize,
     pub literals: Vec<Literal>,
+    /// Constants mined from the class files in scope; `None` when mining is off.
+    pub mined: Option<Arc<Mined>>,
+    /// Probability of taking a mined constant for a primitive, boxed or String parameter.
+    pub mined_ratio: f64,
+    /// Probability of taking an edge value or a seeded random value for such a parameter.
+    pub edge_ratio: f64,
+    /// Probability of taking, for a reference parameter, another copy of a value already
+    /// picked for the same call (its sequence again): an equal but not identical object.
+    pub twin_ratio: f64,
+    /// Whether elements of returned arrays and collections become pool values.
+    pub harvest: bool,
     /// `--observers` patterns.
     pub user_observers: Vec<String>,
 }
@@ -108,6 +133,11 @@ impl Default for GenConfig {
             max_observers: crate::observe::DEFAULT_MAX_OBSERVERS,
             errors_per_group: 1,
             literals: literals::defaults(),
+            mined: None,
+            mined_ratio: DEFAULT_MINED_RATIO,
+            edge_ratio: DEFAULT_EDGE_RATIO,
+            twin_ratio: DEFAULT_TWIN_RATIO,
+            harvest: true,
             user_observers: Vec::new(),
         }
     }
@@ -142,6 +172,12 @@ pub struct GenStats {
     pub kept_normal: u64,
     pub kept_exceptional: u64,
     pub violations: u64,
+    /// Harvest sequences drafted (lengths and elements read).
+    pub harvests: u64,
+    /// Elements read from arrays and collections that ended normally.
+    pub harvested: u64,
+    /// Inputs that are another copy of a value picked for the same call.
+    pub twins: u64,
 }
 
 /// What the progress display shows after each round.
@@ -163,6 +199,16 @@ pub struct Generator<'m> {
     names: Names,
     store: Store,
     ops: Vec<Op>,
+    /// Operations `0..random_ops` are drawn at random; the harvest operations follow.
+    random_ops: usize,
+    harvest_ops: Option<harvest::HarvestOps>,
+    harvest: VecDeque<harvest::Harvest>,
+    /// Pool values picked for the candidate being drafted.
+    picks: Vec<ValueRef>,
+    /// The class each operation belongs to (whose mined constants it prefers).
+    op_class: Vec<String>,
+    edge_values: ByKind,
+    edge_ranges: ByKind,
     comps: Components,
     observers: Observers,
     obs_cache: HashMap<NameId, Vec<NameId>>,
@@ -187,6 +233,7 @@ pub(crate) struct Candidate {
     /// Inputs of the last call: position, declared type, whether it is a `null` literal.
     inputs: Vec<(u32, NameId, bool)>,
     observers: Vec<kept::ObsRef>,
+    harvest: Option<harvest::Step>,
 }
 
 /// Everything generation kept, ready for reruns and writing.
@@ -203,6 +250,9 @@ pub struct Recorded {
     pub redundant: usize,
     pub stats: GenStats,
     pub pool_values: usize,
+    /// Mined constants offered, and the classes they came from (0 when mining is off).
+    pub mined_values: usize,
+    pub mined_classes: usize,
 }
 
 /// The scope has nothing to call.
@@ -221,13 +271,24 @@ impl<'m> Generator<'m> {
             return Err(EmptyScope);
         }
         let observers = Observers::new(cfg.user_observers.clone(), cfg.max_observers);
+        let op_class = ops
+            .iter()
+            .map(|op| store.templates.get(op.tmpl).stmt.class_name().to_string())
+            .collect();
         let mut g = Generator {
             rng: ChaCha8Rng::seed_from_u64(cfg.seed),
+            random_ops: ops.len(),
+            harvest_ops: None,
+            harvest: VecDeque::new(),
+            picks: Vec::new(),
             cfg,
             model,
             names,
             store,
             ops,
+            op_class,
+            edge_values: edges::values(),
+            edge_ranges: edges::ranges(),
             comps,
             observers,
             obs_cache: HashMap::new(),
@@ -243,6 +304,9 @@ impl<'m> Generator<'m> {
             next_id: 1,
             stats: GenStats::default(),
         };
+        if g.cfg.harvest {
+            g.add_harvest_ops();
+        }
         g.seed_values();
         Ok(g)
     }
@@ -366,6 +430,7 @@ impl<'m> Generator<'m> {
     fn round(&mut self) -> (Vec<Candidate>, Vec<SeqRequest>) {
         let want = self.cfg.round_size.max(1);
         let mut cands = Vec::with_capacity(want);
+        self.harvest_round(want, &mut cands);
         for _ in 0..want * 20 {
             if cands.len() == want {
                 break;
@@ -394,8 +459,15 @@ impl<'m> Generator<'m> {
             .collect();
         let (errors, error_groups) =
             fold::group_errors(&self.store, self.errors, self.cfg.errors_per_group);
+        let (mined_values, mined_classes) = self
+            .cfg
+            .mined
+            .as_ref()
+            .map_or((0, 0), |m| (m.values, m.classes));
         Recorded {
             pool_values: self.comps.len(),
+            mined_values,
+            mined_classes,
             store: self.store,
             names: self.names,
             values: self.values,

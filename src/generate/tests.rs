@@ -156,3 +156,133 @@ fn interrupt_stops_at_once() {
         StopReason::Interrupted
     );
 }
+
+fn literal_values(r: &Recorded) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for t in expand(r) {
+        for s in t.statements {
+            if let Statement::Literal { ty, value } = s {
+                out.push((ty, value));
+            }
+        }
+    }
+    out
+}
+
+fn mined_fixture() -> std::sync::Arc<mined::Mined> {
+    let raw: std::collections::BTreeMap<String, Vec<String>> = [
+        ("t.Util", vec!["SUtil-constant".to_string()]),
+        (
+            "t.Counter",
+            vec!["I777777".to_string(), "SCounter-constant".into()],
+        ),
+    ]
+    .into_iter()
+    .map(|(c, v)| (c.to_string(), v))
+    .collect();
+    std::sync::Arc::new(mined::mine(&raw, &literals::defaults()))
+}
+
+#[test]
+fn mined_constants_are_used_and_switch_off() {
+    let model = fake::model();
+    let cfg = GenConfig {
+        mined: Some(mined_fixture()),
+        mined_ratio: 0.3,
+        edge_ratio: 0.0,
+        ..config(9, 300)
+    };
+    let (r, _) = generate(&model, cfg.clone());
+    assert_eq!((r.mined_values, r.mined_classes), (3, 2));
+    let lits = literal_values(&r);
+    let has = |v: &str| lits.iter().any(|(_, x)| x == v);
+    assert!(has("777777") && has("Util-constant") && has("Counter-constant"));
+    // The called member's own class is preferred: `concat` takes t.Util's String more often.
+    let mut own = 0;
+    let mut other = 0;
+    for t in expand(&r) {
+        for s in &t.statements {
+            if let Statement::Call { method, args, .. } = s
+                && method == "concat"
+            {
+                for &a in args {
+                    match &t.statements[a] {
+                        Statement::Literal { value, .. } if value == "Util-constant" => own += 1,
+                        Statement::Literal { value, .. } if value == "Counter-constant" => {
+                            other += 1
+                        }
+                        _ => {}
+                    }
+                }
+            }
+        }
+    }
+    assert!(own > other, "own {own}, other {other}");
+    let off = GenConfig { mined: None, ..cfg };
+    let (r, _) = generate(&model, off);
+    assert_eq!(r.mined_values, 0);
+    assert!(!literal_values(&r).iter().any(|(_, v)| v == "777777"));
+}
+
+#[test]
+fn edge_and_random_values_are_used_and_switch_off() {
+    let model = fake::model();
+    let cfg = GenConfig {
+        edge_ratio: 0.3,
+        ..config(10, 300)
+    };
+    let (r, _) = generate(&model, cfg.clone());
+    let defaults: Vec<(String, String)> = literals::defaults()
+        .into_iter()
+        .map(|l| (l.ty, l.value))
+        .collect();
+    let edges = edges::values();
+    let lits = literal_values(&r);
+    let is_edge =
+        |(ty, v): &(String, String)| ty == "int" && edges[mined::Kind::Int.index()].contains(v);
+    assert!(lits.iter().any(is_edge), "an int edge value");
+    let fresh = lits
+        .iter()
+        .filter(|l| !defaults.contains(l) && !is_edge(l))
+        .count();
+    assert!(fresh > 0, "a random value");
+    let off = GenConfig {
+        edge_ratio: 0.0,
+        ..cfg
+    };
+    let (r, _) = generate(&model, off);
+    assert!(literal_values(&r).iter().all(|l| defaults.contains(l)));
+}
+
+#[test]
+fn twins_pass_equal_but_not_identical_copies_and_switch_off() {
+    let model = fake::model();
+    let twin_pairs = |r: &Recorded| {
+        expand(r)
+            .iter()
+            .filter(|t| {
+                t.statements.iter().any(|s| match s {
+                    Statement::Call { method, args, .. } if method == "concat" => {
+                        args[0] != args[1] && t.statements[args[0]] == t.statements[args[1]]
+                    }
+                    _ => false,
+                })
+            })
+            .count()
+    };
+    let cfg = GenConfig {
+        twin_ratio: 0.5,
+        ..config(11, 300)
+    };
+    let (r, _) = generate(&model, cfg.clone());
+    assert!(r.stats.twins > 0);
+    assert!(twin_pairs(&r) > 0, "concat(x, copy of x)");
+    let (r, _) = generate(
+        &model,
+        GenConfig {
+            twin_ratio: 0.0,
+            ..cfg
+        },
+    );
+    assert_eq!(r.stats.twins, 0);
+}

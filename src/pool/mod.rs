@@ -152,6 +152,20 @@ impl Pool {
         }
     }
 
+    /// The literal constants of these classes' class files (see [`Response::Constants`]).
+    pub fn constants(
+        &self,
+        classes: &[String],
+    ) -> Result<BTreeMap<String, Vec<String>>, PoolError> {
+        let req = Request::Constants {
+            classes: classes.to_vec(),
+        };
+        match self.ask(&req)? {
+            Response::Constants { classes } => Ok(classes),
+            other => Err(self.unexpected(other)),
+        }
+    }
+
     /// System properties of the target's JVM.
     pub fn properties(&self, names: &[&str]) -> Result<BTreeMap<String, String>, PoolError> {
         let req = Request::Properties {

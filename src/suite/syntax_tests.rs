@@ -204,3 +204,32 @@ fn observers_round_trip_and_errors_are_explained() {
     );
     assert!(parse_observed("(int) 3").is_err());
 }
+
+#[test]
+fn edge_and_random_values_round_trip() {
+    use crate::generate::edges;
+    use crate::generate::mined::KINDS;
+    use rand::SeedableRng;
+    let (v, r) = (edges::values(), edges::ranges());
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(4);
+    for kind in KINDS {
+        let mut texts = v[kind.index()].clone();
+        texts.extend(r[kind.index()].iter().cloned());
+        texts.extend((0..200).filter_map(|_| edges::random(kind, &mut rng)));
+        for value in texts {
+            let stmt = Statement::Literal {
+                ty: s(kind.literal_type()),
+                value: value.clone(),
+            };
+            let mut out = "v0 = ".to_string();
+            write_expr(&mut out, &stmt);
+            assert_eq!(parse_statement(&out, 0), Ok(stmt), "{out}");
+            if kind.literal_type() != "java.lang.String" {
+                assert!(
+                    crate::export::java::primitive_literal(kind.literal_type(), &value).is_some(),
+                    "{value}"
+                );
+            }
+        }
+    }
+}

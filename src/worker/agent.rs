@@ -9,6 +9,9 @@
 //! - `properties(names)` → `{"java.version":"…"}` for the `\n`-separated property names set;
 //! - `describe(request)` → `{"classes":{name: ApiClass},"unknown":[line]}` for `class NAME` /
 //!   `package NAME` lines (see [`crate::model::ApiClass`]);
+//! - `constants(request)` → `{"NAME":["S…","I…","J…","F…","D…"]}`: the String, int, long,
+//!   float and double constants of each `\n`-separated class's constant pool, each a type
+//!   letter and the value as Java renders it (Strings escaped);
 //! - `run(encoded)` → a [`crate::sequence::SeqResult::Done`] for one encoded sequence. It
 //!   throws `IllegalArgumentException` only for input the encoder cannot have produced.
 //!

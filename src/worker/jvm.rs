@@ -20,6 +20,7 @@ pub struct Jvm {
 #[derive(Clone, Copy, Debug)]
 pub enum Entry {
     Describe,
+    Constants,
     Properties,
     Run,
 }
@@ -78,6 +79,7 @@ impl Jvm {
         let sig = jni_sig!("(Ljava/lang/String;)Ljava/lang/String;");
         let name = match entry {
             Entry::Describe => jni_str!("describe"),
+            Entry::Constants => jni_str!("constants"),
             Entry::Properties => jni_str!("properties"),
             Entry::Run => jni_str!("run"),
         };

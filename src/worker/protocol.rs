@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use std::io::{self, BufRead, Write};
 
 /// Bumped whenever a message changes shape.
-pub const PROTOCOL_VERSION: u32 = 1;
+pub const PROTOCOL_VERSION: u32 = 2;
 
 /// One sequence to run, with the observers to call after it.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
@@ -34,6 +34,8 @@ pub enum Request {
     },
     /// Read system properties.
     Properties { names: Vec<String> },
+    /// The literal constants of these classes' class files.
+    Constants { classes: Vec<String> },
     /// Run sequences; `first_id` numbers them. With `isolate`, every answer is flushed at
     /// once (used after a failure, to pin it to one sequence).
     Run {
@@ -64,6 +66,10 @@ pub enum Response {
     },
     Properties {
         values: BTreeMap<String, String>,
+    },
+    /// Per class, its constants as a type letter (`S I J F D`) and the rendered value.
+    Constants {
+        classes: BTreeMap<String, Vec<String>>,
     },
     /// The result of sequence `id`; then `RunDone` after the last one.
     Result {

@@ -138,6 +138,7 @@ fn answer(jvm: &Jvm, req: Request, out: &mut impl Write) -> std::io::Result<()> 
     let resp = match req {
         Request::Describe { classes, packages } => describe(jvm, &classes, &packages),
         Request::Properties { names } => properties(jvm, &names),
+        Request::Constants { classes } => constants(jvm, &classes),
         Request::Run {
             first_id,
             isolate,
@@ -169,6 +170,14 @@ fn describe(jvm: &Jvm, classes: &[String], packages: &[String]) -> Response {
             model: ApiModel { classes: d.classes },
             unknown: d.unknown,
         },
+        Err(error) => Response::Failed { error },
+    }
+}
+
+fn constants(jvm: &Jvm, classes: &[String]) -> Response {
+    let answer = jvm.call(Entry::Constants, &classes.join("\n"));
+    match answer.and_then(|text| serde_json::from_str(&text).map_err(|e| e.to_string())) {
+        Ok(classes) => Response::Constants { classes },
         Err(error) => Response::Failed { error },
     }
 }

@@ -14,6 +14,7 @@ use super::{pool_config, store};
 use crate::cli::{GlobalArgs, RecordArgs};
 use crate::exit::{Exit, bad_input};
 use crate::generate::reduce::reduce;
+use crate::generate::mined::{self, Mined};
 use crate::generate::{Executor, Generator, Recorded, StopReason};
 use crate::interrupt;
 use crate::model::ApiModel;
@@ -21,6 +22,8 @@ use crate::pool::{Pool, PoolConfig, PoolError};
 use crate::rerun::{RerunReport, remove_flakes};
 use crate::target::Provisioned;
 use setup::Plan;
+use std::collections::BTreeMap;
+use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
@@ -54,13 +57,16 @@ pub fn run(global: &GlobalArgs, args: RecordArgs) -> anyhow::Result<Exit> {
 
 /// Records a suite; writes it even when interrupted or when the workers fail.
 pub fn record(global: &GlobalArgs, args: &RecordArgs) -> anyhow::Result<Outcome> {
-    let plan = setup::plan(args)?;
+    let mut plan = setup::plan(args)?;
     let store = store(global)?;
     let config = pool_config(&args.pool)?;
     let spec = store.load(&args.reference)?;
     let provisioned = store.provision(&spec)?;
     let pool = Pool::start(&args.reference, provisioned.jvm.clone(), config.clone())?;
     let model = describe(&pool, &args.reference, &plan)?;
+    if !args.no_mined_literals {
+        plan.generation.mined = Some(Arc::new(mine(&pool, &model, &plan)?));
+    }
     interrupt::install().map_err(|e| anyhow::anyhow!("cannot handle Ctrl-C: {e}"))?;
     let mut generated = generate(args, &plan, &model, &pool)?;
     let mut kinds = output::exception_kinds(&generated.rec, &model, &pool);
@@ -129,6 +135,19 @@ fn describe(pool: &Pool, reference: &str, plan: &Plan) -> anyhow::Result<ApiMode
         )));
     }
     Ok(model)
+}
+
+/// Classes asked for their constants in one request.
+const CONSTANTS_BATCH: usize = 100;
+
+/// The constants of the class files of every class in scope (see [`crate::generate::mined`]).
+fn mine(pool: &Pool, model: &ApiModel, plan: &Plan) -> Result<Mined, PoolError> {
+    let names: Vec<String> = model.classes.keys().cloned().collect();
+    let mut raw = BTreeMap::new();
+    for chunk in names.chunks(CONSTANTS_BATCH) {
+        raw.extend(pool.constants(chunk)?);
+    }
+    Ok(mined::mine(&raw, &plan.generation.literals))
 }
 
 fn scope_text(plan: &Plan) -> String {
@@ -227,7 +246,8 @@ fn summary(plan: &Plan, g: &Generated, r: &RerunReport, generation_rss: u64, par
     let secs = g.elapsed.as_secs_f64().max(1e-3);
     println!(
         "generated: {} sequences in {:.1} s ({:.0}/s), kept {} ({} lexically redundant), \
-         {} contract violations in {} groups, pool of {} values",
+         {} contract violations in {} groups, pool of {} values, {} mined literals from {} \
+         classes",
         s.executed,
         secs,
         s.executed as f64 / secs,
@@ -236,6 +256,8 @@ fn summary(plan: &Plan, g: &Generated, r: &RerunReport, generation_rss: u64, par
         s.violations,
         g.rec.error_groups,
         g.rec.pool_values,
+        g.rec.mined_values,
+        g.rec.mined_classes,
     );
     let unstable: Vec<String> = r
         .most_unstable(5)

@@ -37,6 +37,14 @@ pub fn plan(args: &RecordArgs) -> anyhow::Result<Plan> {
         output_limit: args.output_limit,
         round_size: args.round_size,
         null_ratio: args.null_ratio,
+        mined_ratio: args.mined_literal_ratio,
+        edge_ratio: if args.no_edge_values {
+            0.0
+        } else {
+            args.edge_ratio
+        },
+        harvest: !args.no_harvest,
+        twin_ratio: args.twin_ratio,
         repeat_probability: args.repeat_probability,
         repeat_max: args.repeat_max,
         max_size: args.max_size,
@@ -78,6 +86,15 @@ fn check_numbers(args: &RecordArgs) -> anyhow::Result<()> {
     };
     probability("--null-ratio", args.null_ratio)?;
     probability("--repeat-probability", args.repeat_probability)?;
+    probability("--mined-literal-ratio", args.mined_literal_ratio)?;
+    probability("--edge-ratio", args.edge_ratio)?;
+    probability("--twin-ratio", args.twin_ratio)?;
+    if args.mined_literal_ratio + args.edge_ratio > 1.0 {
+        return Err(bad_input(format!(
+            "--mined-literal-ratio and --edge-ratio must add up to at most 1, not {}",
+            args.mined_literal_ratio + args.edge_ratio
+        )));
+    }
     if !(args.time_limit.is_finite() && args.time_limit > 0.0) {
         let t = args.time_limit;
         return Err(bad_input(format!(
@@ -157,10 +174,31 @@ fn options(args: &RecordArgs) -> BTreeMap<String, String> {
         ("reruns", Some(args.reruns.to_string())),
         ("null-ratio", Some(args.null_ratio.to_string())),
         (
+            "mined-literal-ratio",
+            Some(if args.no_mined_literals {
+                "off".to_string()
+            } else {
+                args.mined_literal_ratio.to_string()
+            }),
+        ),
+        (
+            "edge-ratio",
+            Some(if args.no_edge_values {
+                "off".to_string()
+            } else {
+                args.edge_ratio.to_string()
+            }),
+        ),
+        (
             "repeat-probability",
             Some(args.repeat_probability.to_string()),
         ),
         ("repeat-max", Some(args.repeat_max.to_string())),
+        ("twin-ratio", Some(args.twin_ratio.to_string())),
+        (
+            "harvest",
+            Some(if args.no_harvest { "off" } else { "on" }.to_string()),
+        ),
         ("max-size", Some(args.max_size.to_string())),
         ("round-size", Some(args.round_size.to_string())),
         ("errors-per-group", Some(args.errors_per_group.to_string())),

@@ -1,0 +1,254 @@
+//! Harvesting: elements of the arrays and collections that calls returned become pool
+//! values, so that domain values (time-zone IDs, locales, algorithm names, charsets) come
+//! from the implementation itself.
+//!
+//! An array or `java.util.Collection` that joins the pool is queued. Its first harvest
+//! sequence appends `java.lang.reflect.Array.getLength(v)` (after `v.toArray()` for a
+//! collection); once that ran, up to [`ELEMENTS`] sequences each append
+//! `java.lang.reflect.Array.get(v, i)` for a random index `i` below the length. An element
+//! that is a value (a String, a boxed primitive, an enum constant) joins the pool as its
+//! runtime type; other objects do not (the JDK's catalogues of providers and services are
+//! large objects whose observers are slow). Every harvest step is an ordinary
+//! static call, so suites, replay, the minimizer, export and reports need nothing new. The
+//! queue is filled and drained in fold order, so a seed still gives one suite.
+
+use super::kept::ObsRef;
+use super::ops::Op;
+use super::store::{Builder, SeqId};
+use super::types::NameId;
+use super::{Candidate, Generator};
+use crate::sequence::{Observed, Statement};
+use rand::Rng;
+
+/// Elements harvested from one array or collection.
+pub const ELEMENTS: u32 = 3;
+/// Most arrays and collections waiting to be harvested; later ones are dropped.
+const MAX_QUEUED: usize = 10_000;
+/// Share of a round's candidates that may be harvest sequences.
+const ROUND_SHARE: usize = 16;
+
+/// The collection interfaces of `java.util`: a value declared as one of them is harvested
+/// even when the scope does not describe `java.util` (so its supertypes are unknown).
+const COLLECTIONS: [&str; 7] = [
+    "java.util.Collection",
+    "java.util.List",
+    "java.util.Set",
+    "java.util.SortedSet",
+    "java.util.NavigableSet",
+    "java.util.Queue",
+    "java.util.Deque",
+];
+
+/// An array or collection to harvest: statement `pos` of sequence `seq`.
+#[derive(Clone, Copy, Debug)]
+pub struct Harvest {
+    seq: SeqId,
+    pos: u32,
+    /// Through `toArray()` first (a collection).
+    collection: bool,
+    /// Declared element type.
+    elem: NameId,
+    /// Its length, once known, and the elements still to take.
+    len: Option<(u32, u32)>,
+}
+
+/// What a harvest candidate is for.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Step {
+    /// Reads the length of `Harvest`.
+    Length(Harvest),
+    /// Reads one element of the given declared type.
+    Element(NameId),
+}
+
+/// The operations harvesting appends (never drawn at random).
+pub(super) struct HarvestOps {
+    length: usize,
+    get: usize,
+    to_array: u32,
+    int: NameId,
+    collection: NameId,
+}
+
+fn static_call(method: &str, params: &[&str]) -> Statement {
+    Statement::Call {
+        class: "java.lang.reflect.Array".into(),
+        method: method.into(),
+        params: params.iter().map(|p| p.to_string()).collect(),
+        receiver: None,
+        args: Vec::new(),
+    }
+}
+
+impl Generator<'_> {
+    /// Adds the harvest operations after the ones drawn at random.
+    pub(super) fn add_harvest_ops(&mut self) {
+        let object = self.names.intern("java.lang.Object");
+        let int = self.names.intern("int");
+        let collection = self.names.intern("java.util.Collection");
+        let (so, si) = (self.comps.register(object), self.comps.register(int));
+        let op = |g: &mut Self, stmt: Statement, inputs: Vec<NameId>, slots, result| {
+            let family = g.names.intern(&stmt.callee());
+            let tmpl = g.store.templates.intern(stmt, Some(result));
+            g.ops.push(Op {
+                tmpl,
+                inputs,
+                slots,
+                receiver: false,
+                result: Some(result),
+                family,
+            });
+            g.op_class.push("java.lang.reflect.Array".into());
+            g.ops.len() - 1
+        };
+        let length = op(
+            self,
+            static_call("getLength", &["java.lang.Object"]),
+            vec![object],
+            vec![so],
+            int,
+        );
+        let get = op(
+            self,
+            static_call("get", &["java.lang.Object", "int"]),
+            vec![object, int],
+            vec![so, si],
+            object,
+        );
+        let to_array = Statement::Call {
+            class: "java.util.Collection".into(),
+            method: "toArray".into(),
+            params: Vec::new(),
+            receiver: Some(0),
+            args: Vec::new(),
+        };
+        let array = self.names.intern("java.lang.Object[]");
+        let to_array = self.store.templates.intern(to_array, Some(array));
+        self.harvest_ops = Some(HarvestOps {
+            length,
+            get,
+            to_array,
+            int,
+            collection,
+        });
+    }
+
+    /// Queues a value that joined the pool if it is an array or a collection.
+    pub(super) fn queue_harvest(&mut self, seq: SeqId, pos: u32, ty: NameId, shown: &Observed) {
+        let Some(h) = &self.harvest_ops else { return };
+        if self.harvest.len() >= MAX_QUEUED || !matches!(shown, Observed::Object { .. }) {
+            return;
+        }
+        let name = self.names.name(ty);
+        let (elem, collection) = if let Some(e) = name.strip_suffix("[]") {
+            (e.to_string(), false)
+        } else if COLLECTIONS.contains(&name) || self.names.assignable(ty, h.collection) {
+            ("java.lang.Object".to_string(), true)
+        } else {
+            return;
+        };
+        let elem = self.names.intern(&elem);
+        self.harvest.push_back(Harvest {
+            seq,
+            pos,
+            collection,
+            elem,
+            len: None,
+        });
+    }
+
+    /// Harvest candidates for the start of a round: at most one in [`ROUND_SHARE`].
+    pub(super) fn harvest_round(&mut self, want: usize, cands: &mut Vec<Candidate>) {
+        let quota = want / ROUND_SHARE;
+        let mut tries = 0;
+        while cands.len() < quota && tries < quota * 4 {
+            tries += 1;
+            let Some(h) = self.harvest.pop_front() else {
+                return;
+            };
+            if let Some(c) = self.draft_harvest(h) {
+                cands.push(c);
+            }
+        }
+    }
+
+    fn draft_harvest(&mut self, h: Harvest) -> Option<Candidate> {
+        let ops = self.harvest_ops.as_ref()?;
+        let (length, get, to_array, int) = (ops.length, ops.get, ops.to_array, ops.int);
+        let mut b = Builder::default();
+        let mut at = b.push_seq(&self.store, h.seq) + h.pos;
+        if h.collection {
+            at = b.push_stmt(to_array, &[at]);
+        }
+        let (op, last, step) = match h.len {
+            None => (
+                length,
+                b.push_stmt(self.ops[length].tmpl, &[at]),
+                Step::Length(h),
+            ),
+            Some((n, left)) => {
+                if left > 1 {
+                    self.harvest.push_back(Harvest {
+                        len: Some((n, left - 1)),
+                        ..h
+                    });
+                }
+                let i = self.rng.random_range(0..n);
+                let value = i.to_string();
+                let lit = Statement::Literal {
+                    ty: "int".into(),
+                    value,
+                };
+                let lit = self.store.templates.intern(lit, Some(int));
+                let index = b.push_stmt(lit, &[]);
+                let last = b.push_stmt(self.ops[get].tmpl, &[at, index]);
+                (get, last, Step::Element(h.elem))
+            }
+        };
+        if b.len as usize > self.cfg.max_size || !self.seen.insert(b.hash.key()) {
+            return None;
+        }
+        let observers: Vec<ObsRef> = match step {
+            Step::Element(elem) => self.observers_for(last, Some(elem), &[]),
+            Step::Length(_) => Vec::new(),
+        };
+        self.stats.harvests += 1;
+        Some(Candidate {
+            b,
+            op,
+            last,
+            inputs: Vec::new(),
+            observers,
+            harvest: Some(step),
+        })
+    }
+
+    /// After a harvest candidate ended normally: queue its elements, or say what type the
+    /// element it read joins the pool as (`Some(None)`: it does not join).
+    pub(super) fn harvested(&mut self, step: Step, shown: &Observed) -> Option<Option<NameId>> {
+        match step {
+            Step::Length(h) => {
+                if let Observed::Value { text, .. } = shown
+                    && let Ok(n) = text.parse::<u32>()
+                    && n > 0
+                    && self.harvest.len() < MAX_QUEUED
+                {
+                    self.harvest.push_back(Harvest {
+                        len: Some((n, ELEMENTS.min(n))),
+                        ..h
+                    });
+                }
+                None
+            }
+            Step::Element(_) => {
+                // Only values: objects the JDK keeps in its catalogues (providers, services)
+                // are large, and every observer and contract call on them is slow.
+                let Observed::Value { class, .. } = shown else {
+                    return Some(None);
+                };
+                self.stats.harvested += 1;
+                Some(Some(self.names.intern(class)))
+            }
+        }
+    }
+}
