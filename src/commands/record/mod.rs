@@ -55,10 +55,14 @@ pub fn run(global: &GlobalArgs, args: RecordArgs) -> anyhow::Result<Exit> {
 pub fn record(global: &GlobalArgs, args: &RecordArgs) -> anyhow::Result<Outcome> {
     let plan = setup::plan(args)?;
     let store = store(global)?;
-    let config = pool_config(&args.pool)?;
+    let mut config = pool_config(&args.pool)?;
     let spec = store.load(&args.reference)?;
     let provisioned = store.provision(&spec)?;
+    // The first Ctrl-C (or SIGTERM) kills the calls running in generation at once…
+    config.abort = Some(&interrupt::FIRST);
     let pool = Pool::start(&args.reference, provisioned.jvm.clone(), config.clone())?;
+    // …the second those of a rerun.
+    config.abort = Some(&interrupt::SECOND);
     let model = describe(&pool, &args.reference, &plan)?;
     interrupt::install().map_err(|e| anyhow::anyhow!("cannot handle Ctrl-C: {e}"))?;
     let mut generated = generate(args, &plan, &model, &pool)?;
