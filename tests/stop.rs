@@ -35,40 +35,46 @@ fn record(work: &Path, targets: &str, extra: &[&str]) -> Child {
         .expect("difftest runs")
 }
 
-/// Process ids of the live workers started by supervisor `parent` (`__worker --parent=PID`),
-/// found by their command line, which stays the same after they are re-parented.
+/// Command line and parent of a live (not zombie) process.
+fn process(pid: u32) -> Option<(Vec<String>, u32)> {
+    let dir = Path::new("/proc").join(pid.to_string());
+    let stat = std::fs::read_to_string(dir.join("stat")).ok()?;
+    let after: Vec<&str> = stat.rsplit(')').next()?.split_whitespace().collect();
+    if after.first() == Some(&"Z") {
+        return None;
+    }
+    let ppid = after.get(1)?.parse().ok()?;
+    let cmdline = std::fs::read(dir.join("cmdline")).ok()?;
+    let args = cmdline
+        .split(|b| *b == 0)
+        .map(|a| String::from_utf8_lossy(a).into_owned())
+        .collect();
+    Some((args, ppid))
+}
+
+fn is_worker(pid: u32) -> bool {
+    process(pid).is_some_and(|(args, _)| args.iter().any(|a| a == "__worker"))
+}
+
+/// Process ids of the workers that `parent` runs now.
 fn workers_of(parent: u32) -> Vec<u32> {
-    let mark = format!("--parent={parent}");
     let mut found = Vec::new();
     for entry in std::fs::read_dir("/proc").unwrap().flatten() {
         let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else {
             continue;
         };
-        let Ok(cmdline) = std::fs::read(entry.path().join("cmdline")) else {
-            continue;
-        };
-        let args: Vec<String> = cmdline
-            .split(|b| *b == 0)
-            .map(|a| String::from_utf8_lossy(a).into_owned())
-            .collect();
-        let zombie = std::fs::read_to_string(entry.path().join("stat"))
-            .map(|s| {
-                s.rsplit(')')
-                    .next()
-                    .unwrap_or("")
-                    .trim_start()
-                    .starts_with('Z')
-            })
-            .unwrap_or(true);
-        if args.iter().any(|a| a == "__worker") && args.contains(&mark) && !zombie {
+        if process(pid)
+            .is_some_and(|(args, ppid)| ppid == parent && args.iter().any(|a| a == "__worker"))
+        {
             found.push(pid);
         }
     }
     found
 }
 
-/// Waits until `parent` has workers, then `settle` more so that their calls hang.
-fn wait_for_hanging_workers(parent: u32, settle: Duration) {
+/// Waits until `parent` has workers, then `settle` more so that their calls hang; returns
+/// the workers then running.
+fn wait_for_hanging_workers(parent: u32, settle: Duration) -> Vec<u32> {
     let began = Instant::now();
     while workers_of(parent).is_empty() {
         assert!(
@@ -78,14 +84,16 @@ fn wait_for_hanging_workers(parent: u32, settle: Duration) {
         std::thread::sleep(Duration::from_millis(50));
     }
     std::thread::sleep(settle);
-    assert!(!workers_of(parent).is_empty(), "workers are still busy");
+    let workers = workers_of(parent);
+    assert!(!workers.is_empty(), "workers are still busy");
+    workers
 }
 
-/// Waits up to `limit` for no worker of `parent` to be left; returns those left.
-fn leftovers(parent: u32, limit: Duration) -> Vec<u32> {
+/// Waits up to `limit` for none of `workers` to be alive; returns those left.
+fn leftovers(workers: &[u32], limit: Duration) -> Vec<u32> {
     let began = Instant::now();
     loop {
-        let left = workers_of(parent);
+        let left: Vec<u32> = workers.iter().copied().filter(|&p| is_worker(p)).collect();
         if left.is_empty() || began.elapsed() > limit {
             return left;
         }
@@ -100,7 +108,8 @@ fn kill_all(pids: &[u32]) {
     }
 }
 
-/// Waits for `child` up to `limit`; returns its exit code and how long it took.
+/// Waits for `child` up to `limit`, then kills it and its workers; returns its exit code
+/// (`None` if it had to be killed) and how long it took.
 fn wait(child: &mut Child, limit: Duration) -> (Option<i32>, Duration) {
     let began = Instant::now();
     loop {
@@ -108,9 +117,10 @@ fn wait(child: &mut Child, limit: Duration) -> (Option<i32>, Duration) {
             return (status.code(), began.elapsed());
         }
         if began.elapsed() > limit {
+            kill_all(&workers_of(child.id()));
             let _ = child.kill();
             let _ = child.wait();
-            panic!("still running after {limit:?}");
+            return (None, began.elapsed());
         }
         std::thread::sleep(Duration::from_millis(20));
     }
@@ -126,11 +136,10 @@ fn workers_die_with_a_supervisor_killed_during_a_hanging_call() {
         &targets,
         &["--timeout", "60", "--time-limit", "120"],
     );
-    let pid = child.id();
-    wait_for_hanging_workers(pid, Duration::from_secs(2));
+    let workers = wait_for_hanging_workers(child.id(), Duration::from_secs(2));
     child.kill().unwrap(); // SIGKILL: no handler runs
     child.wait().unwrap();
-    let left = leftovers(pid, Duration::from_secs(5));
+    let left = leftovers(&workers, Duration::from_secs(5));
     kill_all(&left);
     assert!(
         left.is_empty(),
@@ -149,11 +158,11 @@ fn sigterm_stops_a_record_of_hanging_calls_within_seconds_with_a_partial_suite()
         &["--timeout", "60", "--time-limit", "120"],
     );
     let pid = child.id();
-    wait_for_hanging_workers(pid, Duration::from_secs(2));
+    let workers = wait_for_hanging_workers(pid, Duration::from_secs(2));
     // SAFETY: signals the child this test started.
     unsafe { libc::kill(pid as i32, libc::SIGTERM) };
     let (code, took) = wait(&mut child, Duration::from_secs(30));
-    let left = leftovers(pid, Duration::from_secs(2));
+    let left = leftovers(&workers, Duration::from_secs(2));
     kill_all(&left);
     assert!(took < Duration::from_secs(5), "SIGTERM took {took:?}");
     assert_eq!(code, Some(130));
@@ -169,13 +178,13 @@ fn the_time_limit_holds_when_every_call_hangs() {
     let targets = setup(work.path(), classes.path());
     let began = Instant::now();
     let mut child = record(work.path(), &targets, &["--time-limit", "10"]);
-    let pid = child.id();
+    let workers = wait_for_hanging_workers(child.id(), Duration::from_secs(1));
     let (code, _) = wait(&mut child, Duration::from_secs(120));
     let took = began.elapsed();
-    let left = leftovers(pid, Duration::from_secs(2));
+    let left = leftovers(&workers, Duration::from_secs(2));
     kill_all(&left);
-    assert_eq!(code, Some(0));
     assert!(left.is_empty(), "workers {left:?} left running");
+    assert_eq!(code, Some(0), "took {took:?}");
     // 10 s of generation, plus JVM start-up, describing, and writing the suite.
     assert!(
         took < Duration::from_secs(14),
