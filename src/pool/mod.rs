@@ -222,28 +222,33 @@ impl Pool {
         even.min(self.config.batch.max(1))
     }
 
+    /// Asks one worker; a worker killed from outside meanwhile is replaced (twice at most).
     fn ask(&self, req: &Request) -> Result<Response, PoolError> {
-        let mut worker = self.checkout()?;
-        let deadline = self.config.startup_timeout.max(self.config.timeout);
-        // Describing and reading properties are short and needed even after an interrupt, so
-        // only the memory bound applies here.
-        let watch = Watch {
-            max_rss_kib: self.config.worker_memory.map(|b| b / 1024),
-            ..Watch::default()
-        };
-        let answer = worker
-            .send(req)
-            .and_then(|_| worker.receive(deadline, &watch));
-        match answer {
-            Ok(Response::Failed { error }) => {
-                self.checkin(worker);
-                Err(self.worker_error(error))
+        let mut tries = 0;
+        loop {
+            let mut worker = self.checkout()?;
+            let deadline = self.config.startup_timeout.max(self.config.timeout);
+            // Describing and reading properties are short and needed even after an
+            // interrupt, so only the memory bound applies here.
+            let watch = Watch {
+                max_rss_kib: self.config.worker_memory.map(|b| b / 1024),
+                ..Watch::default()
+            };
+            let answer = worker
+                .send(req)
+                .and_then(|_| worker.receive(deadline, &watch));
+            match answer {
+                Ok(Response::Failed { error }) => {
+                    self.checkin(worker);
+                    return Err(self.worker_error(error));
+                }
+                Ok(resp) => {
+                    self.checkin(worker);
+                    return Ok(resp);
+                }
+                Err(f) if f.killed_from_outside() && tries < 2 => tries += 1,
+                Err(f) => return Err(self.worker_error(describe_failure(&f))),
             }
-            Ok(resp) => {
-                self.checkin(worker);
-                Ok(resp)
-            }
-            Err(f) => Err(self.worker_error(describe_failure(&f))),
         }
     }
 
@@ -379,12 +384,20 @@ impl Pool {
             data_limit: self.config.worker_memory.map(|b| b.saturating_mul(2)),
         };
         let startup = self.config.startup_timeout;
-        let worker = WorkerProcess::spawn(exe, &self.jvm, startup, launch).map_err(|message| {
-            PoolError::Start {
-                target: self.target.clone(),
-                message,
+        let mut tries = 0;
+        let worker = loop {
+            match WorkerProcess::spawn(exe, &self.jvm, startup, launch) {
+                Ok(worker) => break worker,
+                // Killed from outside while starting (OOM killer, operator): try again.
+                Err(e) if e.killed && tries < 2 => tries += 1,
+                Err(e) => {
+                    return Err(PoolError::Start {
+                        target: self.target.clone(),
+                        message: e.message,
+                    });
+                }
             }
-        })?;
+        };
         self.started.fetch_add(1, Ordering::Relaxed);
         self.startup_ms
             .fetch_add(worker.startup_ms, Ordering::Relaxed);

@@ -67,6 +67,22 @@ pub struct Launch {
     pub data_limit: Option<u64>,
 }
 
+/// Why a worker could not be started.
+#[derive(Debug)]
+pub struct SpawnError {
+    pub message: String,
+    /// It was killed from outside (SIGKILL) while starting: another try may work.
+    pub killed: bool,
+}
+
+impl Failure {
+    /// The worker was killed by SIGKILL from outside (the OOM killer, an operator), not by
+    /// anything it did itself that difftest noticed.
+    pub fn killed_from_outside(&self) -> bool {
+        matches!(self, Failure::Died { exit, .. } if exit.contains("(SIGKILL)"))
+    }
+}
+
 /// A live worker process.
 pub struct WorkerProcess {
     child: Child,
@@ -84,11 +100,15 @@ impl WorkerProcess {
         jvm: &JvmSpec,
         deadline: Duration,
         launch: Launch,
-    ) -> Result<Self, String> {
+    ) -> Result<Self, SpawnError> {
+        let plain = |message: String| SpawnError {
+            message,
+            killed: false,
+        };
         let cwd = tempfile::Builder::new()
             .prefix("difftest-worker-")
             .tempdir()
-            .map_err(|e| format!("cannot create a working directory: {e}"))?;
+            .map_err(|e| plain(format!("cannot create a working directory: {e}")))?;
         let mut command = Command::new(exe);
         command
             .arg("__worker")
@@ -109,8 +129,8 @@ impl WorkerProcess {
         if let Some(bytes) = launch.data_limit {
             command.arg(format!("--data-limit={bytes}"));
         }
-        let mut child =
-            spawn_from_keeper(command).map_err(|e| format!("cannot run {}: {e}", exe.display()))?;
+        let mut child = spawn_from_keeper(command)
+            .map_err(|e| plain(format!("cannot run {}: {e}", exe.display())))?;
         let lines = read_lines(child.stdout.take().expect("piped stdout"));
         let stderr = keep_tail(child.stderr.take().expect("piped stderr"));
         let stdin = BufWriter::with_capacity(1 << 20, child.stdin.take().expect("piped stdin"));
@@ -126,14 +146,27 @@ impl WorkerProcess {
         Ok(worker)
     }
 
-    fn hello(&mut self, jvm: &JvmSpec, deadline: Duration) -> Result<(), String> {
+    fn hello(&mut self, jvm: &JvmSpec, deadline: Duration) -> Result<(), SpawnError> {
         let hello = Request::Hello {
             version: PROTOCOL_VERSION,
             jvm: jvm.clone(),
         };
-        self.send(&hello).map_err(|e| self.explain(e))?;
-        let ready = self.receive(deadline, &Watch::default());
-        match ready.map_err(|e| self.explain(e))? {
+        let ready = self
+            .send(&hello)
+            .and_then(|_| self.receive(deadline, &Watch::default()));
+        let plain = |message: String| SpawnError {
+            message,
+            killed: false,
+        };
+        let ready = match ready {
+            Ok(r) => r,
+            Err(f) => {
+                let killed = f.killed_from_outside();
+                let message = self.explain(f);
+                return Err(SpawnError { message, killed });
+            }
+        };
+        match ready {
             Response::Ready {
                 millis, warnings, ..
             } => {
@@ -141,8 +174,8 @@ impl WorkerProcess {
                 warn_once(&warnings);
                 Ok(())
             }
-            Response::Failed { error } => Err(error),
-            other => Err(format!("unexpected answer to hello: {other:?}")),
+            Response::Failed { error } => Err(plain(error)),
+            other => Err(plain(format!("unexpected answer to hello: {other:?}"))),
         }
     }
 

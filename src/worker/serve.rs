@@ -24,6 +24,7 @@ const FLUSH_EVERY: Duration = Duration::from_millis(10);
 
 /// Entry point of `difftest __worker`; returns the process exit code.
 pub fn main(args: &WorkerArgs) -> i32 {
+    let began = Instant::now(); // start-up as reported counts the sandbox too
     if let Some(parent) = args.parent {
         sandbox::die_with_parent(parent);
     }
@@ -47,7 +48,7 @@ pub fn main(args: &WorkerArgs) -> i32 {
     let thread = std::thread::Builder::new()
         .name("difftest-java".into())
         .stack_size(JAVA_THREAD_STACK)
-        .spawn(move || serve(input, output, warnings, data_limit));
+        .spawn(move || serve(input, output, began, warnings, data_limit));
     match thread.map(|t| t.join()) {
         Ok(Ok(code)) => code,
         _ => 3,
@@ -84,10 +85,16 @@ fn take_protocol_channel() -> std::io::Result<(File, File)> {
     }
 }
 
-fn serve(input: File, output: File, warnings: Vec<String>, data_limit: Option<u64>) -> i32 {
+fn serve(
+    input: File,
+    output: File,
+    began: Instant,
+    warnings: Vec<String>,
+    data_limit: Option<u64>,
+) -> i32 {
     let mut input = BufReader::with_capacity(1 << 20, input);
     let mut out = BufWriter::with_capacity(1 << 16, output);
-    let jvm = match start(&mut input, &mut out, warnings, data_limit) {
+    let jvm = match start(&mut input, &mut out, began, warnings, data_limit) {
         Some(jvm) => jvm,
         None => return 3,
     };
@@ -109,10 +116,10 @@ fn serve(input: File, output: File, warnings: Vec<String>, data_limit: Option<u6
 fn start(
     input: &mut impl std::io::BufRead,
     out: &mut impl Write,
+    began: Instant,
     mut warnings: Vec<String>,
     data_limit: Option<u64>,
 ) -> Option<Jvm> {
-    let began = Instant::now();
     let spec = match receive::<Request>(input) {
         Ok(Some(Request::Hello { version, jvm })) if version == PROTOCOL_VERSION => jvm,
         Ok(Some(Request::Hello { version, .. })) => {

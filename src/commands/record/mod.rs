@@ -1,9 +1,10 @@
 //! `difftest record --impl REF`: describes the scope on the reference, generates sequences
 //! for the time budget (or until the output limit), reruns the suite on fresh workers to
 //! drop unstable values, and writes `oracles/REF.yaml` atomically. Ctrl-C stops generation
-//! at the end of the round and still reruns and writes what was kept, marked
-//! `partial: true`; a second one (or SIGTERM) skips the remaining reruns; the exit code of
-//! an interrupted record is 130.
+//! at once (the calls still running are killed, that round dropped) and still reruns and
+//! writes what was kept, marked `partial: true`; a second one (or SIGTERM) also stops the
+//! reruns at once; the exit code of an interrupted record is 130. The time limit is a hard
+//! deadline too: a round still running when it passes is cut short the same way.
 
 pub mod bench;
 mod output;
