@@ -183,3 +183,47 @@ fn a_spinning_call_that_ignores_interrupts_times_out() {
     let got = value(&run(&pool, call("writeTemp", None)));
     assert_eq!(got, "written");
 }
+
+/// Each mechanism the kernel refuses gives one warning line naming the failed call, printed
+/// once however many workers start, and the worker runs without it.
+#[test]
+fn a_refused_mechanism_is_one_warning_and_the_worker_runs_without_it() {
+    let work = tempfile::tempdir().unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_difftest"))
+        .current_dir(work.path())
+        .args(["targets", "check", "temurin17", "--targets-dir"])
+        .arg(common::repo().join("targets"))
+        .env("DIFFTEST_SANDBOX_REFUSE", "network,landlock,seccomp")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let expected = [
+        "difftest: warning: sandbox: workers can reach the network: unshare(CLONE_NEWNET): refused",
+        "difftest: warning: sandbox: workers can write files anywhere: landlock_create_ruleset: refused",
+        "difftest: warning: sandbox: workers can start processes: prctl(PR_SET_SECCOMP): refused",
+    ];
+    for line in expected {
+        assert_eq!(
+            stderr.matches(line).count(),
+            1,
+            "{line:?} once in:\n{stderr}"
+        );
+    }
+    assert_eq!(stderr.lines().count(), 3, "{stderr}");
+}
+
+#[test]
+fn a_bad_worker_memory_is_bad_input() {
+    for bad in ["lots", "1M", "-2G", "2X"] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_difftest"))
+            .args(["record", "--impl", "temurin17"])
+            .arg(format!("--worker-memory={bad}"))
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{bad}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(stderr.contains("--worker-memory"), "{stderr}");
+    }
+}

@@ -222,7 +222,8 @@ impl Pool {
         even.min(self.config.batch.max(1))
     }
 
-    /// Asks one worker; a worker killed from outside meanwhile is replaced (twice at most).
+    /// Asks one worker; a worker killed from outside meanwhile is replaced (four times at most:
+    /// describing a large scope takes seconds).
     fn ask(&self, req: &Request) -> Result<Response, PoolError> {
         let mut tries = 0;
         loop {
@@ -246,7 +247,7 @@ impl Pool {
                     self.checkin(worker);
                     return Ok(resp);
                 }
-                Err(f) if f.killed_from_outside() && tries < 2 => tries += 1,
+                Err(f) if f.killed_from_outside() && tries < 4 => tries += 1,
                 Err(f) => return Err(self.worker_error(describe_failure(&f))),
             }
         }
@@ -389,7 +390,7 @@ impl Pool {
             match WorkerProcess::spawn(exe, &self.jvm, startup, launch) {
                 Ok(worker) => break worker,
                 // Killed from outside while starting (OOM killer, operator): try again.
-                Err(e) if e.killed && tries < 2 => tries += 1,
+                Err(e) if e.killed && tries < 4 => tries += 1,
                 Err(e) => {
                     return Err(PoolError::Start {
                         target: self.target.clone(),

@@ -16,7 +16,9 @@
 //!   commit; the supervisor also kills a worker whose resident set passes `--worker-memory`.
 //!
 //! Every mechanism the kernel refuses becomes one warning line naming the failed check, and
-//! the worker runs without it. The parent-death signal is set here too, sandbox or not.
+//! the worker runs without it. `DIFFTEST_SANDBOX_REFUSE=network,landlock,seccomp` makes the
+//! worker act as if the kernel refused those (how the tests reach the fallbacks on a kernel
+//! that has everything). The parent-death signal is set here too, sandbox or not.
 
 use std::ffi::CString;
 use std::io;
@@ -45,7 +47,7 @@ pub fn die_with_parent(parent: i32) {
 /// while the process has a single thread (a user namespace requires it).
 pub fn apply(writable: &Path) -> Vec<String> {
     let mut warnings = Vec::new();
-    if let Err(e) = isolate_network() {
+    if let Err(e) = refuse("network", "unshare(CLONE_NEWNET)").and_then(|_| isolate_network()) {
         warnings.push(format!("sandbox: workers can reach the network: {e}"));
     }
     // SAFETY: prctl with integer arguments.
@@ -55,7 +57,7 @@ pub fn apply(writable: &Path) -> Vec<String> {
             "sandbox: prctl(PR_SET_NO_NEW_PRIVS) failed ({e}); Landlock and seccomp may refuse"
         ));
     }
-    match landlock(writable) {
+    match refuse("landlock", "landlock_create_ruleset").and_then(|_| landlock(writable)) {
         Ok(abi) if abi < 6 => warnings.push(format!(
             "sandbox: Landlock ABI {abi} (< 6): workers can signal other processes and reach \
              abstract Unix sockets"
@@ -63,10 +65,19 @@ pub fn apply(writable: &Path) -> Vec<String> {
         Ok(_) => {}
         Err(e) => warnings.push(format!("sandbox: workers can write files anywhere: {e}")),
     }
-    if let Err(e) = seccomp() {
+    if let Err(e) = refuse("seccomp", "prctl(PR_SET_SECCOMP)").and_then(|_| seccomp()) {
         warnings.push(format!("sandbox: workers can start processes: {e}"));
     }
     warnings
+}
+
+/// Fails as the kernel would if `DIFFTEST_SANDBOX_REFUSE` names `mechanism`.
+fn refuse(mechanism: &str, call: &str) -> Result<(), String> {
+    let refused = std::env::var("DIFFTEST_SANDBOX_REFUSE").unwrap_or_default();
+    match refused.split(',').any(|m| m.trim() == mechanism) {
+        true => Err(format!("{call}: refused (DIFFTEST_SANDBOX_REFUSE)")),
+        false => Ok(()),
+    }
 }
 
 /// Bounds what the process may still commit (`RLIMIT_DATA`) to what it uses now plus
