@@ -164,6 +164,7 @@ fn sigterm_stops_a_record_of_hanging_calls_within_seconds_with_a_partial_suite()
     let (code, took) = wait(&mut child, Duration::from_secs(30));
     let left = leftovers(&workers, Duration::from_secs(2));
     kill_all(&left);
+    eprintln!("SIGTERM during hanging calls: exit after {took:?}");
     assert!(took < Duration::from_secs(5), "SIGTERM took {took:?}");
     assert_eq!(code, Some(130));
     assert!(left.is_empty(), "workers {left:?} left running");
@@ -186,8 +187,9 @@ fn the_time_limit_holds_when_every_call_hangs() {
     assert!(left.is_empty(), "workers {left:?} left running");
     assert_eq!(code, Some(0), "took {took:?}");
     // 10 s of generation, plus JVM start-up, describing, and writing the suite.
+    eprintln!("--time-limit 10 on hanging code: {took:?} from start to suite");
     assert!(
-        took < Duration::from_secs(14),
+        took < Duration::from_secs(15),
         "--time-limit 10 took {took:?}"
     );
     assert!(took >= Duration::from_secs(10), "took only {took:?}");
