@@ -8,7 +8,9 @@
 //! record's time limit). Either kills the workers of the run at once, whatever the code
 //! under test is doing, and the run returns [`PoolError::Stopped`]. A worker whose resident
 //! memory grows past `worker_memory` is killed and its sequence reported as a `crash` whose
-//! exit reads `memory limit`.
+//! exit reads `memory limit`. A worker killed from outside with SIGKILL (`kill -9`, the OOM
+//! killer) is not the sequence's doing: a sequence is run again (twice at most) before such a
+//! death is blamed on it, and a worker killed while starting or describing is replaced.
 
 mod process;
 
@@ -261,10 +263,14 @@ impl Pool {
         let mut results = Vec::with_capacity(seqs.len());
         let mut worker = self.checkout()?;
         let mut isolate = false;
+        let mut outside = 0; // kills from outside while isolating the current sequence
         while results.len() < seqs.len() {
             let rest = &seqs[results.len()..];
             match self.run_on(&mut worker, rest, isolate, contracts, &mut results, &watch) {
-                Ok(()) => isolate = false,
+                Ok(()) => {
+                    isolate = false;
+                    outside = 0;
+                }
                 Err(Failure::Stopped) => {
                     self.retire(&worker);
                     return Err(PoolError::Stopped);
@@ -276,9 +282,13 @@ impl Pool {
                 }
                 Err(failure) => {
                     self.retire(&worker);
-                    if isolate {
+                    if isolate && failure.killed_from_outside() && outside < 2 {
+                        // kill -9 or the OOM killer, not the sequence: run it again.
+                        outside += 1;
+                    } else if isolate {
                         results.push(self.blame(failure));
                         isolate = false;
+                        outside = 0;
                     } else {
                         isolate = true; // run the rest one answer at a time to find the culprit
                     }
