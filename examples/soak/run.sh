@@ -17,11 +17,11 @@ iterations=0 killed=0 leftovers=0 lost=0
 # Workers of supervisor $1 (their command line names it: __worker --parent=PID).
 workers_of() { pgrep -f -- "__worker --parent=$1( |$)" || true; }
 
-# Kills one random worker of supervisor $1 every 2-8 s while it runs; counts into $2.
+# Kills one random worker of supervisor $1 every 3-10 s while it runs; counts into $2.
 killer() {
   local sup="$1" count="$2" n=0
   while kill -0 "$sup" 2>/dev/null; do
-    sleep "$((RANDOM % 7 + 2))"
+    sleep "$((RANDOM % 8 + 3))"
     mapfile -t pids < <(workers_of "$sup")
     if [ "${#pids[@]}" -gt 0 ]; then
       kill -9 "${pids[RANDOM % ${#pids[@]}]}" 2>/dev/null && n=$((n + 1))

@@ -26,6 +26,10 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
+/// Replacements for a worker killed from outside (SIGKILL) while starting or describing; a
+/// large scope takes seconds to describe on a loaded machine.
+const KILLED_RETRIES: u32 = 10;
+
 /// Default `--worker-memory`: 2 GiB resident (workers normally use 40–100 MiB).
 pub const DEFAULT_WORKER_MEMORY: u64 = 2 << 30;
 
@@ -224,7 +228,7 @@ impl Pool {
         even.min(self.config.batch.max(1))
     }
 
-    /// Asks one worker; a worker killed from outside meanwhile is replaced (four times at most:
+    /// Asks one worker; a worker killed from outside meanwhile is replaced (a few times at most:
     /// describing a large scope takes seconds).
     fn ask(&self, req: &Request) -> Result<Response, PoolError> {
         let mut tries = 0;
@@ -249,7 +253,7 @@ impl Pool {
                     self.checkin(worker);
                     return Ok(resp);
                 }
-                Err(f) if f.killed_from_outside() && tries < 4 => tries += 1,
+                Err(f) if f.killed_from_outside() && tries < KILLED_RETRIES => tries += 1,
                 Err(f) => return Err(self.worker_error(describe_failure(&f))),
             }
         }
@@ -400,7 +404,7 @@ impl Pool {
             match WorkerProcess::spawn(exe, &self.jvm, startup, launch) {
                 Ok(worker) => break worker,
                 // Killed from outside while starting (OOM killer, operator): try again.
-                Err(e) if e.killed && tries < 4 => tries += 1,
+                Err(e) if e.killed && tries < KILLED_RETRIES => tries += 1,
                 Err(e) => {
                     return Err(PoolError::Start {
                         target: self.target.clone(),
