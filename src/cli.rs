@@ -37,6 +37,26 @@ pub struct PoolArgs {
     /// Seconds a single sequence may run before its worker is killed
     #[arg(long, default_value_t = 5.0, value_name = "SECONDS")]
     pub timeout: f64,
+    /// Resident memory one worker may use before it is killed (K, M, G suffixes; `off`)
+    #[arg(long, default_value = "2G", value_name = "SIZE")]
+    pub worker_memory: String,
+    /// Run workers without the sandbox (network, file system, processes): trusted code only
+    #[arg(long)]
+    pub no_sandbox: bool,
+}
+
+/// How the supervisor starts a worker (`difftest __worker`).
+#[derive(Args, Debug, Clone, Default)]
+pub struct WorkerArgs {
+    /// The supervisor's process id: the worker dies with it
+    #[arg(long, value_name = "PID")]
+    pub parent: Option<i32>,
+    /// Apply the sandbox before the JVM starts
+    #[arg(long)]
+    pub sandbox: bool,
+    /// Kernel bound on the worker's writable private memory (RLIMIT_DATA), in bytes
+    #[arg(long, value_name = "BYTES")]
+    pub data_limit: Option<u64>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -63,7 +83,7 @@ pub enum Command {
     Bench(BenchCommand),
     /// Run as a worker process (used by difftest itself)
     #[command(name = "__worker", hide = true)]
-    Worker,
+    Worker(WorkerArgs),
 }
 
 #[derive(Subcommand, Debug)]

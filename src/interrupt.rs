@@ -1,8 +1,10 @@
-//! Ctrl-C and SIGTERM for long commands. The first Ctrl-C asks the current phase to stop at
-//! its next safe point (the end of a round), the second asks the next phase to stop too, so
-//! what was recorded is still written; the third ends the process at once (exit 130).
-//! SIGTERM, which usually comes with a short grace period, counts as two Ctrl-Cs.
-//! Handlers are installed with `sigaction` and only touch atomics (async-signal-safe).
+//! Ctrl-C and SIGTERM for long commands. The first Ctrl-C stops the current phase at once:
+//! pools watching [`FIRST`] kill the workers of the calls still running (however long they
+//! hang) and drop that round; the second stops the next phase too, so what was recorded is
+//! still written; the third ends the process at once (exit 130; the workers then die with it
+//! through their parent-death signal). SIGTERM, which usually comes with a short grace
+//! period, counts as two Ctrl-Cs. Handlers are installed with `sigaction` and only touch
+//! atomics (async-signal-safe).
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 

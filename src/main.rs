@@ -14,8 +14,8 @@ fn main() -> ExitCode {
             return ExitCode::from(code);
         }
     };
-    if let Command::Worker = cli.command {
-        return ExitCode::from(difftest::worker::serve::main() as u8);
+    if let Command::Worker(args) = &cli.command {
+        return ExitCode::from(difftest::worker::serve::main(args) as u8);
     }
     match difftest::commands::dispatch(cli) {
         Ok(code) => code.into(),

@@ -72,6 +72,8 @@ fn record(global: &GlobalArgs, args: &BenchReplayArgs, work: &Path) -> anyhow::R
     let mut config = pool_config(&PoolArgs {
         jobs: None,
         timeout: 5.0,
+        worker_memory: "2G".into(),
+        no_sandbox: false,
     })?;
     config.jobs = 2;
     let (provisioned, pool) = start_pool(&store, &args.reference, config)?;

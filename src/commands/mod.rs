@@ -29,7 +29,7 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<Exit> {
         Command::Compare(args) => compare::run(&cli.global, &args),
         Command::Export(args) => export::run(&cli.global, args),
         Command::Bench(cmd) => bench::run(&cli.global, cmd),
-        Command::Worker => Ok(Exit::Success),
+        Command::Worker(_) => Ok(Exit::Success),
     }
 }
 
@@ -68,7 +68,37 @@ pub fn pool_config(args: &PoolArgs) -> anyhow::Result<PoolConfig> {
         )));
     }
     config.timeout = Duration::from_secs_f64(args.timeout);
+    config.worker_memory = parse_size(&args.worker_memory).ok_or_else(|| {
+        bad_input(format!(
+            "--worker-memory must be a size such as 512M or 2G (at least 64M), or off, not {:?}",
+            args.worker_memory
+        ))
+    })?;
+    config.sandbox = !args.no_sandbox;
     Ok(config)
+}
+
+/// `off` (no limit) or a number of bytes with an optional K, M, G or T suffix (powers of
+/// 1024); `None` for anything else or for less than 64 MiB, which no JVM starts in.
+fn parse_size(text: &str) -> Option<Option<u64>> {
+    let text = text.trim();
+    if text.eq_ignore_ascii_case("off") {
+        return Some(None);
+    }
+    let digits = text.trim_end_matches(|c: char| c.is_ascii_alphabetic());
+    let unit = text[digits.len()..].to_ascii_uppercase();
+    let shift = match unit.trim_end_matches("IB").trim_end_matches('B') {
+        "" => 0,
+        "K" => 10,
+        "M" => 20,
+        "G" => 30,
+        "T" => 40,
+        _ => return None,
+    };
+    let value: f64 = digits.parse().ok()?;
+    let bytes = value * (1u64 << shift) as f64;
+    (value.is_finite() && bytes >= (64u64 << 20) as f64 && bytes < u64::MAX as f64)
+        .then_some(Some(bytes as u64))
 }
 
 /// Loads, provisions and starts a pool on the target `name`.
@@ -81,4 +111,21 @@ pub fn start_pool(
     let provisioned = store.provision(&spec)?;
     let pool = Pool::start(name, provisioned.jvm.clone(), config)?;
     Ok((provisioned, pool))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_size;
+
+    #[test]
+    fn sizes_parse_with_binary_suffixes() {
+        assert_eq!(parse_size("2G"), Some(Some(2 << 30)));
+        assert_eq!(parse_size("1536M"), Some(Some(1536 << 20)));
+        assert_eq!(parse_size("1.5GiB"), Some(Some(3 << 29)));
+        assert_eq!(parse_size("off"), Some(None));
+        assert_eq!(parse_size("1M"), None, "too small for a JVM");
+        assert_eq!(parse_size("lots"), None);
+        assert_eq!(parse_size("-2G"), None);
+        assert_eq!(parse_size("2X"), None);
+    }
 }

@@ -59,6 +59,9 @@ pub trait Executor {
     fn peak_rss_kib(&self) -> Vec<u64> {
         Vec::new()
     }
+
+    /// Work still running at `deadline` is killed and fails with `PoolError::Stopped`.
+    fn set_deadline(&self, _deadline: Option<Instant>) {}
 }
 
 impl Executor for Pool {
@@ -68,6 +71,10 @@ impl Executor for Pool {
 
     fn peak_rss_kib(&self) -> Vec<u64> {
         Pool::peak_rss_kib(self)
+    }
+
+    fn set_deadline(&self, deadline: Option<Instant>) {
+        Pool::set_deadline(self, deadline)
     }
 }
 
@@ -385,14 +392,33 @@ impl<'m> Generator<'m> {
         }
     }
 
-    /// Generates until the time limit, the output limit, an interrupt or exhaustion.
+    /// Generates until the time limit, the output limit, an interrupt or exhaustion. The time
+    /// limit is a hard deadline: a round still running then is cut short (its calls killed)
+    /// and dropped, as is a round running when `stop` is set, if `exec` watches it too.
     pub fn run(
         &mut self,
         exec: &dyn Executor,
         stop: &AtomicBool,
-        mut progress: impl FnMut(&Progress),
+        progress: impl FnMut(&Progress),
     ) -> Result<StopReason, PoolError> {
         let began = Instant::now();
+        exec.set_deadline(began.checked_add(self.cfg.time_limit));
+        let outcome = self.rounds(exec, stop, began, progress);
+        exec.set_deadline(None);
+        match outcome {
+            Err(PoolError::Stopped) if stop.load(Ordering::SeqCst) => Ok(StopReason::Interrupted),
+            Err(PoolError::Stopped) => Ok(StopReason::TimeLimit),
+            other => other,
+        }
+    }
+
+    fn rounds(
+        &mut self,
+        exec: &dyn Executor,
+        stop: &AtomicBool,
+        began: Instant,
+        mut progress: impl FnMut(&Progress),
+    ) -> Result<StopReason, PoolError> {
         let mut empty_rounds = 0;
         loop {
             if stop.load(Ordering::SeqCst) {

@@ -3,6 +3,14 @@
 //! and replaces any worker that hangs or dies. A hang is reported as `timeout` and a death
 //! as `crash` for the one sequence that caused it; the rest of the batch is run again on a
 //! fresh worker, so nothing the code under test does loses results already collected.
+//!
+//! Two things end a run early: the abort flag (Ctrl-C, SIGTERM) and a hard deadline (the
+//! record's time limit). Either kills the workers of the run at once, whatever the code
+//! under test is doing, and the run returns [`PoolError::Stopped`]. A worker whose resident
+//! memory grows past `worker_memory` is killed and its sequence reported as a `crash` whose
+//! exit reads `memory limit`. A worker killed from outside with SIGKILL (`kill -9`, the OOM
+//! killer) is not the sequence's doing: a sequence is run again (twice at most) before such a
+//! death is blamed on it, and a worker killed while starting or describing is replaced.
 
 mod process;
 
@@ -10,13 +18,20 @@ use crate::model::ApiModel;
 use crate::sequence::SeqResult;
 use crate::target::JvmSpec;
 use crate::worker::protocol::{Request, Response, SeqRequest};
-use process::{Failure, WorkerProcess};
+use process::{Failure, Launch, Watch, WorkerProcess};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::Duration;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+/// Replacements for a worker killed from outside (SIGKILL) while starting or describing; a
+/// large scope takes seconds to describe on a loaded machine.
+const KILLED_RETRIES: u32 = 10;
+
+/// Default `--worker-memory`: 2 GiB resident (workers normally use 40–100 MiB).
+pub const DEFAULT_WORKER_MEMORY: u64 = 2 << 30;
 
 /// How a pool runs its workers.
 #[derive(Clone, Debug)]
@@ -31,6 +46,12 @@ pub struct PoolConfig {
     pub batch: usize,
     /// The `difftest` executable that serves as worker (`__worker`).
     pub worker_exe: PathBuf,
+    /// Run workers in the sandbox (`crate::worker::sandbox`).
+    pub sandbox: bool,
+    /// Resident memory one worker may use, in bytes, before it is killed.
+    pub worker_memory: Option<u64>,
+    /// When set, every run stops at once: workers are killed, the run fails with `Stopped`.
+    pub abort: Option<&'static AtomicBool>,
 }
 
 impl PoolConfig {
@@ -42,6 +63,9 @@ impl PoolConfig {
             startup_timeout: Duration::from_secs(60),
             batch: 500,
             worker_exe: std::env::current_exe().unwrap_or_else(|_| "difftest".into()),
+            sandbox: true,
+            worker_memory: Some(DEFAULT_WORKER_MEMORY),
+            abort: None,
         }
     }
 }
@@ -61,6 +85,9 @@ pub enum PoolError {
     Worker { target: String, message: String },
     #[error("cannot build the thread pool: {0}")]
     Threads(String),
+    /// The run was stopped by the abort flag or the deadline; its results are incomplete.
+    #[error("stopped")]
+    Stopped,
 }
 
 /// Counters for reports and benchmarks.
@@ -84,6 +111,7 @@ pub struct Pool {
     timeouts: AtomicU64,
     crashes: AtomicU64,
     peak_rss: Mutex<Vec<u64>>,
+    deadline: Mutex<Option<Instant>>,
 }
 
 impl Pool {
@@ -104,6 +132,7 @@ impl Pool {
             timeouts: AtomicU64::new(0),
             crashes: AtomicU64::new(0),
             peak_rss: Mutex::new(Vec::new()),
+            deadline: Mutex::new(None),
         };
         let first = pool.spawn()?;
         pool.checkin(first);
@@ -177,6 +206,22 @@ impl Pool {
         }
     }
 
+    /// From now on, runs end at `deadline`: whatever is still running then is killed and the
+    /// run fails with [`PoolError::Stopped`]. `None` lifts it.
+    pub fn set_deadline(&self, deadline: Option<Instant>) {
+        if let Ok(mut d) = self.deadline.lock() {
+            *d = deadline;
+        }
+    }
+
+    fn watch(&self) -> Watch<'static> {
+        Watch {
+            abort: self.config.abort,
+            deadline: self.deadline.lock().ok().and_then(|d| *d),
+            max_rss_kib: self.config.worker_memory.map(|b| b / 1024),
+        }
+    }
+
     /// Runs every sequence, in parallel over the workers; results in input order.
     pub fn run(&self, seqs: &[SeqRequest], contracts: bool) -> Result<Vec<SeqResult>, PoolError> {
         let chunk = self.chunk_size(seqs.len());
@@ -197,36 +242,71 @@ impl Pool {
         even.min(self.config.batch.max(1))
     }
 
+    /// Asks one worker; a worker killed from outside meanwhile is replaced (a few times at most:
+    /// describing a large scope takes seconds).
     fn ask(&self, req: &Request) -> Result<Response, PoolError> {
-        let mut worker = self.checkout()?;
-        let deadline = self.config.startup_timeout.max(self.config.timeout);
-        let answer = worker.send(req).and_then(|_| worker.receive(deadline));
-        match answer {
-            Ok(Response::Failed { error }) => {
-                self.checkin(worker);
-                Err(self.worker_error(error))
+        let mut tries = 0;
+        loop {
+            let mut worker = self.checkout()?;
+            let deadline = self.config.startup_timeout.max(self.config.timeout);
+            // Describing and reading properties are short and needed even after an
+            // interrupt, so only the memory bound applies here.
+            let watch = Watch {
+                max_rss_kib: self.config.worker_memory.map(|b| b / 1024),
+                ..Watch::default()
+            };
+            let answer = worker
+                .send(req)
+                .and_then(|_| worker.receive(deadline, &watch));
+            match answer {
+                Ok(Response::Failed { error }) => {
+                    self.checkin(worker);
+                    return Err(self.worker_error(error));
+                }
+                Ok(resp) => {
+                    self.checkin(worker);
+                    return Ok(resp);
+                }
+                Err(f) if f.killed_from_outside() && tries < KILLED_RETRIES => tries += 1,
+                Err(f) => return Err(self.worker_error(describe_failure(&f))),
             }
-            Ok(resp) => {
-                self.checkin(worker);
-                Ok(resp)
-            }
-            Err(f) => Err(self.worker_error(describe_failure(&f))),
         }
     }
 
     fn run_chunk(&self, seqs: &[SeqRequest], contracts: bool) -> Result<Vec<SeqResult>, PoolError> {
+        let watch = self.watch();
+        if watch.stopped() {
+            return Err(PoolError::Stopped);
+        }
         let mut results = Vec::with_capacity(seqs.len());
         let mut worker = self.checkout()?;
         let mut isolate = false;
+        let mut outside = 0; // kills from outside while isolating the current sequence
         while results.len() < seqs.len() {
             let rest = &seqs[results.len()..];
-            match self.run_on(&mut worker, rest, isolate, contracts, &mut results) {
-                Ok(()) => isolate = false,
+            match self.run_on(&mut worker, rest, isolate, contracts, &mut results, &watch) {
+                Ok(()) => {
+                    isolate = false;
+                    outside = 0;
+                }
+                Err(Failure::Stopped) => {
+                    self.retire(&worker);
+                    return Err(PoolError::Stopped);
+                }
+                Err(_) if watch.stopped() => {
+                    // A worker that failed just as the run stops: nothing to pin, stop too.
+                    self.retire(&worker);
+                    return Err(PoolError::Stopped);
+                }
                 Err(failure) => {
                     self.retire(&worker);
-                    if isolate {
+                    if isolate && failure.killed_from_outside() && outside < 2 {
+                        // kill -9 or the OOM killer, not the sequence: run it again.
+                        outside += 1;
+                    } else if isolate {
                         results.push(self.blame(failure));
                         isolate = false;
+                        outside = 0;
                     } else {
                         isolate = true; // run the rest one answer at a time to find the culprit
                     }
@@ -246,6 +326,7 @@ impl Pool {
         isolate: bool,
         contracts: bool,
         results: &mut Vec<SeqResult>,
+        watch: &Watch,
     ) -> Result<(), Failure> {
         let first = results.len();
         let req = Request::Run {
@@ -256,7 +337,7 @@ impl Pool {
         };
         worker.send(&req)?;
         loop {
-            match worker.receive(self.config.timeout)? {
+            match worker.receive(self.config.timeout, watch)? {
                 Response::Result { result, .. } => results.push(result),
                 Response::RunDone if results.len() - first == seqs.len() => return Ok(()),
                 other => return Err(Failure::Garbled(format!("unexpected answer {other:?}"))),
@@ -283,6 +364,22 @@ impl Pool {
                     stderr_tail: message,
                 }
             }
+            Failure::Memory { rss_kib, limit_kib } => {
+                self.crashes.fetch_add(1, Ordering::Relaxed);
+                SeqResult::Crash {
+                    exit: format!(
+                        "memory limit: killed at {} MiB resident (--worker-memory {} MiB)",
+                        rss_kib / 1024,
+                        limit_kib / 1024
+                    ),
+                    stderr_tail: String::new(),
+                }
+            }
+            // Never blamed: a stopped run returns before (see run_chunk).
+            Failure::Stopped => SeqResult::Crash {
+                exit: "stopped".into(),
+                stderr_tail: String::new(),
+            },
         }
     }
 
@@ -308,12 +405,28 @@ impl Pool {
 
     fn spawn(&self) -> Result<WorkerProcess, PoolError> {
         let exe = &self.config.worker_exe;
-        let worker = WorkerProcess::spawn(exe, &self.jvm, self.config.startup_timeout).map_err(
-            |message| PoolError::Start {
-                target: self.target.clone(),
-                message,
-            },
-        )?;
+        let launch = Launch {
+            sandbox: self.config.sandbox,
+            // The kernel's bound is a backstop for when nobody watches (a thread the code
+            // under test left running while the worker is idle): committed memory is more than
+            // resident, so it gets twice the room and the supervisor's RSS check fires first.
+            data_limit: self.config.worker_memory.map(|b| b.saturating_mul(2)),
+        };
+        let startup = self.config.startup_timeout;
+        let mut tries = 0;
+        let worker = loop {
+            match WorkerProcess::spawn(exe, &self.jvm, startup, launch) {
+                Ok(worker) => break worker,
+                // Killed from outside while starting (OOM killer, operator): try again.
+                Err(e) if e.killed && tries < KILLED_RETRIES => tries += 1,
+                Err(e) => {
+                    return Err(PoolError::Start {
+                        target: self.target.clone(),
+                        message: e.message,
+                    });
+                }
+            }
+        };
         self.started.fetch_add(1, Ordering::Relaxed);
         self.startup_ms
             .fetch_add(worker.startup_ms, Ordering::Relaxed);
@@ -337,5 +450,11 @@ fn describe_failure(f: &Failure) -> String {
         Failure::Timeout => "the worker stopped answering".into(),
         Failure::Died { exit, stderr_tail } => format!("the worker died ({exit}): {stderr_tail}"),
         Failure::Garbled(m) => m.clone(),
+        Failure::Memory { rss_kib, limit_kib } => format!(
+            "the worker used {} MiB, more than --worker-memory {} MiB",
+            rss_kib / 1024,
+            limit_kib / 1024
+        ),
+        Failure::Stopped => "stopped".into(),
     }
 }

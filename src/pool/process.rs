@@ -1,6 +1,11 @@
 //! One worker process as the supervisor sees it: spawned in its own process group in an
 //! empty working directory, fed requests on stdin, read line by line on a reader thread so
-//! that every wait has a deadline, and killed with its whole group when it stops answering.
+//! that every wait has a deadline, and killed with its whole group when it stops answering,
+//! grows past its memory bound, or the run is stopped.
+//!
+//! Every worker is spawned from one long-lived thread (the *keeper*): the worker asks for
+//! `PR_SET_PDEATHSIG`, which fires when the thread that forked it ends, not the process, so
+//! spawning from a pool thread that later exits would kill a worker still in use.
 
 use crate::target::JvmSpec;
 use crate::worker::protocol::{PROTOCOL_VERSION, Request, Response, send};
@@ -9,8 +14,9 @@ use std::io::{BufRead, BufReader, BufWriter, Read, Write};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::Path;
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 /// How much of a worker's stderr is kept for crash reports.
@@ -25,6 +31,56 @@ pub enum Failure {
     Died { exit: String, stderr_tail: String },
     /// It answered something that is not a protocol message.
     Garbled(String),
+    /// Its resident memory grew past the bound (KiB seen); the worker has been killed.
+    Memory { rss_kib: u64, limit_kib: u64 },
+    /// The run was stopped (interrupt or hard deadline); the worker has been killed.
+    Stopped,
+}
+
+/// What else ends a wait besides an answer or the per-call timeout.
+#[derive(Clone, Copy, Default)]
+pub struct Watch<'a> {
+    /// Set when the whole run must stop at once.
+    pub abort: Option<&'a AtomicBool>,
+    /// The run must end by then.
+    pub deadline: Option<Instant>,
+    /// Largest resident set allowed, in KiB.
+    pub max_rss_kib: Option<u64>,
+}
+
+impl Watch<'_> {
+    pub fn stopped(&self) -> bool {
+        self.abort.is_some_and(|a| a.load(Ordering::SeqCst))
+            || self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+}
+
+/// How often a wait looks at the abort flag, the deadline and the worker's memory.
+const WATCH_EVERY: Duration = Duration::from_millis(25);
+
+/// How a worker is started.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Launch {
+    /// Apply the sandbox in the worker.
+    pub sandbox: bool,
+    /// Kernel bound on the worker's writable private memory (RLIMIT_DATA), in bytes.
+    pub data_limit: Option<u64>,
+}
+
+/// Why a worker could not be started.
+#[derive(Debug)]
+pub struct SpawnError {
+    pub message: String,
+    /// It was killed from outside (SIGKILL) while starting: another try may work.
+    pub killed: bool,
+}
+
+impl Failure {
+    /// The worker was killed by SIGKILL from outside (the OOM killer, an operator), not by
+    /// anything it did itself that difftest noticed.
+    pub fn killed_from_outside(&self) -> bool {
+        matches!(self, Failure::Died { exit, .. } if exit.contains("(SIGKILL)"))
+    }
 }
 
 /// A live worker process.
@@ -39,24 +95,42 @@ pub struct WorkerProcess {
 
 impl WorkerProcess {
     /// Spawns `exe __worker` and starts the JVM in it; fails with the worker's own words.
-    pub fn spawn(exe: &Path, jvm: &JvmSpec, deadline: Duration) -> Result<Self, String> {
+    pub fn spawn(
+        exe: &Path,
+        jvm: &JvmSpec,
+        deadline: Duration,
+        launch: Launch,
+    ) -> Result<Self, SpawnError> {
+        let plain = |message: String| SpawnError {
+            message,
+            killed: false,
+        };
         let cwd = tempfile::Builder::new()
             .prefix("difftest-worker-")
             .tempdir()
-            .map_err(|e| format!("cannot create a working directory: {e}"))?;
-        let mut child = Command::new(exe)
+            .map_err(|e| plain(format!("cannot create a working directory: {e}")))?;
+        let mut command = Command::new(exe);
+        command
             .arg("__worker")
+            .arg(format!("--parent={}", std::process::id()))
             .current_dir(cwd.path())
             .env_remove("JAVA_TOOL_OPTIONS")
             .env_remove("_JAVA_OPTIONS")
             .env_remove("JDK_JAVA_OPTIONS")
             .envs(&jvm.env)
+            .env("TMPDIR", cwd.path())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
-            .process_group(0)
-            .spawn()
-            .map_err(|e| format!("cannot run {}: {e}", exe.display()))?;
+            .process_group(0);
+        if launch.sandbox {
+            command.arg("--sandbox");
+        }
+        if let Some(bytes) = launch.data_limit {
+            command.arg(format!("--data-limit={bytes}"));
+        }
+        let mut child = spawn_from_keeper(command)
+            .map_err(|e| plain(format!("cannot run {}: {e}", exe.display())))?;
         let lines = read_lines(child.stdout.take().expect("piped stdout"));
         let stderr = keep_tail(child.stderr.take().expect("piped stderr"));
         let stdin = BufWriter::with_capacity(1 << 20, child.stdin.take().expect("piped stdin"));
@@ -72,19 +146,36 @@ impl WorkerProcess {
         Ok(worker)
     }
 
-    fn hello(&mut self, jvm: &JvmSpec, deadline: Duration) -> Result<(), String> {
+    fn hello(&mut self, jvm: &JvmSpec, deadline: Duration) -> Result<(), SpawnError> {
         let hello = Request::Hello {
             version: PROTOCOL_VERSION,
             jvm: jvm.clone(),
         };
-        self.send(&hello).map_err(|e| self.explain(e))?;
-        match self.receive(deadline).map_err(|e| self.explain(e))? {
-            Response::Ready { millis, .. } => {
+        let ready = self
+            .send(&hello)
+            .and_then(|_| self.receive(deadline, &Watch::default()));
+        let plain = |message: String| SpawnError {
+            message,
+            killed: false,
+        };
+        let ready = match ready {
+            Ok(r) => r,
+            Err(f) => {
+                let killed = f.killed_from_outside();
+                let message = self.explain(f);
+                return Err(SpawnError { message, killed });
+            }
+        };
+        match ready {
+            Response::Ready {
+                millis, warnings, ..
+            } => {
                 self.startup_ms = millis;
+                warn_once(&warnings);
                 Ok(())
             }
-            Response::Failed { error } => Err(error),
-            other => Err(format!("unexpected answer to hello: {other:?}")),
+            Response::Failed { error } => Err(plain(error)),
+            other => Err(plain(format!("unexpected answer to hello: {other:?}"))),
         }
     }
 
@@ -98,6 +189,10 @@ impl WorkerProcess {
                 )
             }
             Failure::Garbled(e) => e,
+            Failure::Memory { rss_kib, .. } => {
+                format!("the worker used {} MiB at start-up", rss_kib / 1024)
+            }
+            Failure::Stopped => "stopped".into(),
         }
     }
 
@@ -107,15 +202,35 @@ impl WorkerProcess {
         sent.map_err(|_| self.died())
     }
 
-    /// Waits up to `deadline` for the next message; kills the worker on timeout.
-    pub fn receive(&mut self, deadline: Duration) -> Result<Response, Failure> {
-        match self.lines.recv_timeout(deadline) {
-            Ok(Some(line)) => serde_json::from_str(&line)
-                .map_err(|e| Failure::Garbled(format!("bad worker message ({e}): {line}"))),
-            Ok(None) | Err(RecvTimeoutError::Disconnected) => Err(self.died()),
-            Err(RecvTimeoutError::Timeout) => {
+    /// Waits up to `timeout` for the next message; kills the worker on timeout, or as soon
+    /// as `watch` says the run stops or the worker's memory is past its bound.
+    pub fn receive(&mut self, timeout: Duration, watch: &Watch) -> Result<Response, Failure> {
+        let began = Instant::now();
+        loop {
+            let left = timeout.saturating_sub(began.elapsed());
+            match self.lines.recv_timeout(left.min(WATCH_EVERY)) {
+                Ok(Some(line)) => {
+                    return serde_json::from_str(&line).map_err(|e| {
+                        Failure::Garbled(format!("bad worker message ({e}): {line}"))
+                    });
+                }
+                Ok(None) | Err(RecvTimeoutError::Disconnected) => return Err(self.died()),
+                Err(RecvTimeoutError::Timeout) if left <= WATCH_EVERY => {
+                    self.kill();
+                    return Err(Failure::Timeout);
+                }
+                Err(RecvTimeoutError::Timeout) => {}
+            }
+            if watch.stopped() {
                 self.kill();
-                Err(Failure::Timeout)
+                return Err(Failure::Stopped);
+            }
+            if let Some(limit_kib) = watch.max_rss_kib {
+                let rss_kib = self.rss_kib().unwrap_or(0);
+                if rss_kib > limit_kib {
+                    self.kill();
+                    return Err(Failure::Memory { rss_kib, limit_kib });
+                }
             }
         }
     }
@@ -127,6 +242,15 @@ impl WorkerProcess {
             libc::killpg(self.child.id() as libc::pid_t, libc::SIGKILL);
         }
         let _ = self.child.wait();
+    }
+
+    /// Resident set size of the worker now, in KiB, from /proc.
+    pub fn rss_kib(&self) -> Option<u64> {
+        let statm = std::fs::read_to_string(format!("/proc/{}/statm", self.child.id())).ok()?;
+        let pages: u64 = statm.split_whitespace().nth(1)?.parse().ok()?;
+        // SAFETY: sysconf has no preconditions.
+        let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) }.max(4096) as u64;
+        Some(pages * page / 1024)
     }
 
     /// Peak resident set size of the worker, in KiB, from /proc.
@@ -170,6 +294,49 @@ impl Drop for WorkerProcess {
         if !matches!(self.child.try_wait(), Ok(Some(_))) {
             std::thread::sleep(Duration::from_millis(1));
             self.kill();
+        }
+    }
+}
+
+/// Spawns `command` from the keeper thread, which lives as long as the process.
+fn spawn_from_keeper(mut command: Command) -> std::io::Result<Child> {
+    type Job = (Command, Sender<std::io::Result<Child>>);
+    static KEEPER: OnceLock<Mutex<Sender<Job>>> = OnceLock::new();
+    let keeper = KEEPER.get_or_init(|| {
+        let (tx, rx) = channel::<Job>();
+        let started = std::thread::Builder::new()
+            .name("difftest-spawner".into())
+            .spawn(move || {
+                for (mut command, answer) in rx {
+                    let _ = answer.send(command.spawn());
+                }
+            });
+        if let Err(e) = started {
+            eprintln!("difftest: warning: no spawner thread ({e}); workers may outlive a pool");
+        }
+        Mutex::new(tx)
+    });
+    let (tx, rx) = channel();
+    let Ok(keeper) = keeper.lock() else {
+        return command.spawn();
+    };
+    match keeper.send((command, tx)) {
+        Ok(()) => rx
+            .recv()
+            .unwrap_or_else(|e| Err(std::io::Error::other(e.to_string()))),
+        // No keeper thread: spawn here (the worker then dies with this thread at the latest).
+        Err(mut back) => (back.0).0.spawn(),
+    }
+}
+
+/// Prints each sandbox warning a worker reports, once per process.
+fn warn_once(warnings: &[String]) {
+    static SEEN: Mutex<Vec<String>> = Mutex::new(Vec::new());
+    let Ok(mut seen) = SEEN.lock() else { return };
+    for w in warnings {
+        if !seen.contains(w) {
+            eprintln!("difftest: warning: {w}");
+            seen.push(w.clone());
         }
     }
 }

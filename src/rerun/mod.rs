@@ -97,7 +97,10 @@ pub fn remove_flakes(
                 .iter()
                 .map(|&t| rec.tests[t].request(&rec.store, &rec.names))
                 .collect();
-            let results = exec.execute(&reqs, false)?;
+            let results = match exec.execute(&reqs, false) {
+                Err(PoolError::Stopped) => break, // interrupted: this rerun does not count
+                other => other?,
+            };
             for (&t, r) in batch.iter().zip(results) {
                 dead[t] |= !compare(rec, t, r, &mut report);
             }

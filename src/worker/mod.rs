@@ -8,4 +8,5 @@ pub mod agent;
 pub mod encode;
 pub mod jvm;
 pub mod protocol;
+pub mod sandbox;
 pub mod serve;

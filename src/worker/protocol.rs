@@ -55,6 +55,9 @@ pub enum Response {
     Ready {
         version: u32,
         millis: u64,
+        /// What the sandbox could not do on this kernel, one line each.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        warnings: Vec<String>,
     },
     /// The worker could not do what was asked; it stays usable unless it said so at start-up.
     Failed {

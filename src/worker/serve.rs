@@ -6,6 +6,8 @@ use super::agent;
 use super::encode::encode;
 use super::jvm::{Entry, Jvm};
 use super::protocol::{PROTOCOL_VERSION, Request, Response, SeqRequest, receive, send};
+use super::sandbox;
+use crate::cli::WorkerArgs;
 use crate::model::ApiModel;
 use crate::sequence::SeqResult;
 use std::collections::BTreeMap;
@@ -21,7 +23,20 @@ const JAVA_THREAD_STACK: usize = 16 << 20;
 const FLUSH_EVERY: Duration = Duration::from_millis(10);
 
 /// Entry point of `difftest __worker`; returns the process exit code.
-pub fn main() -> i32 {
+pub fn main(args: &WorkerArgs) -> i32 {
+    let began = Instant::now(); // start-up as reported counts the sandbox too
+    if let Some(parent) = args.parent {
+        sandbox::die_with_parent(parent);
+    }
+    // Still one thread here, as a new user namespace requires.
+    let warnings = match args.sandbox {
+        true => match std::env::current_dir() {
+            Ok(dir) => sandbox::apply(&dir),
+            Err(e) => vec![format!("sandbox: not applied: no working directory ({e})")],
+        },
+        false => Vec::new(),
+    };
+    let data_limit = args.data_limit;
     give_fatal_signals_to_the_jvm();
     let (input, output) = match take_protocol_channel() {
         Ok(pair) => pair,
@@ -33,7 +48,7 @@ pub fn main() -> i32 {
     let thread = std::thread::Builder::new()
         .name("difftest-java".into())
         .stack_size(JAVA_THREAD_STACK)
-        .spawn(move || serve(input, output));
+        .spawn(move || serve(input, output, began, warnings, data_limit));
     match thread.map(|t| t.join()) {
         Ok(Ok(code)) => code,
         _ => 3,
@@ -70,10 +85,16 @@ fn take_protocol_channel() -> std::io::Result<(File, File)> {
     }
 }
 
-fn serve(input: File, output: File) -> i32 {
+fn serve(
+    input: File,
+    output: File,
+    began: Instant,
+    warnings: Vec<String>,
+    data_limit: Option<u64>,
+) -> i32 {
     let mut input = BufReader::with_capacity(1 << 20, input);
     let mut out = BufWriter::with_capacity(1 << 16, output);
-    let jvm = match start(&mut input, &mut out) {
+    let jvm = match start(&mut input, &mut out, began, warnings, data_limit) {
         Some(jvm) => jvm,
         None => return 3,
     };
@@ -92,8 +113,13 @@ fn serve(input: File, output: File) -> i32 {
     unsafe { libc::_exit(0) }
 }
 
-fn start(input: &mut impl std::io::BufRead, out: &mut impl Write) -> Option<Jvm> {
-    let began = Instant::now();
+fn start(
+    input: &mut impl std::io::BufRead,
+    out: &mut impl Write,
+    began: Instant,
+    mut warnings: Vec<String>,
+    data_limit: Option<u64>,
+) -> Option<Jvm> {
     let spec = match receive::<Request>(input) {
         Ok(Some(Request::Hello { version, jvm })) if version == PROTOCOL_VERSION => jvm,
         Ok(Some(Request::Hello { version, .. })) => {
@@ -109,16 +135,30 @@ fn start(input: &mut impl std::io::BufRead, out: &mut impl Write) -> Option<Jvm>
         }
     };
     let dir = std::env::temp_dir().join(format!("difftest-agent-{}", std::process::id()));
+    // Java's temporary files go to the worker's own folder: the one place it may write in the
+    // sandbox, and removed with the worker.
+    let mut options = spec.options.clone();
+    if let Ok(cwd) = std::env::current_dir() {
+        options.push(format!("-Djava.io.tmpdir={}", cwd.display()));
+    }
     let started = agent::install(&dir)
         .map_err(|e| format!("cannot write the agent to {}: {e}", dir.display()))
-        .and_then(|_| Jvm::start(&spec.libjvm, &spec.options, &dir, &spec.classpath));
+        .and_then(|_| Jvm::start(&spec.libjvm, &options, &dir, &spec.classpath));
     let _ = std::fs::remove_dir_all(&dir);
+    if let (Ok(_), Some(bytes)) = (&started, data_limit)
+        && let Err(e) = sandbox::limit_data(bytes)
+    {
+        warnings.push(format!(
+            "sandbox: worker memory not bounded by the kernel: {e}"
+        ));
+    }
     match started {
         Ok(jvm) => {
             let millis = began.elapsed().as_millis() as u64;
             let ready = Response::Ready {
                 version: PROTOCOL_VERSION,
                 millis,
+                warnings,
             };
             (send(out, &ready).is_ok() && out.flush().is_ok()).then_some(jvm)
         }

@@ -1,9 +1,10 @@
 //! `difftest record --impl REF`: describes the scope on the reference, generates sequences
 //! for the time budget (or until the output limit), reruns the suite on fresh workers to
 //! drop unstable values, and writes `oracles/REF.yaml` atomically. Ctrl-C stops generation
-//! at the end of the round and still reruns and writes what was kept, marked
-//! `partial: true`; a second one (or SIGTERM) skips the remaining reruns; the exit code of
-//! an interrupted record is 130.
+//! at once (the calls still running are killed, that round dropped) and still reruns and
+//! writes what was kept, marked `partial: true`; a second one (or SIGTERM) also stops the
+//! reruns at once; the exit code of an interrupted record is 130. The time limit is a hard
+//! deadline too: a round still running when it passes is cut short the same way.
 
 pub mod bench;
 mod output;
@@ -59,10 +60,14 @@ pub fn run(global: &GlobalArgs, args: RecordArgs) -> anyhow::Result<Exit> {
 pub fn record(global: &GlobalArgs, args: &RecordArgs) -> anyhow::Result<Outcome> {
     let mut plan = setup::plan(args)?;
     let store = store(global)?;
-    let config = pool_config(&args.pool)?;
+    let mut config = pool_config(&args.pool)?;
     let spec = store.load(&args.reference)?;
     let provisioned = store.provision(&spec)?;
+    // The first Ctrl-C (or SIGTERM) kills the calls running in generation at once…
+    config.abort = Some(&interrupt::FIRST);
     let pool = Pool::start(&args.reference, provisioned.jvm.clone(), config.clone())?;
+    // …the second those of a rerun.
+    config.abort = Some(&interrupt::SECOND);
     let model = describe(&pool, &args.reference, &plan)?;
     if !args.no_mined_literals {
         plan.generation.mined = Some(Arc::new(mine(&pool, &model, &plan)?));
