@@ -25,6 +25,14 @@ pub fn run(args: &AcceptArgs) -> anyhow::Result<Exit> {
         .clone()
         .unwrap_or_else(|| PathBuf::from(&report.suite));
     let path = path_for(&suite);
+    // Held from the read to the rename: concurrent accepts of one list queue here, so each
+    // one edits the list the previous one wrote and no entry is lost.
+    let _lock = crate::atomic::lock(&path).map_err(|e| {
+        anyhow::anyhow!(
+            "{}: cannot lock: {e}",
+            crate::atomic::lock_path(&path).display()
+        )
+    })?;
     let mut list = AcceptedList::load(&path).map_err(|e| bad_input(e.to_string()))?;
     let target = args.target.clone().unwrap_or_else(|| "*".into());
     list.add(AcceptedEntry {

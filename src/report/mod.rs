@@ -293,7 +293,7 @@ impl Report {
             (dir.join(format!("{stem}.junit.xml")), junit::render(self)),
         ];
         for (path, text) in &files {
-            std::fs::write(path, text).map_err(io(path))?;
+            crate::atomic::write(path, text).map_err(io(path))?;
         }
         Ok(files.into_iter().map(|(p, _)| p).collect())
     }

@@ -15,11 +15,12 @@
 
 use super::syntax::{EXPECT, VARIES, write_expr, write_observed, write_observer};
 use super::{ErrorTest, Header, SuiteError, Test};
+use crate::atomic::AtomicFile;
 use crate::contracts::ExceptionKind;
 use crate::sequence::Statement;
 use serde::Serialize;
 use std::collections::BTreeMap;
-use std::io::{BufWriter, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// The first line of every suite file.
@@ -42,7 +43,7 @@ enum Section {
 /// A suite being written; nothing replaces the target until [`Writer::finish`].
 pub struct Writer {
     path: PathBuf,
-    out: BufWriter<tempfile::NamedTempFile>,
+    out: AtomicFile,
     section: Section,
     buf: String,
 }
@@ -58,16 +59,7 @@ impl Writer {
             path: path.to_path_buf(),
             source,
         };
-        let dir = match path.parent() {
-            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-            _ => PathBuf::from("."),
-        };
-        std::fs::create_dir_all(&dir).map_err(io)?;
-        let file = tempfile::Builder::new()
-            .prefix(".difftest-suite-")
-            .tempfile_in(&dir)
-            .map_err(io)?;
-        let mut out = BufWriter::with_capacity(1 << 20, file);
+        let mut out = AtomicFile::create(path).map_err(io)?;
         let yaml = serde_yaml::to_string(&Preamble { header, exceptions })
             .map_err(|e| io(std::io::Error::other(e)))?;
         writeln!(out, "{BANNER}").map_err(io)?;
@@ -142,19 +134,10 @@ impl Writer {
         self.out
             .write_all(tail.as_bytes())
             .map_err(|e| self.io(e))?;
-        let file = self.out.into_inner().map_err(|e| SuiteError::Io {
-            path: self.path.clone(),
-            source: e.into_error(),
-        })?;
-        file.as_file().sync_all().map_err(|source| SuiteError::Io {
+        self.out.commit().map_err(|source| SuiteError::Io {
             path: self.path.clone(),
             source,
-        })?;
-        file.persist(&self.path).map_err(|e| SuiteError::Io {
-            path: self.path.clone(),
-            source: e.error,
-        })?;
-        Ok(())
+        })
     }
 
     fn invalid(&self, id: u64, message: &str) -> SuiteError {

