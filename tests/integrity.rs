@@ -118,7 +118,6 @@ fn concurrent_accepts_keep_every_entry() {
     assert!(leftovers.is_empty(), "{leftovers:?}");
 }
 
-#[allow(dead_code)]
 fn assert_bad(dir: &Path, args: &[&str], needles: &[&str]) {
     let out = difftest(dir, args);
     let err = stderr(&out);
@@ -127,4 +126,100 @@ fn assert_bad(dir: &Path, args: &[&str], needles: &[&str]) {
     for n in needles {
         assert!(err.contains(n), "{args:?}: {err} lacks {n}");
     }
+}
+
+/// The hand-made, sealed suite of the export tests.
+fn fixture_suite() -> String {
+    std::fs::read_to_string(support::repo().join("tests/fixtures/export/jdk17.yaml")).unwrap()
+}
+
+fn write(dir: &Path, name: &str, text: &str) -> String {
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path.display().to_string()
+}
+
+fn replay_args(suite: &str) -> Vec<&str> {
+    vec!["replay", "--impl", "temurin21", "--suite", suite]
+}
+
+#[test]
+fn a_flipped_byte_in_a_suite_is_exit_2_naming_the_test() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = fixture_suite();
+    let line = text
+        .lines()
+        .position(|l| l.contains("long overflow"))
+        .unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let id_line = lines[..line]
+        .iter()
+        .rposition(|l| l.starts_with("- id: "))
+        .unwrap();
+    let id = text
+        .lines()
+        .nth(id_line)
+        .unwrap()
+        .trim_start_matches("- id: ")
+        .to_string();
+    for (name, from, to) in [
+        ("message.yaml", "long overflow", "long ovErflow"),
+        (
+            "class.yaml",
+            "java.lang.Math.negateExact",
+            "java.lang.Matx.negateExact",
+        ),
+    ] {
+        let flipped = write(dir.path(), name, &text.replacen(from, to, 1));
+        let needle = format!("{name}:{}: test {id}", id_line + 1);
+        assert_bad(dir.path(), &replay_args(&flipped), &[&needle, "checksum"]);
+    }
+}
+
+#[test]
+fn duplicate_test_ids_are_exit_2_for_replay_and_export() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = fixture_suite();
+    let dup = difftest::suite::checksum::seal(&text.replacen("- id: 2\n", "- id: 3\n", 1));
+    let dup = write(dir.path(), "dup.yaml", &dup);
+    assert_bad(
+        dir.path(),
+        &replay_args(&dup),
+        &["dup.yaml:", "test id 3 appears twice"],
+    );
+    let out = dir.path().join("out").display().to_string();
+    let export = ["export", "--suite", &dup, "--junit", "5", "--out", &out];
+    assert_bad(dir.path(), &export, &["dup.yaml:", "appears twice"]);
+    // An exact copy of a test with the header's count raised.
+    let start = text.find("- id: 2\n").unwrap();
+    let end = text.find("- id: 3\n").unwrap();
+    let mut copy = text.clone();
+    copy.insert_str(end, &text[start..end]);
+    let copy = write(dir.path(), "copy.yaml", &copy);
+    assert_bad(
+        dir.path(),
+        &replay_args(&copy),
+        &["copy.yaml:", "appears twice"],
+    );
+}
+
+#[test]
+fn suite_formats_outside_the_range_are_exit_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = fixture_suite();
+    let zero = difftest::suite::checksum::seal(&text.replacen("format: 3", "format: 0", 1));
+    let zero = write(dir.path(), "zero.yaml", &zero);
+    assert_bad(dir.path(), &replay_args(&zero), &["zero.yaml", "format 0"]);
+    let unchecked: String = text
+        .replacen("format: 3", "format: 2", 1)
+        .lines()
+        .filter(|l| !l.starts_with("  sum: ") && !l.starts_with("# end: "))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let old = write(dir.path(), "old.yaml", &unchecked);
+    assert_bad(
+        dir.path(),
+        &replay_args(&old),
+        &["old.yaml", "no checksums"],
+    );
 }

@@ -148,26 +148,7 @@ pub fn resolve_suite(flag: Option<&Path>) -> anyhow::Result<PathBuf> {
 
 /// Reads a suite file; every failure is bad input naming the file (and line).
 pub fn load_suite(path: &Path) -> anyhow::Result<Suite> {
-    let suite = Suite::load(path).map_err(|e| bad_input(format!("cannot load the suite: {e}")))?;
-    // A file cut at a line boundary still parses: the header's counts tell.
-    let counts = &suite.header.counts;
-    let sizes = [
-        ("tests", "regression", suite.tests.len()),
-        (
-            "error-revealing",
-            "error-revealing",
-            suite.error_revealing.len(),
-        ),
-    ];
-    for (key, what, found) in sizes {
-        if let Some(&said) = counts.get(key).filter(|&&n| n != found as u64) {
-            return Err(bad_input(format!(
-                "{}: truncated or edited: the header says {said} {what} tests, the file holds {found}",
-                path.display()
-            )));
-        }
-    }
-    Ok(suite)
+    Suite::load(path).map_err(|e| bad_input(format!("cannot load the suite: {e}")))
 }
 
 impl Session<'_> {
