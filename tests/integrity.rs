@@ -223,3 +223,60 @@ fn suite_formats_outside_the_range_are_exit_2() {
         &["old.yaml", "no checksums"],
     );
 }
+
+#[test]
+fn corrupt_report_parts_are_exit_2_for_merge() {
+    let dir = tempfile::tempdir().unwrap();
+    let report = report_with_groups(2, "oracles/ref.yaml");
+    let json = report
+        .write_all(&dir.path().join("part"))
+        .unwrap()
+        .remove(0);
+    let text = std::fs::read_to_string(&json).unwrap();
+    let flipped = write(
+        dir.path(),
+        "flipped.json",
+        &text.replacen("Counter.m1()", "Counter.m2()", 1),
+    );
+    assert_bad(
+        dir.path(),
+        &["report", "--merge", &flipped],
+        &["flipped.json", "checksum"],
+    );
+    let old = write(
+        dir.path(),
+        "old.json",
+        &text.replacen("\"schema_version\": 2", "\"schema_version\": 1", 1),
+    );
+    assert_bad(
+        dir.path(),
+        &["report", "--merge", &old],
+        &["old.json", "schema 1"],
+    );
+}
+
+#[test]
+fn an_edited_accepted_list_is_exit_2_until_resealed() {
+    let dir = tempfile::tempdir().unwrap();
+    let suite = dir.path().join("oracles/ref.yaml");
+    report_with_groups(1, &suite.display().to_string())
+        .write_all(&dir.path().join("reports"))
+        .unwrap();
+    let accept = ["accept", "g-000000", "--reason", "reviewed"];
+    assert_eq!(difftest(dir.path(), &accept).status.code(), Some(0));
+    let list = dir.path().join("oracles/ref.accepted.yaml");
+    let text = std::fs::read_to_string(&list).unwrap();
+    std::fs::write(&list, text.replace("reviewed", "reviewed twice")).unwrap();
+    let again = ["accept", "g-000000", "--reason", "again"];
+    assert_bad(
+        dir.path(),
+        &again,
+        &["ref.accepted.yaml", "checksum", "--reseal"],
+    );
+    let path = suite.display().to_string();
+    let reseal = ["accept", "--reseal", "--suite", &path];
+    let out = difftest(dir.path(), &reseal);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let loaded = AcceptedList::load(&list).unwrap();
+    assert_eq!(loaded.accepted[0].reason, "reviewed twice");
+}
