@@ -120,8 +120,15 @@ impl TargetSpec {
 
 /// Reads and validates `file`, which must be named `<expected_name>.yaml`.
 pub fn load_file(file: &Path, expected_name: &str) -> Result<TargetSpec, TargetError> {
-    let text =
-        std::fs::read_to_string(file).map_err(|e| TargetError::io("cannot read", file, e))?;
+    // Whatever stops the file from being read (missing, a folder, binary or not UTF-8) is
+    // about the file the user named: bad input, not infrastructure.
+    let text = std::fs::read_to_string(file).map_err(|e| TargetError::Invalid {
+        location: file.display().to_string(),
+        message: match e.kind() {
+            std::io::ErrorKind::InvalidData => "not a UTF-8 text file".to_string(),
+            _ => format!("cannot read the target file: {e}"),
+        },
+    })?;
     parse(&text, file, expected_name)
 }
 
