@@ -35,8 +35,13 @@ pub struct RerunReport {
     pub dropped_observations: u64,
     /// Checks and observations dropped because they read a value that changed (taint).
     pub dropped_derived: u64,
-    /// Expected exceptions whose message changed (their class is still checked).
+    /// Expected exceptions whose message changed (their class is still checked), counted
+    /// in the tests kept: a weakened check that is dropped later does not count, so the
+    /// number depends on the suite written, not on how reruns were split over workers.
     pub weakened_messages: u64,
+    /// The checks `(test id, step)` and observations `(test id, stmt, class, method)` whose
+    /// message was dropped, counted into `weakened_messages` at the end.
+    weakened: BTreeSet<(u64, u32, u32, u32)>,
     /// Tests dropped: nothing left to check, a different number of steps, a timeout or crash.
     pub dropped_tests: u64,
     /// How often each method's value changed, for the report.
@@ -119,6 +124,18 @@ pub fn remove_flakes(
         keep
     });
     report.dropped_tests = (before - rec.tests.len()) as u64;
+    report.weakened_messages = rec
+        .tests
+        .iter()
+        .map(|t| {
+            let checks = t.checks.iter().map(|&(step, _)| (t.id, step, u32::MAX, u32::MAX));
+            let observers = t.observers.iter().map(|o| (t.id, o.stmt, o.class, o.method));
+            checks
+                .chain(observers)
+                .filter(|k| report.weakened.contains(k))
+                .count() as u64
+        })
+        .sum();
     report.elapsed = began.elapsed();
     Ok(report)
 }
@@ -235,7 +252,7 @@ fn compare_steps(
         match settle(rec.values.get(v), &steps[step as usize]) {
             Settled::Same => checks.push((step, v)),
             Settled::ClassOnly(o) => {
-                report.weakened_messages += 1;
+                report.weakened.insert((test.id, step, u32::MAX, u32::MAX));
                 checks.push((step, rec.values.intern(&o)));
             }
             Settled::Changed => {
@@ -270,7 +287,7 @@ fn compare_observations(
         match settle(rec.values.get(v), got) {
             Settled::Same => values.push(v),
             Settled::ClassOnly(c) => {
-                report.weakened_messages += 1;
+                report.weakened.insert((test.id, o.stmt, o.class, o.method));
                 values.push(rec.values.intern(&c));
             }
             Settled::Changed => {

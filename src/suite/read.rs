@@ -157,7 +157,9 @@ fn preamble(
 ) -> Result<(Header, BTreeMap<String, ExceptionKind>), SuiteError> {
     let yaml_error = |e: serde_yaml::Error| {
         let line = e.location().map_or(1, |l| l.line());
-        syntax(path, line, e.to_string())
+        // serde_yaml quotes the offending text, newlines and all (found by the fuzz harness):
+        // errors stay on one line.
+        syntax(path, line, e.to_string().replace('\n', "\\n"))
     };
     let value: serde_yaml::Value = serde_yaml::from_str(text).map_err(yaml_error)?;
     let format = value
