@@ -32,15 +32,15 @@ enum Mutation {
 fn mutation() -> impl Strategy<Value = Mutation> {
     let at = any::<usize>();
     prop_oneof![
-        4 => (at.clone(), 1..=255u8).prop_map(|(i, x)| Mutation::Flip(i, x)),
-        1 => at.clone().prop_map(Mutation::Truncate),
-        2 => (at.clone(), 0..200usize, at.clone()).prop_map(|(i, n, j)| Mutation::Duplicate(i, n, j)),
-        2 => (at.clone(), 0..64usize).prop_map(|(i, n)| Mutation::Delete(i, n)),
-        2 => (at.clone(), prop::collection::vec(prop_oneof![
+        4 => (at, 1..=255u8).prop_map(|(i, x)| Mutation::Flip(i, x)),
+        1 => at.prop_map(Mutation::Truncate),
+        2 => (at, 0..200usize, at).prop_map(|(i, n, j)| Mutation::Duplicate(i, n, j)),
+        2 => (at, 0..64usize).prop_map(|(i, n)| Mutation::Delete(i, n)),
+        2 => (at, prop::collection::vec(prop_oneof![
             any::<u8>(),
             prop::sample::select(b"\n :-#'\"\\.*{}[]0123456789abcdefxyz\t".to_vec()),
         ], 1..12)).prop_map(|(i, b)| Mutation::Insert(i, b)),
-        1 => (at.clone(), at).prop_map(|(i, j)| Mutation::SwapLines(i, j)),
+        1 => (at, at).prop_map(|(i, j)| Mutation::SwapLines(i, j)),
     ]
 }
 

@@ -209,3 +209,100 @@ fn an_edited_accepted_list_is_exit_2_until_resealed() {
     let loaded = AcceptedList::load(&list).unwrap();
     assert_eq!(loaded.accepted[0].reason, "reviewed twice");
 }
+
+#[test]
+fn jobs_beyond_four_per_core_are_exit_2_with_the_bound() {
+    let dir = tempfile::tempdir().unwrap();
+    assert_bad(
+        dir.path(),
+        &["targets", "check", "openjdk17", "--jobs", "100000"],
+        &["--jobs 100000", "at most"],
+    );
+    let suite = write(dir.path(), "s.yaml", &fixture_suite());
+    let mut args = replay_args(&suite);
+    args.extend(["-j", "100000"]);
+    assert_bad(dir.path(), &args, &["--jobs", "at most"]);
+}
+
+fn record_args<'a>(extra: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec!["record", "--impl", "temurin17", "--time-limit", "1"];
+    args.extend_from_slice(extra);
+    args
+}
+
+#[test]
+fn empty_huge_or_garbage_scope_files_are_exit_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let empty = write(
+        dir.path(),
+        "empty.txt",
+        "# nothing yet\n\n   # still nothing\n",
+    );
+    assert_bad(
+        dir.path(),
+        &record_args(&["--class-list", &empty]),
+        &["empty.txt", "no class or package"],
+    );
+    let huge = write(
+        dir.path(),
+        "huge.txt",
+        &format!("{}!\n", "x".repeat(50 << 20)),
+    );
+    let out = difftest(dir.path(), &record_args(&["--class-list", &huge]));
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        out.stderr.len() < 1000,
+        "{} bytes of error",
+        out.stderr.len()
+    );
+    assert!(stderr(&out).contains("huge.txt:1"), "{}", stderr(&out));
+    let garbage = write(
+        dir.path(),
+        "obs.txt",
+        "java.util.List.size\n%%% not a pattern\n",
+    );
+    assert_bad(
+        dir.path(),
+        &record_args(&["--observers", &garbage]),
+        &["obs.txt:2", "pattern"],
+    );
+    let binary = dir.path().join("lits.txt");
+    std::fs::write(&binary, [0xff, 0xfe, 0x00, 0x12]).unwrap();
+    let binary = binary.display().to_string();
+    let out = difftest(dir.path(), &record_args(&["--literals-file", &binary]));
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(!stderr(&out).contains("lits.txt:0"), "{}", stderr(&out));
+}
+
+#[test]
+fn unreadable_target_files_are_exit_2_and_list_shows_the_others() {
+    let dir = tempfile::tempdir().unwrap();
+    let targets = dir.path().join("targets");
+    std::fs::create_dir_all(&targets).unwrap();
+    std::fs::write(
+        targets.join("good.yaml"),
+        "name: good\ndescription: a good one\njdk:\n  system: true\n",
+    )
+    .unwrap();
+    std::fs::write(
+        targets.join("bin.yaml"),
+        [0x7f, b'E', b'L', b'F', 0xff, 0x00],
+    )
+    .unwrap();
+    let t = targets.display().to_string();
+    assert_bad(
+        dir.path(),
+        &["targets", "check", "bin", "--targets-dir", &t],
+        &["bin.yaml", "UTF-8"],
+    );
+    let relative = ["targets", "check", "../targets/x", "--targets-dir", &t];
+    assert_bad(dir.path(), &relative, &["../targets/x"]);
+    let out = difftest(dir.path(), &["targets", "list", "--targets-dir", &t]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        support::stdout(&out).contains("a good one"),
+        "{}",
+        support::stdout(&out)
+    );
+    assert!(stderr(&out).contains("bin.yaml"), "{}", stderr(&out));
+}

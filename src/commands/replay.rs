@@ -218,12 +218,26 @@ impl Session<'_> {
     ) -> Vec<String> {
         let header = &self.suite.header;
         let mut notes = Vec::new();
-        if name == header.reference && *fingerprint != header.fingerprint {
+        if name == header.reference
+            && let Some(change) = fingerprint.differences(&header.fingerprint)
+        {
             notes.push(format!(
-                "{name} is now {}, but the suite was recorded on {}",
-                fingerprint.one_line(),
-                header.fingerprint.one_line()
+                "{name} is not the JDK the suite was recorded on: {change}"
             ));
+        } else if self.args.no_minimize && name != header.reference {
+            // Minimizing would start the reference and note a change; without it, the
+            // installed reference's recorded fingerprint (read only) tells.
+            let installed = self
+                .store
+                .load(&header.reference)
+                .ok()
+                .and_then(|spec| self.store.status(&spec).fingerprint);
+            if let Some(change) = installed.and_then(|f| f.differences(&header.fingerprint)) {
+                notes.push(format!(
+                    "{} is not the JDK the suite was recorded on: {change}",
+                    header.reference
+                ));
+            }
         }
         if header.partial {
             notes.push("the suite is partial (its recording was interrupted)".into());
@@ -279,11 +293,9 @@ impl Session<'_> {
             .and_then(|spec| self.store.provision(&spec))
             .map_err(|e| e.to_string())
             .and_then(|p| {
-                if p.fingerprint != self.suite.header.fingerprint {
+                if let Some(change) = p.fingerprint.differences(&self.suite.header.fingerprint) {
                     self.reference_note = Some(format!(
-                        "minimized on {name} = {}, but the suite was recorded on {}",
-                        p.fingerprint.one_line(),
-                        self.suite.header.fingerprint.one_line()
+                        "minimized on {name}, which is not the JDK the suite was recorded on: {change}"
                     ));
                 }
                 let lane = PoolLane::new(&name, p.jvm, self.config.clone());

@@ -128,8 +128,14 @@ pub fn remove_flakes(
         .tests
         .iter()
         .map(|t| {
-            let checks = t.checks.iter().map(|&(step, _)| (t.id, step, u32::MAX, u32::MAX));
-            let observers = t.observers.iter().map(|o| (t.id, o.stmt, o.class, o.method));
+            let checks = t
+                .checks
+                .iter()
+                .map(|&(step, _)| (t.id, step, u32::MAX, u32::MAX));
+            let observers = t
+                .observers
+                .iter()
+                .map(|o| (t.id, o.stmt, o.class, o.method));
             checks
                 .chain(observers)
                 .filter(|k| report.weakened.contains(k))
@@ -378,5 +384,73 @@ mod tests {
             assert!(full.check_count() > 0);
         }
         assert!(report.most_unstable(5)[0].0 == "t.Clock.now()");
+    }
+
+    /// Runs the fake, then gives every expected exception another message in rerun 0 and
+    /// crashes the tests that throw in rerun 1.
+    struct Twist(Fake, std::cell::Cell<usize>);
+
+    impl Executor for Twist {
+        fn execute(
+            &self,
+            seqs: &[crate::worker::protocol::SeqRequest],
+            contracts: bool,
+        ) -> Result<Vec<SeqResult>, PoolError> {
+            let rerun = self.1.get();
+            let mut results = self.0.execute(seqs, contracts)?;
+            for r in &mut results {
+                let SeqResult::Done { steps, .. } = r else {
+                    continue;
+                };
+                let threw = steps.iter().any(|s| matches!(s, Observed::Threw { .. }));
+                if threw && rerun == 1 {
+                    *r = SeqResult::Crash {
+                        exit: "signal 9".into(),
+                        stderr_tail: String::new(),
+                    };
+                    continue;
+                }
+                for s in steps.iter_mut() {
+                    if let Observed::Threw { message, .. } = s {
+                        *message = Some("another message".into());
+                    }
+                }
+            }
+            Ok(results)
+        }
+    }
+
+    #[test]
+    fn weakened_messages_count_only_tests_that_are_kept() {
+        let model = fake::model();
+        let cfg = GenConfig {
+            seed: 3,
+            output_limit: Some(300),
+            round_size: 50,
+            ..GenConfig::default()
+        };
+        let mut g = Generator::new(&model, cfg).unwrap();
+        let stop = AtomicBool::new(false);
+        g.run(&Fake::default(), &stop, |_| {}).unwrap();
+        let mut rec = g.finish();
+        let throwing = rec
+            .tests
+            .iter()
+            .filter(|t| {
+                t.checks
+                    .iter()
+                    .any(|&(_, v)| matches!(rec.values.get(v), Observed::Threw { .. }))
+            })
+            .count();
+        assert!(throwing > 0, "the fake records expected exceptions");
+        let mut factory = |i: usize| -> Result<Box<dyn Executor>, PoolError> {
+            Ok(Box::new(Twist(Fake::default(), std::cell::Cell::new(i))))
+        };
+        let report = remove_flakes(&mut rec, 2, 9, &mut factory, &stop, |_, _| {}).unwrap();
+        assert!(report.dropped_tests as usize >= throwing);
+        assert_eq!(
+            report.weakened_messages, 0,
+            "every weakened check was in a test dropped later"
+        );
     }
 }

@@ -207,6 +207,9 @@ impl Cx<'_> {
             Some((line, col)) => format!("{}:{line}:{col}", self.file.display()),
             None => self.file.display().to_string(),
         };
+        // Messages quote the file's values, which may hold newlines (found by the fuzz
+        // harness): errors stay on one line.
+        let message = message.replace('\n', "\\n");
         TargetError::Invalid { location, message }
     }
 }
@@ -240,7 +243,7 @@ fn parse_error(file: &Path, err: &serde_yaml::Error) -> TargetError {
     };
     TargetError::Parse {
         location,
-        message: message.replace('`', "'"),
+        message: message.replace('`', "'").replace('\n', "\\n"),
     }
 }
 
