@@ -339,7 +339,11 @@ impl Report {
         };
         std::fs::create_dir_all(dir).map_err(io(dir))?;
         let stem = self.stem();
-        let json = serde_json::to_value(self)
+        // The checksum is of the JSON as a reader parses it back: serde_json may parse a
+        // float one ULP off the value it printed, so hashing `to_value(self)` would not
+        // match what `read` sees (found by the end-to-end export tests).
+        let json = serde_json::to_string(self)
+            .and_then(|compact| serde_json::from_str::<serde_json::Value>(&compact))
             .and_then(|value| {
                 let checksum = checksum_of(&value);
                 serde_json::to_string_pretty(&Sealed {
