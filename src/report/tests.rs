@@ -247,7 +247,7 @@ fn reports_are_read_only_when_their_checksum_and_ids_check_out() {
     let dir = tempfile::tempdir().unwrap();
     let mut r = report_of(&suite(), None, &AcceptedList::default(), false);
     // Floats that serde_json does not parse back to the same bits without float_roundtrip.
-    r.stats.tests_per_second = 2482.713_480_392_157;
+    r.stats.tests_per_second = 2_482.713_480_392_157;
     r.stats.replay_seconds = 0.1 + 0.2;
     r.summary.seconds = 1e-7 / 3.0;
     let path = r.write_all(dir.path()).unwrap().remove(0);
