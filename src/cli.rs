@@ -153,11 +153,15 @@ pub struct ReplayArgs {
 #[derive(Args, Debug, Clone)]
 pub struct AcceptArgs {
     /// The group id shown in the replay table and report (e.g. g-3fa2c1)
-    #[arg(value_name = "GROUP")]
-    pub group: String,
+    #[arg(value_name = "GROUP", required_unless_present = "reseal")]
+    pub group: Option<String>,
     /// Why this difference is acceptable (stored with the entry)
-    #[arg(long, required = true)]
+    #[arg(long, required_unless_present = "reseal", default_value = "")]
     pub reason: String,
+    /// Rewrite the --suite's accepted list with a fresh checksum after reviewing a hand
+    /// edit (or a format-1 list); adds nothing
+    #[arg(long, conflicts_with_all = ["group", "target"], requires = "suite")]
+    pub reseal: bool,
     /// Accept on this target only [default: every target, `*`]
     #[arg(long = "impl", value_name = "TGT")]
     pub target: Option<String>,

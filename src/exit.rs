@@ -80,3 +80,24 @@ pub fn one_line(err: &anyhow::Error) -> String {
     }
     line
 }
+
+/// At most 80 characters of `text` for an error message, with the size of what was cut:
+/// a 50 MB line in an input file must not be echoed whole.
+pub fn clip(text: &str) -> String {
+    const MAX: usize = 80;
+    match text.char_indices().nth(MAX) {
+        None => text.to_string(),
+        Some((at, _)) => format!("{}… ({} bytes)", &text[..at], text.len()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn clip_keeps_short_text_and_cuts_long_text() {
+        assert_eq!(super::clip("java.util.List"), "java.util.List");
+        let long = "x".repeat(50_000_000);
+        let c = super::clip(&long);
+        assert!(c.len() < 120 && c.ends_with("(50000000 bytes)"), "{c}");
+    }
+}

@@ -5,6 +5,7 @@
 //! API [`model`] it describes; the [`pool`] supervises workers, enforcing timeouts and
 //! surviving crashes.
 
+pub mod atomic;
 pub mod cli;
 pub mod commands;
 pub mod compare;

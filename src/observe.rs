@@ -19,12 +19,20 @@ pub const UNSTABLE_OBSERVERS: &str = include_str!("../oracles/unstable-observers
 /// Observers at most per value, by default.
 pub const DEFAULT_MAX_OBSERVERS: usize = 20;
 
-/// An `--observers` file that cannot be read.
+/// An `--observers` file that cannot be read, or a line of it that is not a pattern.
 #[derive(Debug, thiserror::Error)]
-#[error("{}: cannot read observer list: {source}", path.display())]
-pub struct ObserversError {
-    pub path: PathBuf,
-    pub source: std::io::Error,
+pub enum ObserversError {
+    #[error("{}: cannot read observer list: {source}", path.display())]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{}:{line}: {message}", path.display())]
+    Pattern {
+        path: PathBuf,
+        line: usize,
+        message: String,
+    },
 }
 
 /// Parses a pattern list: one `Class.method` glob a line, `#` comments.
@@ -36,14 +44,50 @@ pub fn parse_patterns(text: &str) -> Vec<String> {
         .collect()
 }
 
-/// Reads a user observer list.
+/// Reads a user observer list: every line must be a `Class.method` glob (Java name
+/// characters, `*` and `?`).
 pub fn read_patterns(path: &Path) -> Result<Vec<String>, ObserversError> {
-    std::fs::read_to_string(path)
-        .map(|t| parse_patterns(&t))
-        .map_err(|source| ObserversError {
+    let text = std::fs::read_to_string(path).map_err(|source| ObserversError::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    for (n, line) in text.lines().enumerate() {
+        let line = line.split('#').next().unwrap_or("").trim();
+        if line.is_empty() || is_pattern(line) {
+            continue;
+        }
+        return Err(ObserversError::Pattern {
             path: path.to_path_buf(),
-            source,
-        })
+            line: n + 1,
+            message: format!("not a `Class.method` pattern: {}", crate::exit::clip(line)),
+        });
+    }
+    Ok(parse_patterns(&text))
+}
+
+/// Whether `p` is `CLASS.METHOD`, both globs over Java name characters.
+fn is_pattern(p: &str) -> bool {
+    let ok = |s: &str| {
+        !s.is_empty()
+            && !s.starts_with('.')
+            && !s.ends_with('.')
+            && !s.contains("..")
+            && s.chars()
+                .all(|c| c.is_alphanumeric() || matches!(c, '_' | '$' | '.' | '*' | '?'))
+    };
+    match p.rsplit_once('.') {
+        Some((class, method)) => ok(class) && ok(method) && !method.contains('.'),
+        None => false,
+    }
+}
+
+/// The first pattern whose class (without wildcards) is not in `model`, with that class.
+pub fn unknown_class<'a>(patterns: &'a [String], model: &ApiModel) -> Option<(&'a str, &'a str)> {
+    patterns.iter().find_map(|p| {
+        let (class, _) = p.rsplit_once('.')?;
+        let literal = !class.contains(['*', '?']);
+        (literal && model.class(class).is_none()).then_some((p.as_str(), class))
+    })
 }
 
 /// Chooses observers and remembers its choice per class.

@@ -192,9 +192,10 @@ pub fn read_class_list(path: &Path) -> anyhow::Result<(Vec<String>, Vec<String>)
         }
         if !is_java_name(line.trim_end_matches(".*")) {
             let what = format!(
-                "{}:{}: not a class or package name: {line}",
+                "{}:{}: not a class or package name: {}",
                 path.display(),
-                n + 1
+                n + 1,
+                crate::exit::clip(line)
             );
             return Err(bad_input(what));
         }
@@ -202,6 +203,12 @@ pub fn read_class_list(path: &Path) -> anyhow::Result<(Vec<String>, Vec<String>)
             Some(p) => packages.push(p.to_string()),
             None => classes.push(line.to_string()),
         }
+    }
+    if classes.is_empty() && packages.is_empty() {
+        return Err(bad_input(format!(
+            "{}: the class list names no class or package (only blank lines or comments)",
+            path.display()
+        )));
     }
     Ok((classes, packages))
 }

@@ -78,7 +78,8 @@ fn a_temurin17_suite_on_temurin21_finds_the_known_changes_and_writes_valid_repor
     let table = stdout(&out);
     assert!(table.contains("12:00\\u202FAM"), "{table}");
     let report = report_json(dir.path(), "temurin21-vs-temurin17");
-    assert_eq!(report["schema_version"], 1);
+    assert_eq!(report["schema_version"], 2);
+    assert_eq!(report["checksum"].as_str().map(str::len), Some(16));
     let format =
         group(&report, "java.text.DateFormat.format(java.util.Date)").expect("DateFormat group");
     assert_eq!(format["kind"], "value");

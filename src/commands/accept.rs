@@ -14,17 +14,24 @@ pub fn run(args: &AcceptArgs) -> anyhow::Result<Exit> {
             "refusing to accept differences in CI (the environment variable CI is set); accept locally and commit the list, or pass --force",
         ));
     }
+    if args.reseal {
+        return reseal(args);
+    }
     if args.reason.trim().is_empty() {
         return Err(bad_input(
             "--reason must say why the difference is acceptable",
         ));
     }
-    let (report, group) = find_group(&args.report_dir, &args.group, args.target.as_deref())?;
+    let id = args.group.as_deref().unwrap_or_default();
+    let (report, group) = find_group(&args.report_dir, id, args.target.as_deref())?;
     let suite = args
         .suite
         .clone()
         .unwrap_or_else(|| PathBuf::from(&report.suite));
     let path = path_for(&suite);
+    // Held from the read to the rename: concurrent accepts of one list queue here, so each
+    // one edits the list the previous one wrote and no entry is lost.
+    let _lock = lock(&path)?;
     let mut list = AcceptedList::load(&path).map_err(|e| bad_input(e.to_string()))?;
     let target = args.target.clone().unwrap_or_else(|| "*".into());
     list.add(AcceptedEntry {
@@ -51,6 +58,35 @@ pub fn run(args: &AcceptArgs) -> anyhow::Result<Exit> {
     Ok(Exit::Success)
 }
 
+/// Takes the lock guarding the accepted list at `path`.
+fn lock(path: &Path) -> anyhow::Result<crate::atomic::FileLock> {
+    crate::atomic::lock(path).map_err(|e| {
+        anyhow::anyhow!(
+            "{}: cannot lock: {e}",
+            crate::atomic::lock_path(path).display()
+        )
+    })
+}
+
+/// `accept --reseal --suite FILE`: the list as it is (reviewed by the person running this),
+/// written again with a checksum.
+fn reseal(args: &AcceptArgs) -> anyhow::Result<Exit> {
+    let suite = args.suite.as_deref().unwrap_or(Path::new(""));
+    let path = path_for(suite);
+    let _lock = lock(&path)?;
+    if !path.exists() {
+        return Err(bad_input(format!("{}: no accepted list", path.display())));
+    }
+    let list = AcceptedList::load_unverified(&path).map_err(|e| bad_input(e.to_string()))?;
+    list.save(&path)?;
+    println!(
+        "resealed {} ({} entries)",
+        path.display(),
+        list.accepted.len()
+    );
+    Ok(Exit::Success)
+}
+
 /// Whether we run under CI (`CI` set to anything but empty, `0` or `false`).
 fn in_ci() -> bool {
     std::env::var("CI").is_ok_and(|v| !matches!(v.trim(), "" | "0" | "false" | "FALSE"))
@@ -69,9 +105,14 @@ fn find_group(dir: &Path, id: &str, target: Option<&str>) -> anyhow::Result<(Rep
         .filter(|p| p.extension().is_some_and(|x| x == "json"))
         .collect();
     paths.sort();
+    let mut unreadable = None;
     for path in paths {
-        let Ok(report) = Report::read(&path) else {
-            continue;
+        let report = match Report::read(&path) {
+            Ok(report) => report,
+            Err(e) => {
+                unreadable.get_or_insert(e.to_string());
+                continue;
+            }
         };
         if target.is_some_and(|t| t != report.target.name) {
             continue;
@@ -83,8 +124,11 @@ fn find_group(dir: &Path, id: &str, target: Option<&str>) -> anyhow::Result<(Rep
     let whose = target
         .map(|t| format!(" for target {t}"))
         .unwrap_or_default();
+    let skipped = unreadable
+        .map(|e| format!("; skipped a report: {e}"))
+        .unwrap_or_default();
     Err(bad_input(format!(
-        "no report in {} has group {id}{whose} (see the replay table)",
+        "no report in {} has group {id}{whose} (see the replay table){skipped}",
         dir.display()
     )))
 }

@@ -56,10 +56,7 @@ fn difftest_child(global: &GlobalArgs) -> anyhow::Result<std::process::Command> 
 pub fn pool_config(args: &PoolArgs) -> anyhow::Result<PoolConfig> {
     let mut config = PoolConfig::new();
     if let Some(jobs) = args.jobs {
-        if jobs == 0 {
-            return Err(bad_input("--jobs must be at least 1"));
-        }
-        config.jobs = jobs;
+        config.jobs = check_jobs(jobs, "--jobs")?;
     }
     if !(args.timeout.is_finite() && args.timeout > 0.0) {
         return Err(bad_input(format!(
@@ -99,6 +96,29 @@ fn parse_size(text: &str) -> Option<Option<u64>> {
     let bytes = value * (1u64 << shift) as f64;
     (value.is_finite() && bytes >= (64u64 << 20) as f64 && bytes < u64::MAX as f64)
         .then_some(Some(bytes as u64))
+}
+
+/// Worker JVMs per core at most: each worker is a JVM with its own JIT and GC threads, so
+/// more than a few per core only adds load (`-j 100000` drove a 2-core machine to a load
+/// average over 1,300 without a line of output).
+pub const JOBS_PER_CORE: usize = 4;
+
+/// The most `--jobs` this machine takes.
+pub fn max_jobs() -> usize {
+    JOBS_PER_CORE * std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// `jobs` if it is between 1 and [`max_jobs`], else bad input naming `flag`.
+pub fn check_jobs(jobs: usize, flag: &str) -> anyhow::Result<usize> {
+    let max = max_jobs();
+    match jobs {
+        0 => Err(bad_input(format!("{flag} must be at least 1"))),
+        n if n > max => Err(bad_input(format!(
+            "{flag} {n} is more than this machine can use: at most {max} ({JOBS_PER_CORE} per core, {} cores)",
+            max / JOBS_PER_CORE
+        ))),
+        n => Ok(n),
+    }
 }
 
 /// Loads, provisions and starts a pool on the target `name`.

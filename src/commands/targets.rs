@@ -36,8 +36,21 @@ fn list(store: &crate::target::TargetStore) -> anyhow::Result<Exit> {
     let mut table = Table::new();
     table.load_preset(UTF8_FULL_CONDENSED);
     table.set_header(["target", "description", "installed", "fingerprint"]);
+    let mut broken = Vec::new();
     for name in store.names()? {
-        let spec = store.load(&name)?;
+        let spec = match store.load(&name) {
+            Ok(spec) => spec,
+            Err(e) => {
+                table.add_row([
+                    name.clone(),
+                    "(invalid: see below)".into(),
+                    "-".into(),
+                    String::new(),
+                ]);
+                broken.push(e.to_string());
+                continue;
+            }
+        };
         let status = store.status(&spec);
         let fingerprint = status.fingerprint.as_ref().map(|f| f.one_line());
         table.add_row([
@@ -48,7 +61,17 @@ fn list(store: &crate::target::TargetStore) -> anyhow::Result<Exit> {
         ]);
     }
     println!("{table}");
-    Ok(Exit::Success)
+    // Every valid target is listed; a broken file is still an error (exit 2), named on
+    // stderr, with the others counted.
+    match broken.len() {
+        0 => Ok(Exit::Success),
+        1 => Err(bad_input(broken.remove(0))),
+        n => Err(bad_input(format!(
+            "{} (and {} more invalid target files)",
+            broken[0],
+            n - 1
+        ))),
+    }
 }
 
 fn check(

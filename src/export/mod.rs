@@ -240,7 +240,7 @@ impl<'a> ClassWriter<'a> {
                 reserved: &self.reserved,
             });
             let path = self.dir.join(format!("{name}.java"));
-            std::fs::write(&path, source).map_err(io(&path))?;
+            crate::atomic::write(&path, source).map_err(io(&path))?;
             names.push(match &self.options.package {
                 Some(p) => format!("{p}.{name}"),
                 None => name,

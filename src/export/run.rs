@@ -137,7 +137,7 @@ pub fn javac(
         source,
     };
     std::fs::create_dir_all(classes).map_err(spawn)?;
-    std::fs::write(&argfile, list.join("\n")).map_err(spawn)?;
+    crate::atomic::write(&argfile, list.join("\n")).map_err(spawn)?;
     let began = Instant::now();
     let out = Command::new(javac)
         .args([

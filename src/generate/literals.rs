@@ -26,11 +26,20 @@ pub struct Literal {
 
 /// A line of a literals file that is not a literal.
 #[derive(Debug, thiserror::Error)]
-#[error("{}:{line}: {message}", path.display())]
+#[error("{}{}: {message}", path.display(), at_line(*line))]
 pub struct LiteralsError {
     pub path: PathBuf,
     pub line: usize,
     pub message: String,
+}
+
+/// `:LINE`, or nothing for an error about the whole file (line 0).
+fn at_line(line: usize) -> String {
+    if line == 0 {
+        String::new()
+    } else {
+        format!(":{line}")
+    }
 }
 
 fn lit(ty: &str, value: &str) -> Literal {
@@ -77,7 +86,9 @@ pub fn parse(text: &str) -> Result<Vec<Literal>, (usize, String)> {
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        out.push(parse_line(line).map_err(|m| (n + 1, m))?);
+        let clipped = crate::exit::clip(line);
+        let at = |m: String| (n + 1, m.replace(line, &clipped));
+        out.push(parse_line(line).map_err(at)?);
     }
     Ok(out)
 }

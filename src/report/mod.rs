@@ -24,8 +24,27 @@ use crate::triage::accepted::AcceptedEntry;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
-/// Version of the JSON report schema. Additive changes keep it; others bump it.
-pub const SCHEMA_VERSION: u32 = 1;
+/// Version of the JSON report schema. Additive changes keep it; others bump it. 2 added
+/// `checksum`: the XXH3-64 of the report's compact JSON without that field; reports are read
+/// (for `report --merge`, `accept`) only when it matches.
+pub const SCHEMA_VERSION: u32 = 2;
+
+/// A report with its checksum, as written: the report's fields, then `checksum`.
+#[derive(Serialize)]
+struct Sealed<'a> {
+    #[serde(flatten)]
+    report: &'a Report,
+    checksum: String,
+}
+
+/// The checksum of a report's JSON value (without its `checksum` field).
+fn checksum_of(value: &serde_json::Value) -> String {
+    let compact = serde_json::to_string(value).unwrap_or_default();
+    format!(
+        "{:016x}",
+        crate::suite::checksum::digest(compact.as_bytes())
+    )
+}
 
 /// One implementation: target name and fingerprint (`runtime vendor vm`).
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
@@ -240,6 +259,8 @@ pub enum ReportError {
     Parse { path: PathBuf, message: String },
     #[error("{path}: report schema {found} is newer than this difftest reads ({SCHEMA_VERSION})")]
     Newer { path: PathBuf, found: u32 },
+    #[error("{path}: {message}")]
+    Corrupt { path: PathBuf, message: String },
     #[error("cannot merge: {0}")]
     Mismatch(String),
 }
@@ -257,25 +278,57 @@ impl Report {
             source,
         };
         let text = std::fs::read_to_string(path).map_err(io)?;
-        let value: serde_json::Value =
-            serde_json::from_str(&text).map_err(|e| ReportError::Parse {
-                path: path.to_path_buf(),
-                message: e.to_string(),
-            })?;
-        let found = value
-            .get("schema_version")
-            .and_then(|v| v.as_u64())
-            .unwrap_or(0) as u32;
-        if found > SCHEMA_VERSION {
+        let parse = |message: String| ReportError::Parse {
+            path: path.to_path_buf(),
+            message,
+        };
+        let corrupt = |message: String| ReportError::Corrupt {
+            path: path.to_path_buf(),
+            message,
+        };
+        let mut value: serde_json::Value =
+            serde_json::from_str(&text).map_err(|e| parse(e.to_string()))?;
+        let found = value.get("schema_version").and_then(|v| v.as_u64());
+        let Some(found) = found.filter(|&v| v > 0) else {
+            return Err(parse("no schema_version".into()));
+        };
+        if found > u64::from(SCHEMA_VERSION) {
             return Err(ReportError::Newer {
                 path: path.to_path_buf(),
-                found,
+                found: found.min(u64::from(u32::MAX)) as u32,
             });
         }
-        serde_json::from_value(value).map_err(|e| ReportError::Parse {
-            path: path.to_path_buf(),
-            message: e.to_string(),
-        })
+        if found < u64::from(SCHEMA_VERSION) {
+            return Err(corrupt(format!(
+                "report schema {found} has no checksum, so its content cannot be verified; replay again"
+            )));
+        }
+        let sum = value
+            .as_object_mut()
+            .and_then(|o| o.remove("checksum"))
+            .ok_or_else(|| corrupt("no checksum".into()))?;
+        if sum.as_str() != Some(checksum_of(&value).as_str()) {
+            return Err(corrupt(
+                "the report does not match its checksum: it was changed after difftest wrote it"
+                    .into(),
+            ));
+        }
+        let report: Report = serde_json::from_value(value).map_err(|e| parse(e.to_string()))?;
+        report.check_ids().map_err(corrupt)?;
+        Ok(report)
+    }
+
+    /// Test ids and group ids are unique.
+    fn check_ids(&self) -> Result<(), String> {
+        let mut tests = std::collections::HashSet::new();
+        if let Some(t) = self.tests.iter().find(|t| !tests.insert(t.id)) {
+            return Err(format!("test {} appears twice", t.id));
+        }
+        let mut groups = std::collections::HashSet::new();
+        if let Some(g) = self.groups.iter().find(|g| !groups.insert(&g.id)) {
+            return Err(format!("group {} appears twice", g.id));
+        }
+        Ok(())
     }
 
     /// Writes `DIR/TGT-vs-REF.{json,md,junit.xml}`; returns the paths written.
@@ -286,14 +339,26 @@ impl Report {
         };
         std::fs::create_dir_all(dir).map_err(io(dir))?;
         let stem = self.stem();
-        let json = serde_json::to_string_pretty(self).map_err(std::io::Error::other);
+        // The checksum is of the JSON as a reader parses it back: serde_json may parse a
+        // float one ULP off the value it printed, so hashing `to_value(self)` would not
+        // match what `read` sees (found by the end-to-end export tests).
+        let json = serde_json::to_string(self)
+            .and_then(|compact| serde_json::from_str::<serde_json::Value>(&compact))
+            .and_then(|value| {
+                let checksum = checksum_of(&value);
+                serde_json::to_string_pretty(&Sealed {
+                    report: self,
+                    checksum,
+                })
+            })
+            .map_err(std::io::Error::other);
         let files = [
             (dir.join(format!("{stem}.json")), json.map_err(io(dir))?),
             (dir.join(format!("{stem}.md")), markdown::render(self)),
             (dir.join(format!("{stem}.junit.xml")), junit::render(self)),
         ];
         for (path, text) in &files {
-            std::fs::write(path, text).map_err(io(path))?;
+            crate::atomic::write(path, text).map_err(io(path))?;
         }
         Ok(files.into_iter().map(|(p, _)| p).collect())
     }

@@ -241,3 +241,33 @@ fn value_groups_with_the_same_change_are_related_and_counted_once() {
     let summary = build::summarize(&[], &groups, 0.0);
     assert_eq!((summary.new_groups, summary.new_changes), (4, 3));
 }
+
+#[test]
+fn reports_are_read_only_when_their_checksum_and_ids_check_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut r = report_of(&suite(), None, &AcceptedList::default(), false);
+    // Floats that serde_json does not parse back to the same bits without float_roundtrip.
+    r.stats.tests_per_second = 2_482.713_480_392_157;
+    r.stats.replay_seconds = 0.1 + 0.2;
+    r.summary.seconds = 1e-7 / 3.0;
+    let path = r.write_all(dir.path()).unwrap().remove(0);
+    let back = Report::read(&path).unwrap();
+    assert_eq!(back.tests, r.tests);
+    let text = std::fs::read_to_string(&path).unwrap();
+    let edited = text.replacen("\"differing\": ", "\"differing\": 1", 1);
+    std::fs::write(&path, &edited).unwrap();
+    let err = Report::read(&path).unwrap_err().to_string();
+    assert!(err.contains("checksum"), "{err}");
+    let old = text.replacen("\"schema_version\": 2", "\"schema_version\": 1", 1);
+    std::fs::write(&path, &old).unwrap();
+    let err = Report::read(&path).unwrap_err().to_string();
+    assert!(err.contains("schema 1 has no checksum"), "{err}");
+    let zero = text.replacen("\"schema_version\": 2", "\"schema_version\": 0", 1);
+    std::fs::write(&path, &zero).unwrap();
+    assert!(Report::read(&path).is_err());
+    let mut dup = r.clone();
+    dup.tests.push(dup.tests[0].clone());
+    let path = dup.write_all(dir.path()).unwrap().remove(0);
+    let err = Report::read(&path).unwrap_err().to_string();
+    assert!(err.contains("appears twice"), "{err}");
+}

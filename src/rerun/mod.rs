@@ -35,8 +35,13 @@ pub struct RerunReport {
     pub dropped_observations: u64,
     /// Checks and observations dropped because they read a value that changed (taint).
     pub dropped_derived: u64,
-    /// Expected exceptions whose message changed (their class is still checked).
+    /// Expected exceptions whose message changed (their class is still checked), counted
+    /// in the tests kept: a weakened check that is dropped later does not count, so the
+    /// number depends on the suite written, not on how reruns were split over workers.
     pub weakened_messages: u64,
+    /// The checks `(test id, step)` and observations `(test id, stmt, class, method)` whose
+    /// message was dropped, counted into `weakened_messages` at the end.
+    weakened: BTreeSet<(u64, u32, u32, u32)>,
     /// Tests dropped: nothing left to check, a different number of steps, a timeout or crash.
     pub dropped_tests: u64,
     /// How often each method's value changed, for the report.
@@ -122,6 +127,24 @@ pub fn remove_flakes(
         keep
     });
     report.dropped_tests = (before - rec.tests.len()) as u64;
+    report.weakened_messages = rec
+        .tests
+        .iter()
+        .map(|t| {
+            let checks = t
+                .checks
+                .iter()
+                .map(|&(step, _)| (t.id, step, u32::MAX, u32::MAX));
+            let observers = t
+                .observers
+                .iter()
+                .map(|o| (t.id, o.stmt, o.class, o.method));
+            checks
+                .chain(observers)
+                .filter(|k| report.weakened.contains(k))
+                .count() as u64
+        })
+        .sum();
     report.elapsed = began.elapsed();
     Ok(report)
 }
@@ -238,7 +261,7 @@ fn compare_steps(
         match settle(rec.values.get(v), &steps[step as usize]) {
             Settled::Same => checks.push((step, v)),
             Settled::ClassOnly(o) => {
-                report.weakened_messages += 1;
+                report.weakened.insert((test.id, step, u32::MAX, u32::MAX));
                 checks.push((step, rec.values.intern(&o)));
             }
             Settled::Changed => {
@@ -273,7 +296,7 @@ fn compare_observations(
         match settle(rec.values.get(v), got) {
             Settled::Same => values.push(v),
             Settled::ClassOnly(c) => {
-                report.weakened_messages += 1;
+                report.weakened.insert((test.id, o.stmt, o.class, o.method));
                 values.push(rec.values.intern(&c));
             }
             Settled::Changed => {
@@ -364,5 +387,73 @@ mod tests {
             assert!(full.check_count() > 0);
         }
         assert!(report.most_unstable(5)[0].0 == "t.Clock.now()");
+    }
+
+    /// Runs the fake, then gives every expected exception another message in rerun 0 and
+    /// crashes the tests that throw in rerun 1.
+    struct Twist(Fake, std::cell::Cell<usize>);
+
+    impl Executor for Twist {
+        fn execute(
+            &self,
+            seqs: &[crate::worker::protocol::SeqRequest],
+            contracts: bool,
+        ) -> Result<Vec<SeqResult>, PoolError> {
+            let rerun = self.1.get();
+            let mut results = self.0.execute(seqs, contracts)?;
+            for r in &mut results {
+                let SeqResult::Done { steps, .. } = r else {
+                    continue;
+                };
+                let threw = steps.iter().any(|s| matches!(s, Observed::Threw { .. }));
+                if threw && rerun == 1 {
+                    *r = SeqResult::Crash {
+                        exit: "signal 9".into(),
+                        stderr_tail: String::new(),
+                    };
+                    continue;
+                }
+                for s in steps.iter_mut() {
+                    if let Observed::Threw { message, .. } = s {
+                        *message = Some("another message".into());
+                    }
+                }
+            }
+            Ok(results)
+        }
+    }
+
+    #[test]
+    fn weakened_messages_count_only_tests_that_are_kept() {
+        let model = fake::model();
+        let cfg = GenConfig {
+            seed: 3,
+            output_limit: Some(300),
+            round_size: 50,
+            ..GenConfig::default()
+        };
+        let mut g = Generator::new(&model, cfg).unwrap();
+        let stop = AtomicBool::new(false);
+        g.run(&Fake::default(), &stop, |_| {}).unwrap();
+        let mut rec = g.finish();
+        let throwing = rec
+            .tests
+            .iter()
+            .filter(|t| {
+                t.checks
+                    .iter()
+                    .any(|&(_, v)| matches!(rec.values.get(v), Observed::Threw { .. }))
+            })
+            .count();
+        assert!(throwing > 0, "the fake records expected exceptions");
+        let mut factory = |i: usize| -> Result<Box<dyn Executor>, PoolError> {
+            Ok(Box::new(Twist(Fake::default(), std::cell::Cell::new(i))))
+        };
+        let report = remove_flakes(&mut rec, 2, 9, &mut factory, &stop, |_, _| {}).unwrap();
+        assert!(report.dropped_tests as usize >= throwing);
+        assert_eq!(
+            report.weakened_messages, 0,
+            "every weakened check was in a test dropped later"
+        );
     }
 }

@@ -5,6 +5,7 @@
 //! [`read`]): a header mapping, the classification of the exceptions the tests expect, then
 //! one entry per test whose statements are a block of Java-like lines ([`syntax`]).
 
+pub mod checksum;
 pub mod read;
 pub mod syntax;
 pub mod write;
@@ -18,8 +19,13 @@ use std::path::{Path, PathBuf};
 
 pub use write::Writer;
 
-/// Version of the suite file format; a newer one is refused. 2 added `// varies`.
-pub const FORMAT_VERSION: u32 = 2;
+/// Version of the suite file format. 2 added `// varies`; 3 added a checksum to every test
+/// and an end line with the counts and the whole file's checksum ([`checksum`]).
+pub const FORMAT_VERSION: u32 = 3;
+
+/// The oldest format read: older suites carry no checksums, so a corrupt byte in them
+/// could pass the gate; they are refused and must be recorded again.
+pub const MIN_FORMAT_VERSION: u32 = 3;
 
 /// One regression test: a sequence, the observers called after it, and what the reference
 /// gave. `expected_steps[i]` is `None` where step `i` is not checked (an object, or unstable).
@@ -123,6 +129,14 @@ pub enum SuiteError {
         path.display()
     )]
     Format { path: PathBuf, found: u64 },
+    #[error(
+        "{}: suite format {found} has no checksums, so its content cannot be verified \
+         (this difftest reads format {MIN_FORMAT_VERSION} to {FORMAT_VERSION}); record the suite again",
+        path.display()
+    )]
+    Unchecked { path: PathBuf, found: u64 },
+    #[error("{}: suite format {found} does not exist (this difftest reads format {MIN_FORMAT_VERSION} to {FORMAT_VERSION})", path.display())]
+    NoSuchFormat { path: PathBuf, found: u64 },
     #[error("{}: test {id}: {message}", path.display())]
     Invalid {
         path: PathBuf,

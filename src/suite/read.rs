@@ -1,14 +1,18 @@
 //! Reads suite files. The small preamble (header and exception table) goes through
 //! serde_yaml; the tests, which can be hundreds of thousands of lines, are read line by line
 //! in the layout [`super::write`] produces, which is far faster than a generic YAML parser
-//! and reports mistakes by line.
+//! and reports mistakes by line. Integrity is checked on the way ([`super::checksum`]): each
+//! test against its sum line, ids against earlier ones, and at the end the counts and the
+//! whole file against the end line. Anything that does not check out is an error naming the
+//! file and line: a suite is used whole and verified, or not at all.
 
+use super::checksum::{END, SUM, digest, parse_end, parse_hex};
 use super::syntax::{VARIES, parse_observed, parse_observer, parse_statement, split_expected};
-use super::{ErrorTest, FORMAT_VERSION, Header, Suite, SuiteError, Test};
+use super::{ErrorTest, FORMAT_VERSION, Header, MIN_FORMAT_VERSION, Suite, SuiteError, Test};
 use crate::contracts::ExceptionKind;
 use crate::sequence::{Observed, ObserverCall, Statement, Violation};
 use serde::Deserialize;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 
 #[derive(Deserialize)]
@@ -30,6 +34,10 @@ enum Block {
 struct Entry {
     id: u64,
     line: usize,
+    /// Byte offset of its `- id:` line.
+    start: usize,
+    /// Whether its sum line was read (and matched).
+    summed: bool,
     statements: Vec<Statement>,
     expected_steps: Vec<Option<Observed>>,
     observers: Vec<ObserverCall>,
@@ -42,6 +50,9 @@ struct Entry {
 
 struct Reader<'a> {
     path: &'a Path,
+    text: &'a str,
+    /// The line of every id seen.
+    ids: HashMap<u64, usize>,
     suite: Suite,
     errors_section: bool,
     entry: Option<Entry>,
@@ -52,8 +63,11 @@ struct Reader<'a> {
 pub fn parse(text: &str, path: &Path) -> Result<Suite, SuiteError> {
     let start = tests_start(text).ok_or_else(|| syntax(path, 1, "no `tests:` list"))?;
     let (header, exceptions) = preamble(&text[..start], path)?;
+    let (body_end, end) = end_line(text, path)?;
     let mut reader = Reader {
         path,
+        text,
+        ids: HashMap::new(),
         suite: Suite {
             header,
             tests: Vec::new(),
@@ -64,12 +78,61 @@ pub fn parse(text: &str, path: &Path) -> Result<Suite, SuiteError> {
         entry: None,
         block: Block::None,
     };
-    let first_line = text[..start].lines().count() + 1;
-    for (n, line) in text[start..].lines().enumerate() {
-        reader.line(line, first_line + n)?;
+    let mut n = text[..start].lines().count() + 1;
+    let mut offset = start;
+    for raw in text[start..body_end.max(start)].split_inclusive('\n') {
+        reader.line(raw.strip_suffix('\n').unwrap_or(raw), n, offset)?;
+        offset += raw.len();
+        n += 1;
     }
     reader.close()?;
-    Ok(reader.suite)
+    let suite = reader.suite;
+    let found = (suite.tests.len(), suite.error_revealing.len());
+    if (end.tests, end.errors) != found {
+        return Err(syntax(
+            path,
+            n,
+            format!(
+                "the end line says {} tests and {} error-revealing, the file holds {} and {}: tests were deleted or added",
+                end.tests, end.errors, found.0, found.1
+            ),
+        ));
+    }
+    if digest(&text.as_bytes()[..body_end]) != end.total {
+        return Err(syntax(
+            path,
+            n,
+            "the file does not match the checksum on its end line: the header or the lines between tests were edited; record the suite again",
+        ));
+    }
+    for (key, found) in [("tests", found.0), ("error-revealing", found.1)] {
+        if let Some(&said) = suite.header.counts.get(key).filter(|&&c| c != found as u64) {
+            return Err(syntax(
+                path,
+                1,
+                format!("the header says {said} {key} tests, the file holds {found}"),
+            ));
+        }
+    }
+    Ok(suite)
+}
+
+/// The byte offset where the end line starts, and what it says.
+fn end_line(text: &str, path: &Path) -> Result<(usize, super::checksum::End), SuiteError> {
+    let missing = || {
+        let line = text.lines().count().max(1);
+        syntax(
+            path,
+            line,
+            format!(
+                "no end line (`{END}…`): the file is truncated, or was not written by difftest"
+            ),
+        )
+    };
+    let body = text.strip_suffix('\n').ok_or_else(missing)?;
+    let at = body.rfind('\n').map_or(0, |i| i + 1);
+    let end = parse_end(&body[at..]).ok_or_else(missing)?;
+    Ok((at, end))
 }
 
 /// Byte offset of the line that starts the `tests:` list.
@@ -94,7 +157,9 @@ fn preamble(
 ) -> Result<(Header, BTreeMap<String, ExceptionKind>), SuiteError> {
     let yaml_error = |e: serde_yaml::Error| {
         let line = e.location().map_or(1, |l| l.line());
-        syntax(path, line, e.to_string())
+        // serde_yaml quotes the offending text, newlines and all (found by the fuzz harness):
+        // errors stay on one line.
+        syntax(path, line, e.to_string().replace('\n', "\\n"))
     };
     let value: serde_yaml::Value = serde_yaml::from_str(text).map_err(yaml_error)?;
     let format = value
@@ -102,9 +167,22 @@ fn preamble(
         .and_then(|h| h.get("format"))
         .and_then(serde_yaml::Value::as_u64)
         .ok_or_else(|| syntax(path, 1, "the header has no format version"))?;
+    let path_buf = path.to_path_buf();
     if format > u64::from(FORMAT_VERSION) {
         return Err(SuiteError::Format {
-            path: path.to_path_buf(),
+            path: path_buf,
+            found: format,
+        });
+    }
+    if format == 0 {
+        return Err(SuiteError::NoSuchFormat {
+            path: path_buf,
+            found: format,
+        });
+    }
+    if format < u64::from(MIN_FORMAT_VERSION) {
+        return Err(SuiteError::Unchecked {
+            path: path_buf,
             found: format,
         });
     }
@@ -113,8 +191,9 @@ fn preamble(
 }
 
 impl Reader<'_> {
-    fn line(&mut self, line: &str, n: usize) -> Result<(), SuiteError> {
+    fn line(&mut self, line: &str, n: usize, offset: usize) -> Result<(), SuiteError> {
         if let Some(content) = line.strip_prefix("    ") {
+            self.not_summed(n)?;
             return self.content(content, n);
         }
         self.block = Block::None;
@@ -128,17 +207,63 @@ impl Reader<'_> {
         }
         if let Some(id) = line.strip_prefix("- id: ") {
             self.close()?;
+            let digits = !id.is_empty() && id.bytes().all(|b| b.is_ascii_digit());
             let id = id
                 .parse()
-                .map_err(|_| syntax(self.path, n, "bad test id"))?;
+                .ok()
+                .filter(|_| digits)
+                .ok_or_else(|| syntax(self.path, n, "bad test id"))?;
+            if let Some(first) = self.ids.insert(id, n) {
+                let message = format!("test id {id} appears twice (first at line {first})");
+                return Err(syntax(self.path, n, message));
+            }
             self.entry = Some(Entry {
                 id,
                 line: n,
+                start: offset,
                 ..Entry::default()
             });
             return Ok(());
         }
+        if let Some(hex) = line.strip_prefix(SUM) {
+            return self.sum(hex, n, offset);
+        }
+        self.not_summed(n)?;
         self.field(line, n)
+    }
+
+    /// Fails if the current entry's sum line was read: nothing of a test may follow it.
+    fn not_summed(&self, n: usize) -> Result<(), SuiteError> {
+        match &self.entry {
+            Some(e) if e.summed => Err(syntax(
+                self.path,
+                n,
+                format!("test {}: a line after its sum line", e.id),
+            )),
+            _ => Ok(()),
+        }
+    }
+
+    /// Checks the current entry against its sum line at byte `offset`.
+    fn sum(&mut self, hex: &str, n: usize, offset: usize) -> Result<(), SuiteError> {
+        self.not_summed(n)?;
+        let path = self.path;
+        let Some(entry) = self.entry.as_mut() else {
+            return Err(syntax(path, n, "a sum line outside a test"));
+        };
+        let expected = parse_hex(hex).ok_or_else(|| syntax(path, n, "bad sum line"))?;
+        if digest(&self.text.as_bytes()[entry.start..offset]) != expected {
+            return Err(syntax(
+                path,
+                entry.line,
+                format!(
+                    "test {}: lines {}-{n} do not match their checksum: the test was changed after it was recorded; record the suite again",
+                    entry.id, entry.line
+                ),
+            ));
+        }
+        entry.summed = true;
+        Ok(())
     }
 
     fn field(&mut self, line: &str, n: usize) -> Result<(), SuiteError> {
@@ -205,6 +330,9 @@ impl Reader<'_> {
             return Ok(());
         };
         let bad = |m: &str| syntax(self.path, e.line, format!("test {}: {m}", e.id));
+        if !e.summed {
+            return Err(bad("no sum line"));
+        }
         if e.statements.is_empty() {
             return Err(bad("no statements"));
         }

@@ -138,6 +138,7 @@ fn empty_lists_are_written_and_read() {
     let mut suite = sample();
     suite.tests.clear();
     suite.error_revealing.clear();
+    suite.header.counts.clear();
     suite.save(&path).unwrap();
     let text = std::fs::read_to_string(&path).unwrap();
     assert!(text.contains("\ntests: []\nerror_revealing: []\n"));
@@ -153,7 +154,7 @@ fn newer_format_is_refused_and_errors_name_file_and_line() {
     let path = dir.path().join("ref.yaml");
     sample().save(&path).unwrap();
     let text = std::fs::read_to_string(&path).unwrap();
-    std::fs::write(&path, text.replace("format: 2", "format: 99")).unwrap();
+    std::fs::write(&path, text.replace("format: 3", "format: 99")).unwrap();
     let err = Suite::load(&path).unwrap_err();
     assert!(matches!(err, SuiteError::Format { found: 99, .. }), "{err}");
     let broken = text.replace("v2 = ((java", "v2 = ((java bad");
@@ -164,4 +165,112 @@ fn newer_format_is_refused_and_errors_name_file_and_line() {
         err.starts_with(&format!("{}:{line}:", path.display())),
         "{err}"
     );
+}
+
+/// The sample with a second regression test (id 4), as saved text.
+fn two_tests_text(dir: &std::path::Path) -> String {
+    let mut suite = sample();
+    let mut second = suite.tests[0].clone();
+    second.id = 4;
+    suite.tests.push(second);
+    suite.header.counts.insert(s("tests"), 2);
+    let path = dir.join("two.yaml");
+    suite.save(&path).unwrap();
+    std::fs::read_to_string(&path).unwrap()
+}
+
+fn load_text(dir: &std::path::Path, text: &str) -> Result<Suite, SuiteError> {
+    let path = dir.join("edited.yaml");
+    std::fs::write(&path, text).unwrap();
+    Suite::load(&path)
+}
+
+#[test]
+fn every_changed_byte_is_caught() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = two_tests_text(dir.path());
+    let mut caught = 0;
+    for i in 0..text.len() {
+        let mut bytes = text.clone().into_bytes();
+        bytes[i] ^= if bytes[i] == b'\n' { 0x2a } else { 0x01 };
+        let edited = String::from_utf8(bytes).unwrap();
+        let err = load_text(dir.path(), &edited).expect_err(&format!("byte {i} changed"));
+        assert!(err.to_string().contains("edited.yaml"), "{err}");
+        caught += 1;
+    }
+    assert_eq!(caught, text.len());
+}
+
+#[test]
+fn a_test_edited_after_recording_is_named_by_id_and_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = two_tests_text(dir.path());
+    let edited = text.replacen("a\\\"b", "x\\\"b", 1);
+    assert_ne!(edited, text);
+    let err = load_text(dir.path(), &edited).unwrap_err().to_string();
+    let line = text.lines().position(|l| l == "- id: 3").unwrap() + 1;
+    assert!(
+        err.contains(&format!("edited.yaml:{line}: test 3")),
+        "{err}"
+    );
+    assert!(err.contains("checksum"), "{err}");
+}
+
+#[test]
+fn duplicate_ids_are_refused_even_when_resealed() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = two_tests_text(dir.path());
+    // Different content, same id.
+    let dup = checksum::seal(&text.replace("- id: 4", "- id: 3"));
+    let err = load_text(dir.path(), &dup).unwrap_err().to_string();
+    let second = dup.lines().filter(|l| *l == "- id: 3").count();
+    assert_eq!(second, 2);
+    assert!(err.contains("test id 3 appears twice"), "{err}");
+    // An exact copy of an entry, with the header's count raised.
+    let start = text.find("- id: 3\n").unwrap();
+    let end = text.find("- id: 4\n").unwrap();
+    let mut copy = text.clone();
+    copy.insert_str(end, &text[start..end]);
+    let copy = checksum::seal(&copy.replace("  tests: 2\n", "  tests: 3\n"));
+    let err = load_text(dir.path(), &copy).unwrap_err().to_string();
+    assert!(err.contains("test id 3 appears twice"), "{err}");
+    // The same copy without resealing.
+    let mut raw = text.clone();
+    raw.insert_str(end, &text[start..end]);
+    assert!(load_text(dir.path(), &raw).is_err());
+}
+
+#[test]
+fn deleted_tests_cut_files_and_edited_headers_are_caught() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = two_tests_text(dir.path());
+    let start = text.find("- id: 4\n").unwrap();
+    let end = text.find("error_revealing:").unwrap();
+    let deleted = format!("{}{}", &text[..start], &text[end..]);
+    let err = load_text(dir.path(), &deleted).unwrap_err().to_string();
+    assert!(err.contains("tests were deleted or added"), "{err}");
+    let cut = &text[..end];
+    let err = load_text(dir.path(), cut).unwrap_err().to_string();
+    assert!(err.contains("truncated"), "{err}");
+    let seed = text.replace("seed: 7", "seed: 8");
+    let err = load_text(dir.path(), &seed).unwrap_err().to_string();
+    assert!(err.contains("header"), "{err}");
+}
+
+#[test]
+fn formats_outside_the_supported_range_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = two_tests_text(dir.path());
+    let zero = checksum::seal(&text.replace("format: 3", "format: 0"));
+    let err = load_text(dir.path(), &zero).unwrap_err();
+    assert!(matches!(err, SuiteError::NoSuchFormat { .. }), "{err}");
+    let two = text.replace("format: 3", "format: 2");
+    let err = load_text(dir.path(), &two).unwrap_err();
+    assert!(
+        matches!(err, SuiteError::Unchecked { found: 2, .. }),
+        "{err}"
+    );
+    assert!(err.to_string().contains("no checksums"), "{err}");
+    let sealed = checksum::seal(&text);
+    assert_eq!(sealed, text, "sealing a sealed suite changes nothing");
 }

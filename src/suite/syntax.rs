@@ -265,7 +265,9 @@ pub fn split_expected(line: &str) -> (&str, Option<&str>) {
             Some(q) if b == q => quote = None,
             Some(_) => {}
             None if b == b'"' || b == b'\'' => quote = Some(b),
-            None if line[i..].starts_with(EXPECT) => {
+            // Bytes, not `line[i..]`: `i` may be inside a multi-byte character (found by
+            // the loader fuzz harness); EXPECT is ASCII, so a match is on a boundary.
+            None if bytes[i..].starts_with(EXPECT.as_bytes()) => {
                 return (&line[..i], Some(&line[i + EXPECT.len()..]));
             }
             None => {}

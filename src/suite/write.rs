@@ -1,6 +1,7 @@
 //! Writes suite files: the header and exception table through serde_yaml (small), then each
-//! test as a YAML block of Java-like lines written by hand, streamed to a temporary file that
-//! replaces the target only when everything is written.
+//! test as a YAML block of Java-like lines written by hand and closed by its checksum,
+//! streamed to a temporary file that replaces the target only when everything, and the end
+//! line with the counts and the whole file's checksum ([`super::checksum`]), is written.
 //!
 //! ```yaml
 //! tests:
@@ -11,15 +12,18 @@
 //!     v2 = ((java.util.ArrayList) v0).add((java.lang.Object) v1)  // true
 //!   observe: |
 //!     ((java.util.ArrayList) v0).size()  // 1
+//!   sum: 5f0c1b2e4d6a7980
 //! ```
 
+use super::checksum::{Running, end_line, sum_line};
 use super::syntax::{EXPECT, VARIES, write_expr, write_observed, write_observer};
 use super::{ErrorTest, Header, SuiteError, Test};
+use crate::atomic::AtomicFile;
 use crate::contracts::ExceptionKind;
 use crate::sequence::Statement;
 use serde::Serialize;
 use std::collections::BTreeMap;
-use std::io::{BufWriter, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// The first line of every suite file.
@@ -42,9 +46,12 @@ enum Section {
 /// A suite being written; nothing replaces the target until [`Writer::finish`].
 pub struct Writer {
     path: PathBuf,
-    out: BufWriter<tempfile::NamedTempFile>,
+    out: AtomicFile,
     section: Section,
     buf: String,
+    total: Running,
+    tests: usize,
+    errors: usize,
 }
 
 impl Writer {
@@ -58,26 +65,42 @@ impl Writer {
             path: path.to_path_buf(),
             source,
         };
-        let dir = match path.parent() {
-            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-            _ => PathBuf::from("."),
+        let out = AtomicFile::create(path).map_err(io)?;
+        // The file gets checksums, so it is of the current format whatever `header` says.
+        let header = &Header {
+            format: super::FORMAT_VERSION,
+            ..header.clone()
         };
-        std::fs::create_dir_all(&dir).map_err(io)?;
-        let file = tempfile::Builder::new()
-            .prefix(".difftest-suite-")
-            .tempfile_in(&dir)
-            .map_err(io)?;
-        let mut out = BufWriter::with_capacity(1 << 20, file);
         let yaml = serde_yaml::to_string(&Preamble { header, exceptions })
             .map_err(|e| io(std::io::Error::other(e)))?;
-        writeln!(out, "{BANNER}").map_err(io)?;
-        out.write_all(yaml.as_bytes()).map_err(io)?;
-        Ok(Writer {
+        let mut w = Writer {
             path: path.to_path_buf(),
             out,
             section: Section::Preamble,
             buf: String::with_capacity(1 << 16),
-        })
+            total: Running::default(),
+            tests: 0,
+            errors: 0,
+        };
+        w.emit(format!("{BANNER}\n").as_bytes())?;
+        w.emit(yaml.as_bytes())?;
+        Ok(w)
+    }
+
+    /// Writes bytes covered by the end line's checksum.
+    fn emit(&mut self, bytes: &[u8]) -> Result<(), SuiteError> {
+        self.total.update(bytes);
+        self.out.write_all(bytes).map_err(|e| self.io(e))
+    }
+
+    /// Writes the entry in `self.buf` followed by its sum line.
+    fn emit_entry(&mut self) -> Result<(), SuiteError> {
+        let mut buf = std::mem::take(&mut self.buf);
+        let sum = sum_line(&buf);
+        buf.push_str(&sum);
+        let written = self.emit(buf.as_bytes());
+        self.buf = buf;
+        written
     }
 
     fn io(&self, source: std::io::Error) -> SuiteError {
@@ -101,7 +124,7 @@ impl Writer {
             text.push_str("error_revealing:\n");
         }
         self.section = section;
-        self.out.write_all(text.as_bytes()).map_err(|e| self.io(e))
+        self.emit(text.as_bytes())
     }
 
     /// Appends a regression test; all of them come before the error-revealing ones.
@@ -113,23 +136,19 @@ impl Writer {
             return Err(self.invalid(t.id, "observers and observations differ in number"));
         }
         self.open(Section::Tests)?;
-        let mut buf = std::mem::take(&mut self.buf);
-        buf.clear();
-        format_test(&mut buf, t);
-        let written = self.out.write_all(buf.as_bytes());
-        self.buf = buf;
-        written.map_err(|e| self.io(e))
+        self.buf.clear();
+        format_test(&mut self.buf, t);
+        self.tests += 1;
+        self.emit_entry()
     }
 
     /// Appends an error-revealing test.
     pub fn error_test(&mut self, e: &ErrorTest) -> Result<(), SuiteError> {
         self.open(Section::Errors)?;
-        let mut buf = std::mem::take(&mut self.buf);
-        buf.clear();
-        format_error_test(&mut buf, e);
-        let written = self.out.write_all(buf.as_bytes());
-        self.buf = buf;
-        written.map_err(|e| self.io(e))
+        self.buf.clear();
+        format_error_test(&mut self.buf, e);
+        self.errors += 1;
+        self.emit_entry()
     }
 
     /// Closes the lists, flushes and renames the file into place.
@@ -139,22 +158,13 @@ impl Writer {
             Section::Tests => "error_revealing: []\n",
             Section::Errors => "",
         };
-        self.out
-            .write_all(tail.as_bytes())
-            .map_err(|e| self.io(e))?;
-        let file = self.out.into_inner().map_err(|e| SuiteError::Io {
-            path: self.path.clone(),
-            source: e.into_error(),
-        })?;
-        file.as_file().sync_all().map_err(|source| SuiteError::Io {
+        self.emit(tail.as_bytes())?;
+        let end = end_line(self.tests, self.errors, self.total.value());
+        self.out.write_all(end.as_bytes()).map_err(|e| self.io(e))?;
+        self.out.commit().map_err(|source| SuiteError::Io {
             path: self.path.clone(),
             source,
-        })?;
-        file.persist(&self.path).map_err(|e| SuiteError::Io {
-            path: self.path.clone(),
-            source: e.error,
-        })?;
-        Ok(())
+        })
     }
 
     fn invalid(&self, id: u64, message: &str) -> SuiteError {

@@ -22,6 +22,27 @@ pub struct Fingerprint {
 }
 
 impl Fingerprint {
+    /// How `self` differs from `recorded`, field by field (`java_version 17.0.9 → 17.0.10`),
+    /// or `None` when they are the same: never two identical one-line strings.
+    pub fn differences(&self, recorded: &Fingerprint) -> Option<String> {
+        let fields = [
+            ("java_version", &self.java_version, &recorded.java_version),
+            ("java_vendor", &self.java_vendor, &recorded.java_vendor),
+            ("vm_name", &self.vm_name, &recorded.vm_name),
+            (
+                "runtime_version",
+                &self.runtime_version,
+                &recorded.runtime_version,
+            ),
+        ];
+        let changed: Vec<String> = fields
+            .iter()
+            .filter(|(_, now, then)| now != then)
+            .map(|(name, now, then)| format!("{name} {then:?} → {now:?}"))
+            .collect();
+        (!changed.is_empty()).then(|| changed.join(", "))
+    }
+
     /// e.g. `21.0.8+9-LTS Eclipse Adoptium OpenJDK 64-Bit Server VM`.
     pub fn one_line(&self) -> String {
         format!(
@@ -90,9 +111,7 @@ pub fn write_record(path: &Path, record: &Record) -> Result<(), TargetError> {
     })?;
     let dir = path.parent().unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir).map_err(|e| TargetError::io("cannot create", dir, e))?;
-    let tmp = path.with_extension(format!("yaml.tmp{}", std::process::id()));
-    std::fs::write(&tmp, text).map_err(|e| TargetError::io("cannot write", &tmp, e))?;
-    std::fs::rename(&tmp, path).map_err(|e| TargetError::io("cannot write", path, e))
+    crate::atomic::write(path, text).map_err(|e| TargetError::io("cannot write", path, e))
 }
 
 /// Runs the target's `bin/java` (on the VM `libjvm` names) and records what it says.
@@ -166,6 +185,30 @@ pub fn parse_properties(text: &str) -> Result<(Fingerprint, String), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn differences_name_the_changed_fields_and_only_them() {
+        let f = Fingerprint {
+            java_version: "17.0.9".into(),
+            java_vendor: "V".into(),
+            vm_name: "VM".into(),
+            runtime_version: "17.0.9+9".into(),
+        };
+        assert_eq!(f.differences(&f.clone()), None);
+        let edited = Fingerprint {
+            java_version: "17.0.8".into(),
+            ..f.clone()
+        };
+        assert_eq!(
+            f.one_line(),
+            edited.one_line(),
+            "the one-line form hides it"
+        );
+        assert_eq!(
+            f.differences(&edited).as_deref(),
+            Some("java_version \"17.0.8\" → \"17.0.9\"")
+        );
+    }
 
     const SAMPLE: &str = "Property settings:\n    file.encoding = UTF-8\n    java.class.path = \n    \
         java.library.path = /usr/java/packages/lib\n        /usr/lib64\n    java.runtime.version = 21.0.8+9-LTS\n    \

@@ -120,8 +120,15 @@ impl TargetSpec {
 
 /// Reads and validates `file`, which must be named `<expected_name>.yaml`.
 pub fn load_file(file: &Path, expected_name: &str) -> Result<TargetSpec, TargetError> {
-    let text =
-        std::fs::read_to_string(file).map_err(|e| TargetError::io("cannot read", file, e))?;
+    // Whatever stops the file from being read (missing, a folder, binary or not UTF-8) is
+    // about the file the user named: bad input, not infrastructure.
+    let text = std::fs::read_to_string(file).map_err(|e| TargetError::Invalid {
+        location: file.display().to_string(),
+        message: match e.kind() {
+            std::io::ErrorKind::InvalidData => "not a UTF-8 text file".to_string(),
+            _ => format!("cannot read the target file: {e}"),
+        },
+    })?;
     parse(&text, file, expected_name)
 }
 
@@ -200,6 +207,9 @@ impl Cx<'_> {
             Some((line, col)) => format!("{}:{line}:{col}", self.file.display()),
             None => self.file.display().to_string(),
         };
+        // Messages quote the file's values, which may hold newlines (found by the fuzz
+        // harness): errors stay on one line.
+        let message = message.replace('\n', "\\n");
         TargetError::Invalid { location, message }
     }
 }
@@ -233,7 +243,7 @@ fn parse_error(file: &Path, err: &serde_yaml::Error) -> TargetError {
     };
     TargetError::Parse {
         location,
-        message: message.replace('`', "'"),
+        message: message.replace('`', "'").replace('\n', "\\n"),
     }
 }
 

@@ -3,8 +3,13 @@
 //! callee and kind, for one target or for every target (`*`). Entries are only ever added
 //! by `difftest accept` (never automatically in CI); entries no replay saw are stale.
 //!
+//! Format 2 ends with a checksum line over everything before it, so a corrupt or hand-edited
+//! list is refused (exit 2) rather than trusted; after reviewing a hand edit, `difftest accept
+//! --reseal` writes it again with a fresh checksum. Format 1 had no checksum and is refused
+//! the same way. Two entries for the same callee, kind and target are refused with the line.
+//!
 //! ```yaml
-//! format: 1
+//! format: 2
 //! accepted:
 //!   - group: g-3fa2c1
 //!     callee: java.text.DateFormat.format(java.util.Date)
@@ -13,14 +18,18 @@
 //!     reason: CLDR 42 puts a narrow no-break space before AM/PM
 //!     by: alice
 //!     date: 2025-01-31
+//! # sum: xxh3 0123456789abcdef
 //! ```
 
 use crate::compare::Kind;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
-/// Version of the accepted-list format; a newer one is refused.
-pub const ACCEPTED_FORMAT: u32 = 1;
+/// Version of the accepted-list format; a newer one is refused. 2 added the checksum line.
+pub const ACCEPTED_FORMAT: u32 = 2;
+
+/// The first words of the checksum line that ends a list.
+const SUM_LINE: &str = "# sum: xxh3 ";
 
 /// One accepted difference.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
@@ -81,6 +90,10 @@ pub enum AcceptedError {
         "{path}: format {found} is newer than this difftest reads ({ACCEPTED_FORMAT}); upgrade difftest"
     )]
     Newer { path: PathBuf, found: u32 },
+    #[error(
+        "{path}: {message}; if the list was edited on purpose, review it and run `difftest accept --reseal`"
+    )]
+    Unverified { path: PathBuf, message: String },
     #[error("{path}: cannot write the accepted list: {source}")]
     Write {
         path: PathBuf,
@@ -112,13 +125,90 @@ impl AcceptedList {
         if text.trim().is_empty() {
             return Ok(AcceptedList::default());
         }
-        let list: AcceptedList = serde_yaml::from_str(&text).map_err(|e| AcceptedError::Parse {
+        let list = Self::parse(&text, path)?;
+        let unverified = |message: String| AcceptedError::Unverified {
             path: path.to_path_buf(),
-            message: one_line_yaml_error(&e),
+            message,
+        };
+        if list.format < ACCEPTED_FORMAT {
+            return Err(unverified(format!(
+                "format {} has no checksum, so its content cannot be verified",
+                list.format
+            )));
+        }
+        let (body, sum) = split_sum(&text).ok_or_else(|| {
+            unverified(format!(
+                "line {}: no `{SUM_LINE}…` line at the end",
+                text.lines().count()
+            ))
         })?;
+        if crate::suite::checksum::digest(body.as_bytes()) != sum {
+            return Err(unverified(
+                "the list does not match its checksum: it was changed after difftest wrote it"
+                    .into(),
+            ));
+        }
+        Ok(list)
+    }
+
+    /// Reads the list without its checksum (for `accept --reseal`, after a person reviewed
+    /// it): the format, entries and duplicates are still checked.
+    pub fn load_unverified(path: &Path) -> Result<AcceptedList, AcceptedError> {
+        match std::fs::read_to_string(path) {
+            Ok(text) if text.trim().is_empty() => Ok(AcceptedList::default()),
+            Ok(text) => Self::parse(&text, path),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(AcceptedList::default()),
+            Err(source) => Err(AcceptedError::Read {
+                path: path.to_path_buf(),
+                source,
+            }),
+        }
+    }
+
+    /// Parses the text and checks the format range and the entries.
+    fn parse(text: &str, path: &Path) -> Result<AcceptedList, AcceptedError> {
+        let parse = |message: String| AcceptedError::Parse {
+            path: path.to_path_buf(),
+            message,
+        };
+        let list: AcceptedList =
+            serde_yaml::from_str(text).map_err(|e| parse(one_line_yaml_error(&e)))?;
         if list.format > ACCEPTED_FORMAT {
             let (path, found) = (path.to_path_buf(), list.format);
             return Err(AcceptedError::Newer { path, found });
+        }
+        if list.format == 0 {
+            return Err(parse(format!(
+                "format 0 does not exist (this difftest reads format {ACCEPTED_FORMAT})"
+            )));
+        }
+        let lines = entry_lines(text);
+        let line_of = |i: usize| {
+            lines
+                .get(i)
+                .map_or(String::new(), |n| format!("line {n}: "))
+        };
+        let mut seen = std::collections::HashMap::new();
+        for (i, e) in list.accepted.iter().enumerate() {
+            for (field, value) in [
+                ("callee", &e.callee),
+                ("target", &e.target),
+                ("reason", &e.reason),
+            ] {
+                if value.trim().is_empty() {
+                    return Err(parse(format!("{}entry without a {field}", line_of(i))));
+                }
+            }
+            if let Some(first) = seen.insert((&e.callee, e.kind, &e.target), i) {
+                return Err(parse(format!(
+                    "{}{} ({}) for target {} is accepted twice (first at {})",
+                    line_of(i),
+                    e.callee,
+                    e.kind.describe(),
+                    e.target,
+                    line_of(first).trim_end_matches(": ")
+                )));
+            }
         }
         Ok(list)
     }
@@ -129,10 +219,14 @@ impl AcceptedList {
             path: path.to_path_buf(),
             source,
         };
-        let text = serde_yaml::to_string(self).map_err(|e| werr(std::io::Error::other(e)))?;
-        let tmp = path.with_extension("yaml.tmp");
-        std::fs::write(&tmp, text).map_err(werr)?;
-        std::fs::rename(&tmp, path).map_err(werr)
+        let list = AcceptedList {
+            format: ACCEPTED_FORMAT,
+            accepted: self.accepted.clone(),
+        };
+        let mut text = serde_yaml::to_string(&list).map_err(|e| werr(std::io::Error::other(e)))?;
+        let sum = crate::suite::checksum::digest(text.as_bytes());
+        text.push_str(&format!("{SUM_LINE}{sum:016x}\n"));
+        crate::atomic::write(path, text).map_err(werr)
     }
 
     /// The entry accepting `kind` at `callee` on `target`, if any.
@@ -158,6 +252,30 @@ impl AcceptedList {
             .filter(|e| !seen.iter().any(|(c, k)| e.callee == *c && e.kind == *k))
             .collect()
     }
+}
+
+/// The text before the checksum line, and the checksum, when the last line is one.
+fn split_sum(text: &str) -> Option<(&str, u64)> {
+    let body = text.strip_suffix('\n')?;
+    let at = body.rfind('\n').map_or(0, |i| i + 1);
+    let hex = body[at..].strip_prefix(SUM_LINE)?;
+    Some((&text[..at], crate::suite::checksum::parse_hex(hex)?))
+}
+
+/// The line number of each entry (a line starting with `-` after `accepted:`), in order.
+fn entry_lines(text: &str) -> Vec<usize> {
+    let mut inside = false;
+    let mut lines = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        if line.starts_with("accepted:") {
+            inside = true;
+        } else if inside && line.trim_start().starts_with("- ") {
+            lines.push(n + 1);
+        } else if !line.starts_with([' ', '-', '#']) && !line.is_empty() {
+            inside = false;
+        }
+    }
+    lines
 }
 
 /// A serde_yaml error on one line, with its line number when known.
@@ -252,11 +370,51 @@ mod tests {
             AcceptedList::load(&path),
             Err(AcceptedError::Newer { found: 9, .. })
         ));
-        std::fs::write(&path, "format: 1\naccepted: [{group: x}]\n").unwrap();
+        std::fs::write(&path, "format: 2\naccepted: [{group: x}]\n").unwrap();
         let err = AcceptedList::load(&path).unwrap_err().to_string();
         assert!(
             err.contains("t17.accepted.yaml") && err.contains("line"),
             "{err}"
         );
+    }
+
+    #[test]
+    fn edited_old_or_duplicated_lists_are_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("r.accepted.yaml");
+        let mut list = AcceptedList::default();
+        list.add(entry("t21"));
+        list.add(entry("*"));
+        list.save(&path).unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let load = |text: &str| {
+            std::fs::write(&path, text).unwrap();
+            AcceptedList::load(&path).map_err(|e| e.to_string())
+        };
+        assert_eq!(load(&text).unwrap(), list);
+        let err = load(&text.replacen("reason: known", "reason: knowN", 1)).unwrap_err();
+        assert!(
+            err.contains("checksum") && err.contains("--reseal"),
+            "{err}"
+        );
+        let cut: String = text
+            .lines()
+            .filter(|l| !l.starts_with('#'))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        assert!(load(&cut).unwrap_err().contains("no `# sum"), "cut");
+        let old = cut.replace("format: 2", "format: 1");
+        assert!(load(&old).unwrap_err().contains("format 1 has no checksum"));
+        let zero = cut.replace("format: 2", "format: 0");
+        assert!(load(&zero).unwrap_err().contains("format 0"));
+        // The same entry twice, even with a valid checksum.
+        let twice = cut.replace("target: t21", "target: '*'");
+        let sum = crate::suite::checksum::digest(twice.as_bytes());
+        let err = load(&format!("{twice}{SUM_LINE}{sum:016x}\n")).unwrap_err();
+        assert!(
+            err.contains("accepted twice") && err.contains("line 8"),
+            "{err}"
+        );
+        assert!(AcceptedList::load_unverified(&path).is_err());
     }
 }

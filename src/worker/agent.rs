@@ -39,9 +39,7 @@ pub fn install(dir: &Path) -> io::Result<()> {
         if let Some(parent) = path.parent() {
             fs::create_dir_all(parent)?;
         }
-        let tmp = path.with_extension(format!("class.{}.tmp", std::process::id()));
-        fs::write(&tmp, bytes)?;
-        fs::rename(&tmp, &path)?;
+        crate::atomic::write(&path, bytes)?;
     }
     Ok(())
 }

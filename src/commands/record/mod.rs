@@ -132,6 +132,15 @@ fn describe(pool: &Pool, reference: &str, plan: &Plan) -> anyhow::Result<ApiMode
             "{reference} does not know {first}{more}"
         )));
     }
+    if let (Some(path), Some((pattern, class))) = (
+        plan.observers_file.as_ref(),
+        crate::observe::unknown_class(&plan.generation.user_observers, &model),
+    ) {
+        return Err(bad_input(format!(
+            "{}: observer pattern {pattern}: class {class} is not in scope",
+            path.display()
+        )));
+    }
     let model = setup::filter_model(&model, &plan.omit, plan.skip_deprecated);
     if model.callable_count() == 0 && model.classes.values().all(|c| c.fields.is_empty()) {
         return Err(bad_input(format!(

@@ -24,6 +24,8 @@ pub struct Plan {
     pub output: PathBuf,
     /// Options as written into the header (nothing that depends on the machine or `--jobs`).
     pub options: BTreeMap<String, String>,
+    /// The `--observers` file, if any.
+    pub observers_file: Option<PathBuf>,
 }
 
 /// Checks the flags and reads the files they name.
@@ -71,6 +73,7 @@ pub fn plan(args: &RecordArgs) -> anyhow::Result<Plan> {
         generation,
         output,
         options: options(args),
+        observers_file: args.observers.clone(),
     })
 }
 

@@ -1,0 +1,77 @@
+//! A hand-built replay report, shared by the integrity tests and the loader fuzz harness.
+
+use difftest::compare::{Kind, Site};
+use difftest::report::{
+    Gate, GroupReport, GroupStatus, Implementation, Options, Report, SCHEMA_VERSION, Stats,
+    Summary, TestReport, TestStatus,
+};
+
+/// A report of `n` new groups (distinct callees) of a replay of `suite`.
+pub fn report_with_groups(n: usize, suite: &str) -> Report {
+    let implementation = |name: &str| Implementation {
+        name: name.into(),
+        fingerprint: None,
+    };
+    let groups: Vec<GroupReport> = (0..n)
+        .map(|i| GroupReport {
+            id: format!("g-{i:06x}"),
+            callee: format!("Counter.m{i}()"),
+            kind: Kind::Value,
+            status: GroupStatus::New,
+            tests: 1,
+            test_ids: vec![i as u64],
+            example: i as u64,
+            example_statements: 1,
+            site: Site::Step(0),
+            ref_value: "1".into(),
+            tgt_value: "2".into(),
+            ref_observed: None,
+            tgt_observed: None,
+            example_java: vec![format!("new Counter().m{i}();")],
+            accepted: None,
+            minimized: None,
+            reproduced: None,
+            same_change_as: None,
+        })
+        .collect();
+    let tests = (0..n)
+        .map(|i| TestReport {
+            id: i as u64,
+            status: TestStatus::Differs,
+            group: Some(format!("g-{i:06x}")),
+            kind: Some(Kind::Value),
+            callee: Some(format!("Counter.m{i}()")),
+            ref_value: Some("1".into()),
+            tgt_value: Some("2".into()),
+        })
+        .collect();
+    Report {
+        schema_version: SCHEMA_VERSION,
+        tool: "test".into(),
+        reference: implementation("ref"),
+        target: implementation("tgt"),
+        suite: suite.into(),
+        shards: vec![],
+        options: Options {
+            strict_messages: false,
+            confirm: 1,
+            jobs: 1,
+            minimize_budget: 0,
+            segment: 1000,
+        },
+        gate: Gate::Fail,
+        summary: Summary {
+            tests: n,
+            differing: n,
+            groups: n,
+            new_groups: n,
+            new_changes: n,
+            ..Summary::default()
+        },
+        groups,
+        stale_accepted: vec![],
+        notes: vec![],
+        stats: Stats::default(),
+        tests,
+    }
+}
