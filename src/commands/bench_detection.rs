@@ -197,7 +197,7 @@ fn write_evidence(
         }
     }
     std::fs::create_dir_all(dir)?;
-    std::fs::write(dir.join("evidence.txt"), text)?;
+    crate::atomic::write(&dir.join("evidence.txt"), text)?;
     Ok(())
 }
 

@@ -208,9 +208,9 @@ fn write(c: &Comparison, dir: &Path) -> anyhow::Result<PathBuf> {
     std::fs::create_dir_all(dir)?;
     let stem = dir.join(format!("compare-{}-to-{}", c.older, c.newer));
     let json = stem.with_extension("json");
-    std::fs::write(&json, serde_json::to_string_pretty(c)?)?;
+    crate::atomic::write(&json, serde_json::to_string_pretty(c)?)?;
     let md = stem.with_extension("md");
-    std::fs::write(&md, markdown(c))?;
+    crate::atomic::write(&md, markdown(c))?;
     Ok(md)
 }
 
