@@ -46,7 +46,7 @@ pub enum Command {
     Targets(TargetsCommand),
     /// Replay a recorded suite on other implementations; report what behaves differently
     Replay(ReplayArgs),
-    /// Accept a group of differences (id from the replay report) with a reason
+    /// Accept a cause or group of differences (id from the replay report) with a reason
     Accept(AcceptArgs),
     /// Merge the JSON reports of shards (`replay --shard K/N`) into one report
     Report(ReportArgs),
@@ -132,8 +132,8 @@ pub struct ReplayArgs {
 /// `difftest accept`.
 #[derive(Args, Debug, Clone)]
 pub struct AcceptArgs {
-    /// The group id shown in the replay table and report (e.g. g-3fa2c1)
-    #[arg(value_name = "GROUP")]
+    /// The cause or group id shown in the replay table and report (e.g. c-1a2b3c, g-3fa2c1)
+    #[arg(value_name = "ID")]
     pub group: String,
     /// Why this difference is acceptable (stored with the entry)
     #[arg(long, required = true)]
