@@ -306,6 +306,43 @@ mod tests {
     }
 
     #[test]
+    fn a_cause_entry_covers_every_callee_with_the_same_change() {
+        let mut list = AcceptedList::default();
+        list.add(AcceptedEntry {
+            group: "c-123456".into(),
+            callee: "A.f()".into(),
+            kind: Kind::Value,
+            cause: Some(CauseKey {
+                label: Label::Rendering,
+                change: "float/double printed with other digits".into(),
+            }),
+            callees: vec!["A.f()".into()],
+            target: "*".into(),
+            reason: "shortest decimal".into(),
+            by: None,
+            date: None,
+        });
+        let change = Some("float/double printed with other digits");
+        let found = list.find_for("B.g(int)", Kind::Value, Label::Rendering, change, "t21");
+        assert!(found.is_some(), "a new callee with the same change");
+        assert!(
+            list.find_for("B.g(int)", Kind::Value, Label::Invisible, change, "t21")
+                .is_none()
+        );
+        assert!(
+            list.find("A.f()", Kind::Value, "t21").is_none(),
+            "not a group entry"
+        );
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.accepted.yaml");
+        list.save(&path).unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(text.contains("format: 2"), "{text}");
+        let back = AcceptedList::load(&path).unwrap();
+        assert_eq!(back.accepted, list.accepted);
+    }
+
+    #[test]
     fn round_trips_and_refuses_newer_formats() {
         let dir = tempfile::tempdir().unwrap();
         let path = path_for(&dir.path().join("t17.yaml"));
