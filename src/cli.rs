@@ -66,7 +66,7 @@ pub enum Command {
     Targets(TargetsCommand),
     /// Replay a recorded suite on other implementations; report what behaves differently
     Replay(ReplayArgs),
-    /// Accept a group of differences (id from the replay report) with a reason
+    /// Accept a cause or group of differences (id from the replay report) with a reason
     Accept(AcceptArgs),
     /// Merge the JSON reports of shards (`replay --shard K/N`) into one report
     Report(ReportArgs),
@@ -152,8 +152,8 @@ pub struct ReplayArgs {
 /// `difftest accept`.
 #[derive(Args, Debug, Clone)]
 pub struct AcceptArgs {
-    /// The group id shown in the replay table and report (e.g. g-3fa2c1)
-    #[arg(value_name = "GROUP", required_unless_present = "reseal")]
+    /// The cause or group id shown in the replay table and report (e.g. c-1a2b3c, g-3fa2c1)
+    #[arg(value_name = "ID", required_unless_present = "reseal")]
     pub group: Option<String>,
     /// Why this difference is acceptable (stored with the entry)
     #[arg(long, required_unless_present = "reseal", default_value = "")]

@@ -1,11 +1,13 @@
-//! `difftest accept GROUP --reason "…" [--impl TGT] [--suite FILE]`: adds the group (found
-//! in the replay reports of `--report-dir`) to the suite's accepted list. Refused when the
+//! `difftest accept ID --reason "…" [--impl TGT] [--suite FILE]`: adds the cause or group
+//! (found in the replay reports of `--report-dir`) to the suite's accepted list: a cause
+//! (`c-…`) as a cause entry that also covers new callees showing the same change, a group
+//! (`g-…`) as a group entry. Refused when the
 //! environment variable `CI` is set, unless `--force`: CI never accepts on its own.
 
 use crate::cli::AcceptArgs;
 use crate::exit::{Exit, bad_input};
-use crate::report::{GroupReport, Report};
-use crate::triage::accepted::{AcceptedEntry, AcceptedList, path_for, today};
+use crate::report::{CauseReport, GroupReport, Report};
+use crate::triage::accepted::{AcceptedEntry, AcceptedList, CauseKey, path_for, today};
 use std::path::{Path, PathBuf};
 
 pub fn run(args: &AcceptArgs) -> anyhow::Result<Exit> {
@@ -23,7 +25,7 @@ pub fn run(args: &AcceptArgs) -> anyhow::Result<Exit> {
         ));
     }
     let id = args.group.as_deref().unwrap_or_default();
-    let (report, group) = find_group(&args.report_dir, id, args.target.as_deref())?;
+    let (report, found) = find_group(&args.report_dir, id, args.target.as_deref())?;
     let suite = args
         .suite
         .clone()
@@ -34,10 +36,42 @@ pub fn run(args: &AcceptArgs) -> anyhow::Result<Exit> {
     let _lock = lock(&path)?;
     let mut list = AcceptedList::load(&path).map_err(|e| bad_input(e.to_string()))?;
     let target = args.target.clone().unwrap_or_else(|| "*".into());
+    let (id, callee, kind, cause, callees, what) = match &found {
+        Found::Group(g) => (
+            g.id.clone(),
+            g.callee.clone(),
+            g.kind,
+            None,
+            vec![],
+            format!("{} — {}", g.callee, g.kind.describe()),
+        ),
+        Found::Cause(c) => {
+            let callees: Vec<String> = c.callees.iter().map(|m| m.callee.clone()).collect();
+            let key = c.change.clone().map(|change| CauseKey {
+                label: c.label,
+                change,
+            });
+            (
+                c.id.clone(),
+                callees.join(", "),
+                c.kind,
+                key,
+                callees,
+                format!(
+                    "{}: {} — {} callee(s)",
+                    c.label.describe(),
+                    c.change.as_deref().unwrap_or(""),
+                    c.callees.len()
+                ),
+            )
+        }
+    };
     list.add(AcceptedEntry {
-        group: group.id.clone(),
-        callee: group.callee.clone(),
-        kind: group.kind,
+        group: id.clone(),
+        callee,
+        kind,
+        cause,
+        callees,
         target: target.clone(),
         reason: args.reason.trim().to_string(),
         by: args
@@ -49,10 +83,7 @@ pub fn run(args: &AcceptArgs) -> anyhow::Result<Exit> {
     });
     list.save(&path)?;
     println!(
-        "accepted {} ({} — {}) for target {target} in {}",
-        group.id,
-        group.callee,
-        group.kind.describe(),
+        "accepted {id} ({what}) for target {target} in {}",
         path.display()
     );
     Ok(Exit::Success)
@@ -92,8 +123,14 @@ fn in_ci() -> bool {
     std::env::var("CI").is_ok_and(|v| !matches!(v.trim(), "" | "0" | "false" | "FALSE"))
 }
 
-/// The report (of `target`, if given) holding the group `id`.
-fn find_group(dir: &Path, id: &str, target: Option<&str>) -> anyhow::Result<(Report, GroupReport)> {
+/// A cause of several groups (or with a normalised change), or a group.
+enum Found {
+    Cause(Box<CauseReport>),
+    Group(Box<GroupReport>),
+}
+
+/// The report (of `target`, if given) holding the cause or group `id`.
+fn find_group(dir: &Path, id: &str, target: Option<&str>) -> anyhow::Result<(Report, Found)> {
     let entries = std::fs::read_dir(dir).map_err(|e| {
         bad_input(format!(
             "{}: cannot read the reports: {e} (run difftest replay first)",
@@ -117,8 +154,15 @@ fn find_group(dir: &Path, id: &str, target: Option<&str>) -> anyhow::Result<(Rep
         if target.is_some_and(|t| t != report.target.name) {
             continue;
         }
+        let cause = report
+            .causes
+            .iter()
+            .find(|c| c.id == id && c.change.is_some());
+        if let Some(c) = cause.cloned() {
+            return Ok((report, Found::Cause(Box::new(c))));
+        }
         if let Some(g) = report.groups.iter().find(|g| g.id == id).cloned() {
-            return Ok((report, g));
+            return Ok((report, Found::Group(Box::new(g))));
         }
     }
     let whose = target
@@ -128,7 +172,7 @@ fn find_group(dir: &Path, id: &str, target: Option<&str>) -> anyhow::Result<(Rep
         .map(|e| format!("; skipped a report: {e}"))
         .unwrap_or_default();
     Err(bad_input(format!(
-        "no report in {} has group {id}{whose} (see the replay table){skipped}",
+        "no report in {} has cause or group {id}{whose} (see the replay table){skipped}",
         dir.display()
     )))
 }

@@ -33,36 +33,49 @@ pub fn build(ctx: Context, tests: &[&Test], outcomes: &[TestOutcome], groups: &[
     let strict = ctx.options.strict_messages;
     let mut group_reports: Vec<GroupReport> = groups
         .iter()
-        .map(|g| {
-            let accepted = ctx.accepted.find(&g.callee, g.kind, &target).cloned();
-            let status = match (&accepted, g.kind.counts(strict)) {
-                (Some(_), _) => GroupStatus::Accepted,
-                (None, true) => GroupStatus::New,
-                (None, false) => GroupStatus::Shown,
-            };
-            group_report(g, tests[g.example], status, accepted)
-        })
+        .map(|g| group_report(g, tests[g.example], GroupStatus::New, None))
         .collect();
+    super::cause::label_groups(&mut group_reports);
+    for g in &mut group_reports {
+        let accepted =
+            ctx.accepted
+                .find_for(&g.callee, g.kind, g.label, g.change.as_deref(), &target);
+        g.status = match (accepted, g.kind.counts(strict)) {
+            (Some(_), _) => GroupStatus::Accepted,
+            (None, true) => GroupStatus::New,
+            (None, false) => GroupStatus::Shown,
+        };
+        g.accepted = accepted.cloned();
+    }
+    super::cause::set_artefacts(&mut group_reports);
     sort_groups(&mut group_reports);
     relate_groups(&mut group_reports);
     let status_of: BTreeMap<&str, GroupStatus> = group_reports
         .iter()
         .map(|g| (g.id.as_str(), g.status))
         .collect();
-    let test_reports: Vec<TestReport> = tests
+    let group_of: BTreeMap<u64, &str> = group_reports
+        .iter()
+        .flat_map(|g| g.test_ids.iter().map(move |&t| (t, g.id.as_str())))
+        .collect();
+    let mut test_reports: Vec<TestReport> = tests
         .iter()
         .zip(outcomes)
-        .map(|(t, o)| test_report(t.id, o, &status_of))
+        .map(|(t, o)| test_report(t.id, o, &status_of, group_of.get(&t.id).copied()))
         .collect();
-    let seen: Vec<(&str, crate::compare::Kind)> =
-        groups.iter().map(|g| (g.callee.as_str(), g.kind)).collect();
+    super::cause::fill_tests(&mut test_reports, &group_reports);
+    let causes = super::cause::causes(&group_reports);
+    let seen: Vec<_> = group_reports
+        .iter()
+        .map(|g| (g.callee.as_str(), g.kind, g.label, g.change.as_deref()))
+        .collect();
     let stale_accepted = ctx
         .accepted
         .stale(&target, &seen)
         .into_iter()
         .cloned()
         .collect();
-    let summary = summarize(&test_reports, &group_reports, ctx.seconds);
+    let summary = summarize(&test_reports, &group_reports, &causes, ctx.seconds);
     Report {
         schema_version: super::SCHEMA_VERSION,
         tool: format!("difftest {}", env!("CARGO_PKG_VERSION")),
@@ -73,6 +86,7 @@ pub fn build(ctx: Context, tests: &[&Test], outcomes: &[TestOutcome], groups: &[
         options: ctx.options,
         gate: gate(&group_reports),
         summary,
+        causes,
         groups: group_reports,
         stale_accepted,
         notes: ctx.notes,
@@ -119,7 +133,16 @@ pub fn gate(groups: &[GroupReport]) -> Gate {
 }
 
 /// The counts of the summary line from the per-test statuses.
-pub fn summarize(tests: &[TestReport], groups: &[GroupReport], seconds: f64) -> Summary {
+pub fn summarize(
+    tests: &[TestReport],
+    groups: &[GroupReport],
+    causes: &[super::CauseReport],
+    seconds: f64,
+) -> Summary {
+    let new_causes = causes
+        .iter()
+        .filter(|c| c.status == GroupStatus::New)
+        .count();
     let count = |s: TestStatus| tests.iter().filter(|t| t.status == s).count();
     Summary {
         tests: tests.len(),
@@ -133,7 +156,14 @@ pub fn summarize(tests: &[TestReport], groups: &[GroupReport], seconds: f64) -> 
             .iter()
             .filter(|g| g.status == GroupStatus::New)
             .count(),
-        new_changes: distinct_new_changes(groups),
+        new_changes: if causes.is_empty() {
+            distinct_new_changes(groups)
+        } else {
+            new_causes
+        },
+        causes: causes.len(),
+        new_causes,
+        artefacts: count(TestStatus::Artefact),
         seconds,
     }
 }
@@ -178,6 +208,9 @@ fn group_report(
         id: g.id.clone(),
         callee: g.callee.clone(),
         kind: g.kind,
+        label: crate::triage::label::Label::plain(g.kind),
+        change: None,
+        cause: g.id.clone(),
         status,
         tests: g.tests.len(),
         test_ids: g.tests.clone(),
@@ -226,12 +259,15 @@ fn test_report(
     id: u64,
     outcome: &TestOutcome,
     status_of: &BTreeMap<&str, GroupStatus>,
+    group: Option<&str>,
 ) -> TestReport {
     let mut report = TestReport {
         id,
         status: TestStatus::Pass,
         group: None,
+        cause: None,
         kind: None,
+        label: None,
         callee: None,
         ref_value: None,
         tgt_value: None,
@@ -245,10 +281,14 @@ fn test_report(
         TestOutcome::Differs {
             verdict: Verdict::Differs(d),
         } => {
-            let id = crate::triage::group_id(&d.callee, d.kind);
+            let id = group.map_or_else(
+                || crate::triage::group_id(&d.callee, d.kind),
+                str::to_string,
+            );
             report.status = match status_of.get(id.as_str()) {
                 Some(GroupStatus::Accepted) => TestStatus::Accepted,
                 Some(GroupStatus::Shown) => TestStatus::MessageOnly,
+                Some(GroupStatus::Artefact) => TestStatus::Artefact,
                 _ => TestStatus::Differs,
             };
             report.group = Some(id);

@@ -34,7 +34,12 @@ pub fn render(report: &Report) -> String {
     let is_error = |t: &TestReport| matches!(t.kind, Some(Kind::Timeout | Kind::Crash));
     let errors = count(&|t| t.status == TestStatus::Differs && is_error(t));
     let failures = count(&|t| t.status == TestStatus::Differs && !is_error(t));
-    let skipped = count(&|t| matches!(t.status, TestStatus::Accepted | TestStatus::Unstable));
+    let skipped = count(&|t| {
+        matches!(
+            t.status,
+            TestStatus::Accepted | TestStatus::Unstable | TestStatus::Artefact
+        )
+    });
     let name = escape_xml(&report.stem());
     let counts = format!(
         "tests=\"{}\" failures=\"{failures}\" errors=\"{errors}\" skipped=\"{skipped}\" time=\"{:.3}\"",
@@ -98,8 +103,12 @@ fn testcase(out: &mut String, suite: &str, t: &TestReport, reasons: &BTreeMap<&s
         t.id
     );
     let what = || {
+        let label = t
+            .label
+            .map(|l| format!(" [{}]", l.describe()))
+            .unwrap_or_default();
         format!(
-            "{} at {}: REF {} | TGT {}",
+            "{}{label} at {}: REF {} | TGT {}",
             t.kind.map_or("difference", |k| k.describe()),
             t.callee.as_deref().unwrap_or("?"),
             t.ref_value.as_deref().unwrap_or("?"),
@@ -115,7 +124,11 @@ fn testcase(out: &mut String, suite: &str, t: &TestReport, reasons: &BTreeMap<&s
                 _ => "failure",
             };
             let kind = t.kind.map_or("difference", |k| k.name());
-            let message = escape_xml(&format!("{group}: {}", what()));
+            let cause = match t.cause.as_deref() {
+                Some(c) if c != group => format!(" (cause {c})"),
+                _ => String::new(),
+            };
+            let message = escape_xml(&format!("{group}{cause}: {}", what()));
             Some(format!(
                 "<{tag} message=\"{message}\" type=\"{kind}\">{message}</{tag}>"
             ))
@@ -130,6 +143,10 @@ fn testcase(out: &mut String, suite: &str, t: &TestReport, reasons: &BTreeMap<&s
         TestStatus::Unstable => Some(format!(
             "<skipped message=\"{}\"/>",
             escape_xml(&format!("unstable on the target: {}", what()))
+        )),
+        TestStatus::Artefact => Some(format!(
+            "<skipped message=\"{}\"/>",
+            escape_xml(&format!("tool artefact {group}: {}", what()))
         )),
         TestStatus::MessageOnly => {
             Some(format!("<system-out>{}</system-out>", escape_xml(&what())))

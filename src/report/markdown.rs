@@ -4,7 +4,7 @@
 
 use super::java::observer_expression;
 use super::text::{inline_diff, shorten};
-use super::{Gate, GroupReport, GroupStatus, Report, TestStatus};
+use super::{CauseReport, Gate, GroupReport, GroupStatus, Report, TestStatus};
 use crate::compare::{Kind, Site};
 use std::fmt::Write as _;
 
@@ -17,6 +17,9 @@ pub fn render(report: &Report) -> String {
     header(&mut out, report);
     if !report.groups.is_empty() {
         groups_table(&mut out, report);
+        for c in &report.causes {
+            cause_section(&mut out, report, c);
+        }
         for g in &report.groups {
             group_section(&mut out, report, g);
         }
@@ -66,9 +69,16 @@ fn header(out: &mut String, r: &Report) {
     };
     let _ = writeln!(
         out,
-        "- Gate: {gate} ({} new group(s)); {}",
-        r.summary.new_groups, r.tool
+        "- Gate: {gate} ({} new cause(s) in {} new group(s)); {}",
+        r.summary.new_changes, r.summary.new_groups, r.tool
     );
+    if r.summary.artefacts > 0 {
+        let _ = writeln!(
+            out,
+            "- Tool artefacts (how difftest calls the API, not counted): {} test(s)",
+            r.summary.artefacts
+        );
+    }
     for n in &r.notes {
         let _ = writeln!(out, "- Note: {n}");
     }
@@ -86,31 +96,71 @@ fn groups_table(out: &mut String, r: &Report) {
     out.push_str("\n## Root causes\n\n");
     let _ = writeln!(
         out,
-        "| group | status | method | kind | {} (REF) | {} (TGT) | tests | example |",
+        "| cause | status | method | kind of change | {} (REF) | {} (TGT) | tests | example |",
         r.reference.name, r.target.name
     );
     out.push_str("|---|---|---|---|---|---|---:|---|\n");
-    for g in &r.groups {
+    for c in &r.causes {
+        let methods: Vec<String> = c.callees.iter().map(|m| cell(&m.callee)).collect();
         let _ = writeln!(
             out,
             "| [{id}](#{id}) | {} | {} | {} | {} | {} | {} | #{} |",
-            status(g.status),
-            cell(&g.callee),
-            kind_cell(g),
-            cell(&shorten(&g.ref_value, 80)),
-            cell(&shorten(&g.tgt_value, 80)),
-            g.tests,
-            g.example,
-            id = g.id,
+            status(c.status),
+            methods.join(", "),
+            super::table::label_cell(c).replace('|', "\\|"),
+            cell(&shorten(&c.ref_value, 80)),
+            cell(&shorten(&c.tgt_value, 80)),
+            c.tests,
+            c.example,
+            id = c.id,
         );
     }
 }
 
-/// The kind, with a link to the group this one is the same change as.
-fn kind_cell(g: &GroupReport) -> String {
-    match &g.same_change_as {
-        Some(id) => format!("{}, same change as [{id}](#{id})", g.kind.describe()),
-        None => g.kind.describe().to_string(),
+/// A cause that joins several groups (or has an id of its own): its change and callees.
+fn cause_section(out: &mut String, r: &Report, c: &CauseReport) {
+    if c.callees.len() == 1 && c.callees[0].group == c.id {
+        return; // the group's own section is the cause's
+    }
+    let _ = writeln!(out, "\n### {}\n", c.id);
+    let _ = writeln!(
+        out,
+        "{} — {} — {} test(s) in {} group(s)\n",
+        c.label.describe(),
+        status(c.status),
+        c.tests,
+        c.callees.len()
+    );
+    if let Some(change) = &c.change {
+        let _ = writeln!(out, "- Change: {}", code(change));
+    }
+    for m in &c.callees {
+        let _ = writeln!(
+            out,
+            "- {} — {} — [{id}](#{id}), {} test(s)",
+            code(&m.callee),
+            m.kind.describe(),
+            m.tests,
+            id = m.group
+        );
+    }
+    if !c.covers_new_callees.is_empty() {
+        let covered: Vec<String> = c.covers_new_callees.iter().map(|s| code(s)).collect();
+        let _ = writeln!(
+            out,
+            "- The accepted cause also covers new callee(s) with the same change: {}",
+            covered.join(", ")
+        );
+    }
+    if let Some(a) = &c.accepted {
+        let _ = writeln!(out, "- Accepted for `{}`: {}", a.target, a.reason);
+    } else if c.status == GroupStatus::New {
+        let _ = writeln!(
+            out,
+            "- Accept the whole cause (and new callees with the same change) with: \
+             `difftest accept {} --impl {} --reason \"…\"`",
+            c.id, r.target.name
+        );
     }
 }
 
@@ -119,6 +169,7 @@ fn status(s: GroupStatus) -> &'static str {
         GroupStatus::New => "**NEW**",
         GroupStatus::Accepted => "accepted",
         GroupStatus::Shown => "shown (not counted)",
+        GroupStatus::Artefact => "tool artefact (not counted)",
     }
 }
 
@@ -126,11 +177,15 @@ fn group_section(out: &mut String, r: &Report, g: &GroupReport) {
     let _ = writeln!(out, "\n### {}\n", g.id);
     let _ = writeln!(
         out,
-        "{} — {} — {}\n",
+        "{} — {} — {} — {}\n",
         code(&g.callee),
         g.kind.describe(),
+        g.label.describe(),
         status(g.status)
     );
+    if g.cause != g.id {
+        let _ = writeln!(out, "- Cause: [{id}](#{id})", id = g.cause);
+    }
     let _ = writeln!(out, "- REF ({}): {}", r.reference.name, code(&g.ref_value));
     let _ = writeln!(out, "- TGT ({}): {}", r.target.name, code(&g.tgt_value));
     let comparable = matches!(

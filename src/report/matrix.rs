@@ -1,18 +1,18 @@
-//! The matrix: one suite replayed on several targets, one row per group (over all targets)
+//! The matrix: one suite replayed on several targets, one row per cause (over all targets)
 //! and a column per target. Each row follows one example test — the one that shows the
-//! group on the most targets — so the columns compare like with like, and with three or
+//! cause on the most targets — so the columns compare like with like, and with three or
 //! more implementations (the reference included) the odd one out can be named.
 
-use super::table::{CELL, ROWS, new_table, odd_one_out};
+use super::table::{CELL, ROWS, label_cell, new_table, odd_one_out};
 use super::text::{shorten, target_cell};
-use super::{GroupReport, Report, TestReport, TestStatus};
+use super::{CauseReport, GroupReport, Report, TestReport, TestStatus};
 use std::collections::{BTreeMap, HashMap};
 
 /// One row of the matrix.
 struct Row<'a> {
     id: &'a str,
-    callee: &'a str,
-    kind: &'static str,
+    callee: String,
+    kind: String,
     ref_value: String,
     example: u64,
     /// Affected tests over all targets.
@@ -30,7 +30,7 @@ pub fn matrix_table(reports: &[Report]) -> String {
         return String::new();
     };
     let odd = reports.len() + 1 >= 3;
-    let mut header = vec!["group".into(), "method".into(), "kind".into()];
+    let mut header = vec!["cause".into(), "method".into(), "kind of change".into()];
     header.push(format!("{} (REF)", first.reference.name));
     header.extend(reports.iter().map(|r| r.target.name.clone()));
     header.push("example".into());
@@ -44,11 +44,7 @@ pub fn matrix_table(reports: &[Report]) -> String {
             .zip(&index)
             .map(|(r, idx)| cell(r, idx.get(&row.example).copied(), row))
             .collect();
-        let mut line = vec![
-            row.id.to_string(),
-            shorten(row.callee, 60),
-            row.kind.to_string(),
-        ];
+        let mut line = vec![row.id.to_string(), row.callee.clone(), row.kind.clone()];
         line.push(shorten(&row.ref_value, CELL));
         line.extend(cells.iter().map(|(shown, _)| shorten(shown, CELL)));
         line.push(format!("#{}", row.example));
@@ -63,18 +59,24 @@ pub fn matrix_table(reports: &[Report]) -> String {
     let mut text = table.to_string();
     if rows.len() > ROWS {
         text.push_str(&format!(
-            "\n… and {} more group(s): see the Markdown reports",
+            "\n… and {} more cause(s): see the Markdown reports",
             rows.len() - ROWS
         ));
     }
     text
 }
 
-/// One row per group id, most affected tests first.
+/// One row per cause id, most affected tests first.
 fn rows<'a>(reports: &'a [Report], index: &[HashMap<u64, &'a TestReport>]) -> Vec<Row<'a>> {
     let mut by_id: BTreeMap<&str, Vec<&GroupReport>> = BTreeMap::new();
-    for g in reports.iter().flat_map(|r| &r.groups) {
-        by_id.entry(&g.id).or_default().push(g);
+    let mut causes: BTreeMap<&str, &CauseReport> = BTreeMap::new();
+    for r in reports {
+        for g in &r.groups {
+            by_id.entry(cause_of(g)).or_default().push(g);
+        }
+        for c in &r.causes {
+            causes.entry(&c.id).or_insert(c);
+        }
     }
     let mut rows: Vec<Row> = by_id
         .into_iter()
@@ -83,21 +85,43 @@ fn rows<'a>(reports: &'a [Report], index: &[HashMap<u64, &'a TestReport>]) -> Ve
             let ref_value = index
                 .iter()
                 .filter_map(|idx| idx.get(&example))
-                .find(|t| t.group.as_deref() == Some(id))
+                .find(|t| test_cause(t) == Some(id))
                 .and_then(|t| t.ref_value.clone())
                 .unwrap_or_else(|| groups[0].ref_value.clone());
+            let mut callees: Vec<&str> = groups.iter().map(|g| g.callee.as_str()).collect();
+            callees.dedup();
+            let callees: std::collections::BTreeSet<&str> = callees.into_iter().collect();
+            let callee = match callees.len() {
+                0 | 1 => shorten(&groups[0].callee, 60),
+                n => format!("{} (+{} more)", shorten(&groups[0].callee, 60), n - 1),
+            };
+            let kind = causes
+                .get(id)
+                .map_or_else(|| groups[0].kind.describe().to_string(), |c| label_cell(c));
             Row {
                 id,
-                callee: &groups[0].callee,
-                kind: groups[0].kind.describe(),
+                callee,
+                kind,
                 ref_value,
                 example,
                 weight: groups.iter().map(|g| g.tests).sum(),
             }
         })
         .collect();
-    rows.sort_by_key(|r| (std::cmp::Reverse(r.weight), r.callee));
+    rows.sort_by(|a, b| {
+        (std::cmp::Reverse(a.weight), &a.callee).cmp(&(std::cmp::Reverse(b.weight), &b.callee))
+    });
     rows
+}
+
+/// A group's cause id (its own id in reports without causes).
+fn cause_of(g: &GroupReport) -> &str {
+    if g.cause.is_empty() { &g.id } else { &g.cause }
+}
+
+/// A test's cause id (its group's id in reports without causes).
+fn test_cause(t: &TestReport) -> Option<&str> {
+    t.cause.as_deref().or(t.group.as_deref())
 }
 
 /// The test in the most targets' groups (then the lowest id).
@@ -119,11 +143,12 @@ fn cell(report: &Report, test: Option<&TestReport>, row: &Row) -> (String, Strin
     let Some(t) = test else {
         return ("-".into(), format!("absent:{}", report.target.name));
     };
-    let affected = report
+    let affected: usize = report
         .groups
         .iter()
-        .find(|g| g.id == row.id)
-        .map_or(0, |g| g.tests);
+        .filter(|g| cause_of(g) == row.id)
+        .map(|g| g.tests)
+        .sum();
     let count = if affected > 0 {
         format!(" ×{affected}")
     } else {
@@ -138,7 +163,7 @@ fn cell(report: &Report, test: Option<&TestReport>, row: &Row) -> (String, Strin
             "unstable".into(),
             format!("unstable:{}", report.target.name),
         ),
-        _ if t.group.as_deref() == Some(row.id) => {
+        _ if test_cause(t) == Some(row.id) => {
             let value = t.tgt_value.clone().unwrap_or_default();
             let accepted = if t.status == TestStatus::Accepted {
                 " (accepted)"
@@ -151,7 +176,7 @@ fn cell(report: &Report, test: Option<&TestReport>, row: &Row) -> (String, Strin
             )
         }
         _ => {
-            let other = t.group.clone().unwrap_or_default();
+            let other = test_cause(t).unwrap_or_default().to_string();
             (
                 format!("differs earlier ({other}){count}"),
                 format!("other:{other}"),

@@ -16,10 +16,21 @@ pub fn merge(parts: Vec<Report>) -> Result<Report, ReportError> {
         absorb(&mut merged, part)?;
     }
     merged.tests.sort_by_key(|t| t.id);
+    // Labels and causes again: the merged groups may have other examples, and reports of
+    // older versions have none.
+    super::cause::label_groups(&mut merged.groups);
+    super::cause::set_artefacts(&mut merged.groups);
     sort_groups(&mut merged.groups);
     relate_groups(&mut merged.groups);
+    super::cause::fill_tests(&mut merged.tests, &merged.groups);
+    merged.causes = super::cause::causes(&merged.groups);
     merged.shards.sort();
-    merged.summary = summarize(&merged.tests, &merged.groups, merged.summary.seconds);
+    merged.summary = summarize(
+        &merged.tests,
+        &merged.groups,
+        &merged.causes,
+        merged.summary.seconds,
+    );
     merged.gate = gate(&merged.groups);
     let tests = merged.summary.tests as f64;
     merged.stats.tests_per_second = if merged.summary.seconds > 0.0 {

@@ -4,6 +4,7 @@
 //! merge of shard reports ([`merge`]). [`java`] renders sequences as Java source.
 
 pub mod build;
+pub mod cause;
 pub mod java;
 pub mod junit;
 pub mod markdown;
@@ -21,6 +22,7 @@ use crate::compare::{Kind, Site};
 use crate::sequence::Observed;
 use crate::suite::Test;
 use crate::triage::accepted::AcceptedEntry;
+use crate::triage::label::Label;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
@@ -94,10 +96,19 @@ pub struct Summary {
     pub groups: usize,
     /// Groups that fail the gate.
     pub new_groups: usize,
-    /// New groups that are not the same change as another new group (see
-    /// [`GroupReport::same_change_as`]).
+    /// New causes: new groups of the same kind of change and normalised change count once
+    /// (see [`CauseReport`]).
     #[serde(default)]
     pub new_changes: usize,
+    /// Causes (rows of the table), all statuses.
+    #[serde(default)]
+    pub causes: usize,
+    /// Causes that fail the gate (the same as `new_changes`).
+    #[serde(default)]
+    pub new_causes: usize,
+    /// Tests whose difference is a tool artefact (kept out of the gate).
+    #[serde(default)]
+    pub artefacts: usize,
     /// Wall time of the replay, seconds (for merged reports: the longest part).
     pub seconds: f64,
 }
@@ -112,6 +123,8 @@ pub enum GroupStatus {
     Accepted,
     /// Shown but not counted (an exception message without `--strict-messages`).
     Shown,
+    /// A tool artefact: how difftest calls the API, not the API (kept out of the gate).
+    Artefact,
 }
 
 /// A minimized sequence that still shows the group's difference.
@@ -137,6 +150,16 @@ pub struct GroupReport {
     pub id: String,
     pub callee: String,
     pub kind: Kind,
+    /// The kind of change (`rendering`, `invisible`, `data_version`, …).
+    #[serde(default = "default_label")]
+    pub label: Label,
+    /// The normalised change that groups of one cause share; absent when the group is a
+    /// cause of its own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub change: Option<String>,
+    /// The id of the group's cause (`c-…`, or the group id when it is a cause of its own).
+    #[serde(default)]
+    pub cause: String,
     pub status: GroupStatus,
     /// Number of affected tests.
     pub tests: usize,
@@ -170,6 +193,48 @@ pub struct GroupReport {
     pub same_change_as: Option<String>,
 }
 
+fn default_label() -> Label {
+    Label::ValueDiffers
+}
+
+/// One callee of a cause.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+pub struct CauseCallee {
+    pub callee: String,
+    pub group: String,
+    pub kind: Kind,
+    pub status: GroupStatus,
+    pub tests: usize,
+}
+
+/// One cause: the groups with the same kind of change and the same normalised change (or a
+/// group alone). The table, the Markdown and the gate work per cause.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+pub struct CauseReport {
+    /// `c-` and six hex digits of a hash of label and normalised change, or the group's id
+    /// for a group that is a cause of its own.
+    pub id: String,
+    pub label: Label,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub change: Option<String>,
+    /// The most urgent status of its groups (new before accepted, shown, artefact).
+    pub status: GroupStatus,
+    /// Affected tests over all its groups.
+    pub tests: usize,
+    /// Its groups, most tests first.
+    pub callees: Vec<CauseCallee>,
+    /// The first group's kind, values and example.
+    pub kind: Kind,
+    pub ref_value: String,
+    pub tgt_value: String,
+    pub example: u64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub accepted: Option<AcceptedEntry>,
+    /// Callees an accepted cause entry covers that it did not name when accepted.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub covers_new_callees: Vec<String>,
+}
+
 /// What became of one test.
 #[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
@@ -179,6 +244,8 @@ pub enum TestStatus {
     Accepted,
     MessageOnly,
     Unstable,
+    /// The difference is a tool artefact (kept out of the gate).
+    Artefact,
 }
 
 /// One test; details only for tests that did not pass.
@@ -188,8 +255,14 @@ pub struct TestReport {
     pub status: TestStatus,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub group: Option<String>,
+    /// The cause of the test's group.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cause: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub kind: Option<Kind>,
+    /// The kind of change of the test's group.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label: Option<Label>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub callee: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -235,6 +308,10 @@ pub struct Report {
     pub options: Options,
     pub gate: Gate,
     pub summary: Summary,
+    /// Causes: groups of the same kind of change and normalised change joined, one table
+    /// row each.
+    #[serde(default)]
+    pub causes: Vec<CauseReport>,
     pub groups: Vec<GroupReport>,
     /// Accepted entries for this target that no test showed.
     #[serde(default)]

@@ -3,7 +3,8 @@
 //! three or more implementations, the odd one out of each group ([`super::matrix`]).
 
 use super::text::{shorten, target_cell};
-use super::{GroupStatus, Report};
+use super::{CauseReport, GroupStatus, Report};
+use crate::triage::label::Label;
 use comfy_table::{ContentArrangement, Table, presets::UTF8_FULL_CONDENSED};
 use std::collections::BTreeMap;
 
@@ -26,39 +27,63 @@ fn status_word(s: GroupStatus) -> &'static str {
         GroupStatus::New => "NEW",
         GroupStatus::Accepted => "accepted",
         GroupStatus::Shown => "shown",
+        GroupStatus::Artefact => "artefact",
     }
 }
 
-/// `NEW`, `accepted`, `shown`; with `*` when the reference agreed with the target when
-/// both ran side by side (see [`footnotes`]).
-fn status_cell(g: &super::GroupReport) -> String {
-    let star = if g.reproduced == Some(false) { "*" } else { "" };
-    format!("{}{star}", status_word(g.status))
+/// `NEW`, `accepted`, `shown`, `artefact`; with `*` when the reference agreed with the
+/// target when its first group ran side by side (see [`footnotes`]).
+fn status_cell(report: &Report, c: &CauseReport) -> String {
+    let first = c.callees.first().map(|m| m.group.as_str());
+    let unreproduced = report
+        .groups
+        .iter()
+        .any(|g| Some(g.id.as_str()) == first && g.reproduced == Some(false));
+    let star = if unreproduced { "*" } else { "" };
+    format!("{}{star}", status_word(c.status))
 }
 
-/// The kind, and the group this one is the same change as (`value differs = g-eda38c`).
-fn kind_cell(g: &super::GroupReport) -> String {
-    match &g.same_change_as {
-        Some(id) => format!("{} = {id}", g.kind.describe()),
-        None => g.kind.describe().to_string(),
+/// The kind of change: its label, with the normalised change for a cause of several
+/// groups; a plain difference shows its kind (`exception class differs`).
+pub(crate) fn label_cell(c: &CauseReport) -> String {
+    let plain = Label::plain(c.kind) == c.label && c.label != Label::ValueDiffers;
+    let name = if plain {
+        c.kind.describe()
+    } else {
+        c.label.describe()
+    };
+    match (&c.change, c.label) {
+        (Some(ch), Label::DataVersion | Label::PermittedNarrowing | Label::Invisible) => {
+            format!("{name}: {ch}")
+        }
+        _ => name.to_string(),
     }
 }
 
-/// ` (N distinct changes)` when some new groups are the same change as others.
+/// The method cell of a cause: its first callee, and how many more.
+pub(crate) fn callee_cell(c: &CauseReport, width: usize) -> String {
+    let first = c.callees.first().map_or("", |m| m.callee.as_str());
+    match c.callees.len() {
+        0 | 1 => shorten(first, width),
+        n => format!("{} (+{} more)", shorten(first, width), n - 1),
+    }
+}
+
+/// ` (N distinct causes)` when some new groups share a cause.
 fn distinct(s: &super::Summary) -> String {
     if s.new_changes < s.new_groups {
-        format!(" ({} distinct change(s))", s.new_changes)
+        format!(" ({} distinct cause(s))", s.new_changes)
     } else {
         String::new()
     }
 }
 
-/// The table of one report (empty string when there is no group).
+/// The table of one report, one row per cause (empty string when there is no group).
 pub fn groups_table(report: &Report) -> String {
     if report.groups.is_empty() {
         return String::new();
     }
-    let header = ["group", "status", "method", "kind"]
+    let header = ["cause", "status", "method", "kind of change"]
         .iter()
         .map(|s| s.to_string())
         .chain([
@@ -69,23 +94,29 @@ pub fn groups_table(report: &Report) -> String {
         ])
         .collect();
     let mut table = new_table(header);
-    for g in report.groups.iter().take(ROWS) {
+    for c in report.causes.iter().take(ROWS) {
+        let first = c.callees.first().map(|m| m.group.as_str());
+        let example = report
+            .groups
+            .iter()
+            .find(|g| Some(g.id.as_str()) == first)
+            .map_or_else(|| format!("#{}", c.example), example_cell);
         table.add_row(vec![
-            g.id.clone(),
-            status_cell(g),
-            shorten(&g.callee, 60),
-            kind_cell(g),
-            shorten(&g.ref_value, CELL),
-            shorten(&target_cell(&g.ref_value, &g.tgt_value), CELL),
-            g.tests.to_string(),
-            example_cell(g),
+            c.id.clone(),
+            status_cell(report, c),
+            callee_cell(c, 60),
+            label_cell(c),
+            shorten(&c.ref_value, CELL),
+            shorten(&target_cell(&c.ref_value, &c.tgt_value), CELL),
+            c.tests.to_string(),
+            example,
         ]);
     }
     let mut text = table.to_string();
-    if report.groups.len() > ROWS {
-        let more = report.groups.len() - ROWS;
+    if report.causes.len() > ROWS {
+        let more = report.causes.len() - ROWS;
         text.push_str(&format!(
-            "\n… and {more} more group(s): see {}.md",
+            "\n… and {more} more cause(s): see {}.md",
             report.stem()
         ));
     }
@@ -115,7 +146,7 @@ pub fn summary_line(report: &Report) -> String {
     };
     format!(
         "{} vs {}{shards}: {} tests run, {} passed, {} differing in {} new group(s){}, {} accepted, \
-         {} message-only, {} unstable; {} group(s); {:.1} s; gate: {}",
+         {} message-only, {} unstable{}; {} group(s); {:.1} s; gate: {}",
         report.target.name,
         report.reference.name,
         s.tests,
@@ -126,6 +157,7 @@ pub fn summary_line(report: &Report) -> String {
         s.accepted,
         s.message_only,
         s.unstable,
+        artefacts(s),
         s.groups,
         s.seconds,
         match report.gate {
@@ -133,6 +165,15 @@ pub fn summary_line(report: &Report) -> String {
             super::Gate::Fail => "FAIL",
         }
     )
+}
+
+/// `, N tool artefact(s)` when some tests' differences come from how difftest calls the API.
+fn artefacts(s: &super::Summary) -> String {
+    if s.artefacts > 0 {
+        format!(", {} tool artefact(s) (not counted)", s.artefacts)
+    } else {
+        String::new()
+    }
 }
 
 /// Lines about groups not reproduced side by side, stale accepted entries and notes.
@@ -150,6 +191,19 @@ pub fn footnotes(report: &Report) -> Vec<String> {
             report.reference.name, report.target.name
         ));
     }
+    out.extend(
+        report
+            .causes
+            .iter()
+            .filter(|c| !c.covers_new_callees.is_empty())
+            .map(|c| {
+                format!(
+                    "accepted cause {} also covers new callee(s) with the same change: {}",
+                    c.id,
+                    c.covers_new_callees.join(", ")
+                )
+            }),
+    );
     out.extend(report.stale_accepted.iter().map(|e| {
         format!(
             "stale accepted entry {} ({} {}, target {}): not seen in this replay",

@@ -100,6 +100,8 @@ fn accepting_every_group_passes_the_gate_and_reports_stale_entries() {
             group: g.id.clone(),
             callee: g.callee.clone(),
             kind: g.kind,
+            cause: None,
+            callees: vec![],
             target: "*".into(),
             reason: "fine".into(),
             by: None,
@@ -110,6 +112,8 @@ fn accepting_every_group_passes_the_gate_and_reports_stale_entries() {
         group: "g-000000".into(),
         callee: "Gone.f()".into(),
         kind: crate::compare::Kind::Value,
+        cause: None,
+        callees: vec![],
         target: "tgt".into(),
         reason: "was fixed".into(),
         by: None,
@@ -238,7 +242,7 @@ fn value_groups_with_the_same_change_are_related_and_counted_once() {
     build::relate_groups(&mut groups);
     let related: Vec<Option<&str>> = groups.iter().map(|g| g.same_change_as.as_deref()).collect();
     assert_eq!(related, [None, Some("g-000001"), None, None]);
-    let summary = build::summarize(&[], &groups, 0.0);
+    let summary = build::summarize(&[], &groups, &[], 0.0);
     assert_eq!((summary.new_groups, summary.new_changes), (4, 3));
 }
 

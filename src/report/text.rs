@@ -145,6 +145,18 @@ pub fn change(old: &str, new: &str) -> Option<String> {
     (readable && (shared || changed >= 4)).then(|| hunks.join(" "))
 }
 
+/// The changed stretches of a word diff from `old` to `new`, as (removed, added) texts.
+pub fn hunks(old: &str, new: &str) -> Vec<(String, String)> {
+    let (a, b) = (tokens(old), tokens(new));
+    stretches(&a, &b)
+        .into_iter()
+        .filter_map(|s| match s {
+            Stretch::Same(_) => None,
+            Stretch::Changed(gone, added) => Some((gone.concat(), added.concat())),
+        })
+        .collect()
+}
+
 /// How many characters a token shows as: an escape sequence counts as one.
 fn weight(token: &str) -> usize {
     if token.starts_with('\\') {

@@ -1,6 +1,8 @@
 //! The accepted list: differences a person has looked at and accepted, with a reason,
-//! stored next to the suite (`oracles/REF.accepted.yaml`). An entry matches a group by its
-//! callee and kind, for one target or for every target (`*`). Entries are only ever added
+//! stored next to the suite (`oracles/REF.accepted.yaml`). A group entry matches a group by
+//! its callee and kind; a cause entry (`cause: {label, change}`) matches every group with
+//! that kind of change and normalised change, whatever its callee — so it covers new callees
+//! showing the same change. Either is for one target or for every target (`*`). Entries are only ever added
 //! by `difftest accept` (never automatically in CI); entries no replay saw are stale.
 //!
 //! Format 2 ends with a checksum line over everything before it, so a corrupt or hand-edited
@@ -22,22 +24,38 @@
 //! ```
 
 use crate::compare::Kind;
+use crate::triage::label::Label;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
-/// Version of the accepted-list format; a newer one is refused. 2 added the checksum line.
+/// Version of the accepted-list format; a newer one is refused. 2 added the checksum line
+/// and cause entries.
 pub const ACCEPTED_FORMAT: u32 = 2;
 
 /// The first words of the checksum line that ends a list.
 const SUM_LINE: &str = "# sum: xxh3 ";
 
-/// One accepted difference.
+/// The kind of change and normalised change a cause entry accepts.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
+pub struct CauseKey {
+    pub label: Label,
+    pub change: String,
+}
+
+/// One accepted difference: a group (callee and kind) or a cause (label and change).
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
 pub struct AcceptedEntry {
-    /// The group id (informational: matching uses `callee` and `kind`).
+    /// The group or cause id (informational: matching uses `callee` and `kind`, or `cause`).
     pub group: String,
+    /// The group's callee; for a cause entry, the callees it had when accepted.
     pub callee: String,
     pub kind: Kind,
+    /// Set for a cause entry: matches every group with this label and normalised change.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cause: Option<CauseKey>,
+    /// For a cause entry: the callees seen when it was accepted.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub callees: Vec<String>,
     /// A target name, or `*` for every target.
     pub target: String,
     pub reason: String,
@@ -48,9 +66,22 @@ pub struct AcceptedEntry {
 }
 
 impl AcceptedEntry {
-    /// Whether this entry accepts the difference `kind` at `callee` on `target`.
+    /// Whether this group entry accepts the difference `kind` at `callee` on `target`.
     pub fn matches(&self, callee: &str, kind: Kind, target: &str) -> bool {
-        self.callee == callee && self.kind == kind && self.applies_to(target)
+        self.cause.is_none()
+            && self.callee == callee
+            && self.kind == kind
+            && self.applies_to(target)
+    }
+
+    /// Whether this cause entry accepts the change `label`/`change` on `target`.
+    pub fn matches_cause(&self, label: Label, change: Option<&str>, target: &str) -> bool {
+        match (&self.cause, change) {
+            (Some(key), Some(change)) => {
+                key.label == label && key.change == change && self.applies_to(target)
+            }
+            _ => false,
+        }
     }
 
     /// Whether this entry is about `target`.
@@ -70,7 +101,7 @@ pub struct AcceptedList {
 impl Default for AcceptedList {
     fn default() -> Self {
         AcceptedList {
-            format: ACCEPTED_FORMAT,
+            format: 1,
             accepted: Vec::new(),
         }
     }
@@ -236,20 +267,51 @@ impl AcceptedList {
             .find(|e| e.matches(callee, kind, target))
     }
 
-    /// Adds an entry, replacing one with the same callee, kind and target.
+    /// The entry accepting a group on `target`: its own group entry first, else a cause
+    /// entry for its label and normalised change.
+    pub fn find_for(
+        &self,
+        callee: &str,
+        kind: Kind,
+        label: Label,
+        change: Option<&str>,
+        target: &str,
+    ) -> Option<&AcceptedEntry> {
+        self.find(callee, kind, target).or_else(|| {
+            self.accepted
+                .iter()
+                .find(|e| e.matches_cause(label, change, target))
+        })
+    }
+
+    /// Adds an entry, replacing one with the same key (callee and kind, or cause) and target.
     pub fn add(&mut self, entry: AcceptedEntry) {
         self.accepted.retain(|e| {
-            !(e.callee == entry.callee && e.kind == entry.kind && e.target == entry.target)
+            let same_key = match (&e.cause, &entry.cause) {
+                (None, None) => e.callee == entry.callee && e.kind == entry.kind,
+                (Some(a), Some(b)) => a == b,
+                _ => false,
+            };
+            !(same_key && e.target == entry.target)
         });
         self.accepted.push(entry);
     }
 
-    /// Entries about `target` that match none of the `seen` (callee, kind) pairs.
-    pub fn stale<'a>(&'a self, target: &str, seen: &[(&str, Kind)]) -> Vec<&'a AcceptedEntry> {
+    /// Entries about `target` that match none of the `seen` groups (callee, kind, label,
+    /// normalised change).
+    pub fn stale<'a>(
+        &'a self,
+        target: &str,
+        seen: &[(&str, Kind, Label, Option<&str>)],
+    ) -> Vec<&'a AcceptedEntry> {
         self.accepted
             .iter()
             .filter(|e| e.applies_to(target))
-            .filter(|e| !seen.iter().any(|(c, k)| e.callee == *c && e.kind == *k))
+            .filter(|e| {
+                !seen
+                    .iter()
+                    .any(|&(c, k, l, ch)| e.matches(c, k, target) || e.matches_cause(l, ch, target))
+            })
             .collect()
     }
 }
@@ -319,6 +381,8 @@ mod tests {
             group: crate::triage::group_id("A.f()", Kind::Value),
             callee: "A.f()".into(),
             kind: Kind::Value,
+            cause: None,
+            callees: vec![],
             target: target.into(),
             reason: "known".into(),
             by: None,
@@ -351,8 +415,46 @@ mod tests {
         let mut list = AcceptedList::default();
         list.add(entry("t21"));
         assert_eq!(list.stale("t21", &[]).len(), 1);
-        assert!(list.stale("t21", &[("A.f()", Kind::Value)]).is_empty());
+        let seen = [("A.f()", Kind::Value, Label::ValueDiffers, None)];
+        assert!(list.stale("t21", &seen).is_empty());
         assert!(list.stale("t25", &[]).is_empty());
+    }
+
+    #[test]
+    fn a_cause_entry_covers_every_callee_with_the_same_change() {
+        let mut list = AcceptedList::default();
+        list.add(AcceptedEntry {
+            group: "c-123456".into(),
+            callee: "A.f()".into(),
+            kind: Kind::Value,
+            cause: Some(CauseKey {
+                label: Label::Rendering,
+                change: "float/double printed with other digits".into(),
+            }),
+            callees: vec!["A.f()".into()],
+            target: "*".into(),
+            reason: "shortest decimal".into(),
+            by: None,
+            date: None,
+        });
+        let change = Some("float/double printed with other digits");
+        let found = list.find_for("B.g(int)", Kind::Value, Label::Rendering, change, "t21");
+        assert!(found.is_some(), "a new callee with the same change");
+        assert!(
+            list.find_for("B.g(int)", Kind::Value, Label::Invisible, change, "t21")
+                .is_none()
+        );
+        assert!(
+            list.find("A.f()", Kind::Value, "t21").is_none(),
+            "not a group entry"
+        );
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.accepted.yaml");
+        list.save(&path).unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(text.contains("format: 2"), "{text}");
+        let back = AcceptedList::load(&path).unwrap();
+        assert_eq!(back.accepted, list.accepted);
     }
 
     #[test]

@@ -5,11 +5,13 @@
 //! ([`accepted`]).
 
 pub mod accepted;
+pub mod label;
 pub mod minimize;
 
 use crate::compare::{Divergence, Kind};
 use crate::replay::TestOutcome;
 use crate::suite::Test;
+use label::Label;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -55,23 +57,74 @@ pub struct Group {
     pub reproduced: Option<bool>,
 }
 
+/// The id of a group of `callee` and `kind` whose tests all show the kind of change
+/// `label` (a value-based label: the same callee can also show a plain difference): the
+/// hash of callee, kind and label's name.
+pub fn group_id_labelled(callee: &str, kind: Kind, label: Option<Label>) -> String {
+    match label {
+        None => group_id(callee, kind),
+        Some(l) => group_id(&format!("{callee}\0{}", kind.name()), kind_of_label(l)),
+    }
+}
+
+/// A fixed kind to finish the labelled hash with (keeps [`group_id`]'s scheme).
+fn kind_of_label(_: Label) -> Kind {
+    Kind::Value
+}
+
+/// The value-based label of one test's divergence, when it is one the tests of a callee
+/// are split by (same value printed otherwise, invisible characters, hash only, permitted
+/// exception, tool artefact); `None` for a plain difference or a data version (which
+/// depends on the example, decided per group).
+pub fn split_label(d: &Divergence) -> Option<Label> {
+    use crate::report::text::show;
+    let (r, t) = (
+        show(d.expected.as_ref(), None, ""),
+        show(d.actual.as_ref(), None, ""),
+    );
+    let (l, _) = label::classify(&label::Evidence {
+        callee: &d.callee,
+        kind: d.kind,
+        expected: d.expected.as_ref(),
+        actual: d.actual.as_ref(),
+        ref_value: &r,
+        tgt_value: &t,
+        java: &[],
+    });
+    match l {
+        Label::Rendering
+        | Label::Invisible
+        | Label::HashOnly
+        | Label::PermittedNarrowing
+        | Label::ToolArtefact => Some(l),
+        _ => None,
+    }
+}
+
 /// Groups the tests that differ (not the unstable ones), in a deterministic order: most
-/// tests first, then by callee and kind.
+/// tests first, then by callee and kind. Tests of one callee and kind whose differences
+/// are of another value-based kind of change ([`split_label`]) form groups of their own.
 pub fn group(tests: &[&Test], outcomes: &[TestOutcome]) -> Vec<Group> {
-    let mut by_key: BTreeMap<(String, Kind), Vec<usize>> = BTreeMap::new();
+    type Key = (String, Kind, Option<Label>);
+    let mut by_key: BTreeMap<Key, Vec<usize>> = BTreeMap::new();
     for (i, outcome) in outcomes.iter().enumerate() {
         if let TestOutcome::Differs { verdict } = outcome
             && let Some(d) = verdict.divergence()
         {
+            let label = split_label(d);
             by_key
-                .entry((d.callee.clone(), d.kind))
+                .entry((d.callee.clone(), d.kind, label))
                 .or_default()
                 .push(i);
         }
     }
     let mut groups: Vec<Group> = by_key
         .into_iter()
-        .map(|((callee, kind), members)| make_group(tests, outcomes, callee, kind, &members))
+        .map(|((callee, kind, label), members)| {
+            let mut g = make_group(tests, outcomes, callee, kind, &members);
+            g.id = group_id_labelled(&g.callee, kind, label);
+            g
+        })
         .collect();
     groups.sort_by(|a, b| {
         (b.tests.len(), &a.callee, a.kind).cmp(&(a.tests.len(), &b.callee, b.kind))

@@ -1,0 +1,144 @@
+//! Causes: each group gets its kind of change ([`Label`]) and normalised change, and groups
+//! with the same label and change join into one cause — one row of the table, one line of
+//! the gate, one `accept`. A group nothing joins is a cause of its own (its id stays the
+//! group id, so existing accepted entries and links keep working). Used when a report is
+//! built and again when shard reports are merged (older reports get their labels there).
+
+use super::{CauseCallee, CauseReport, GroupReport, GroupStatus, TestReport, TestStatus};
+use crate::triage::label::{Evidence, Label, cause_id, classify};
+use std::collections::BTreeMap;
+
+/// The label and normalised change of a group, from its kind, values and example.
+pub fn label_of(g: &GroupReport) -> (Label, Option<String>) {
+    let java = g.minimized.as_ref().map_or(&g.example_java, |m| &m.java);
+    classify(&Evidence {
+        callee: &g.callee,
+        kind: g.kind,
+        expected: g.ref_observed.as_ref(),
+        actual: g.tgt_observed.as_ref(),
+        ref_value: &g.ref_value,
+        tgt_value: &g.tgt_value,
+        java,
+    })
+}
+
+/// Sets every group's label, normalised change and cause id. A plain value difference
+/// whose changed text is that of a recognised group (`63` → `60` through another
+/// collection) joins that group's cause.
+pub fn label_groups(groups: &mut [GroupReport]) {
+    let labels: Vec<(Label, Option<String>)> = groups.iter().map(label_of).collect();
+    let mut recognised: BTreeMap<String, (Label, Option<String>)> = BTreeMap::new();
+    for (g, (label, change)) in groups.iter().zip(&labels) {
+        if g.kind == crate::compare::Kind::Value
+            && *label != Label::ValueDiffers
+            && let Some(text) = super::text::change(&g.ref_value, &g.tgt_value)
+        {
+            recognised
+                .entry(text)
+                .or_insert_with(|| (*label, change.clone()));
+        }
+    }
+    for (g, (label, change)) in groups.iter_mut().zip(labels) {
+        let (label, change) = match (&label, &change) {
+            (Label::ValueDiffers, Some(text)) => {
+                recognised.get(text).cloned().unwrap_or((label, change))
+            }
+            _ => (label, change),
+        };
+        g.cause = match &change {
+            Some(c) => cause_id(label, c),
+            None => g.id.clone(),
+        };
+        g.label = label;
+        g.change = change;
+    }
+}
+
+/// The causes of sorted, labelled groups: in order of their first group, statuses and
+/// tests summed over their groups.
+pub fn causes(groups: &[GroupReport]) -> Vec<CauseReport> {
+    let mut order: Vec<&str> = Vec::new();
+    let mut members: BTreeMap<&str, Vec<&GroupReport>> = BTreeMap::new();
+    for g in groups {
+        let list = members.entry(&g.cause).or_default();
+        if list.is_empty() {
+            order.push(&g.cause);
+        }
+        list.push(g);
+    }
+    let mut out: Vec<CauseReport> = order
+        .into_iter()
+        .map(|id| cause(id, &members[id]))
+        .collect();
+    out.sort_by(|a, b| (a.status, b.tests, &a.id).cmp(&(b.status, a.tests, &b.id)));
+    out
+}
+
+fn cause(id: &str, groups: &[&GroupReport]) -> CauseReport {
+    let first = groups[0];
+    let status = groups
+        .iter()
+        .map(|g| g.status)
+        .min()
+        .unwrap_or(first.status);
+    let accepted = groups
+        .iter()
+        .filter_map(|g| g.accepted.as_ref())
+        .find(|a| a.cause.is_some())
+        .or_else(|| groups.iter().find_map(|g| g.accepted.as_ref()))
+        .cloned();
+    let covers_new_callees = match &accepted {
+        Some(a) if a.cause.is_some() => groups
+            .iter()
+            .filter(|g| g.status == GroupStatus::Accepted && !a.callees.contains(&g.callee))
+            .map(|g| g.callee.clone())
+            .collect(),
+        _ => Vec::new(),
+    };
+    CauseReport {
+        id: id.to_string(),
+        label: first.label,
+        change: first.change.clone(),
+        status,
+        tests: groups.iter().map(|g| g.tests).sum(),
+        callees: groups
+            .iter()
+            .map(|g| CauseCallee {
+                callee: g.callee.clone(),
+                group: g.id.clone(),
+                kind: g.kind,
+                status: g.status,
+                tests: g.tests,
+            })
+            .collect(),
+        kind: first.kind,
+        ref_value: first.ref_value.clone(),
+        tgt_value: first.tgt_value.clone(),
+        example: first.example,
+        accepted,
+        covers_new_callees,
+    }
+}
+
+/// Fills each non-passing test's cause and label from its group.
+pub fn fill_tests(tests: &mut [TestReport], groups: &[GroupReport]) {
+    let by_id: BTreeMap<&str, &GroupReport> = groups.iter().map(|g| (g.id.as_str(), g)).collect();
+    for t in tests.iter_mut() {
+        if let Some(g) = t.group.as_deref().and_then(|id| by_id.get(id)) {
+            t.cause = Some(g.cause.clone());
+            t.label = Some(g.label);
+            if g.status == GroupStatus::Artefact && t.status == TestStatus::Differs {
+                t.status = TestStatus::Artefact;
+            }
+        }
+    }
+}
+
+/// A new group that is a tool artefact is kept out of the gate.
+pub fn set_artefacts(groups: &mut [GroupReport]) {
+    for g in groups.iter_mut() {
+        if g.label == Label::ToolArtefact && g.status == GroupStatus::New {
+            g.status = GroupStatus::Artefact;
+        }
+    }
+}

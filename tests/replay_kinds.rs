@@ -1,0 +1,238 @@
+//! Kinds of change and cause rows on a fixture library in two releases (compiled here with
+//! javac; `tests/fixtures/kinds`): a float printed with other digits through three methods
+//! is one cause, a narrow no-break space in two formats is one cause, a hash code and a
+//! permitted exception narrowing are labelled, and a real value change next to a rendering
+//! change on the same method gives two rows; accepting a cause passes the gate. Asserted on
+//! the JSON report.
+
+#[path = "replay_support.rs"]
+mod support;
+
+use difftest::replay::samples::{call, lit, new};
+use difftest::sequence::Statement;
+use difftest::worker::protocol::SeqRequest;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use support::{difftest, report_json, stderr, stdout};
+
+const JDK: &str = "/usr/lib/jvm/java-17-openjdk-amd64";
+
+/// Compiles `tests/fixtures/kinds/vN` for N in 1..=2 and writes targets kinds1, kinds2.
+fn setup(work: &Path) -> PathBuf {
+    let targets = work.join("targets");
+    std::fs::create_dir_all(&targets).unwrap();
+    for v in 1..=2 {
+        let src = support::repo().join(format!("tests/fixtures/kinds/v{v}/fixture"));
+        let out = work.join(format!("classes-v{v}"));
+        let mut sources: Vec<PathBuf> = std::fs::read_dir(&src)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        sources.sort();
+        let status = std::process::Command::new(format!("{JDK}/bin/javac"))
+            .args(["--release", "11", "-d"])
+            .arg(&out)
+            .args(&sources)
+            .status()
+            .expect("javac runs");
+        assert!(status.success());
+        let yaml = format!(
+            "name: kinds{v}\ndescription: kinds fixture v{v}\njdk:\n  path: {JDK}\nclasspath:\n  - path: {}\n",
+            out.display()
+        );
+        std::fs::write(targets.join(format!("kinds{v}.yaml")), yaml).unwrap();
+    }
+    targets
+}
+
+/// `lit(args…); Class.method(args)`.
+fn static_call(class: &str, method: &str, args: &[(&str, &str)]) -> SeqRequest {
+    let mut s: Vec<Statement> = args.iter().map(|(t, v)| lit(t, v)).collect();
+    let params: Vec<&str> = args.iter().map(|(t, _)| *t).collect();
+    let idx: Vec<usize> = (0..args.len()).collect();
+    s.push(call(class, method, &params, None, &idx));
+    SeqRequest {
+        statements: s,
+        observers: vec![],
+    }
+}
+
+fn sequences() -> Vec<SeqRequest> {
+    let num = "fixture.Num";
+    let mut seqs = vec![
+        static_call(num, "minNormal", &[]),
+        static_call(num, "scaled", &[("int", "3")]),
+        static_call(num, "big", &[]),
+        static_call(num, "price", &[("int", "1")]),
+        static_call(num, "price", &[("int", "2")]),
+        static_call(num, "price", &[("int", "0")]), // passes
+        static_call("fixture.Fmt", "time", &[("int", "12")]),
+        static_call("fixture.Fmt", "stamp", &[("int", "5")]),
+        static_call("fixture.Arr", "at", &[("int", "4")]),
+        static_call("fixture.Arr", "at", &[("int", "1")]), // passes
+    ];
+    seqs.push(SeqRequest {
+        statements: vec![
+            lit("int", "5"),
+            new("fixture.Key", &["int"], &[0]),
+            call("fixture.Key", "hashCode", &[], Some(1), &[]),
+        ],
+        observers: vec![],
+    });
+    seqs
+}
+
+/// The cause whose callees include `callee` (by method name) with `label`.
+fn cause<'a>(report: &'a Value, callee: &str, label: &str) -> &'a Value {
+    report["causes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| {
+            c["label"] == label
+                && c["callees"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .any(|m| m["callee"].as_str().unwrap().starts_with(callee))
+        })
+        .unwrap_or_else(|| panic!("no {label} cause with {callee}: {report:#}"))
+}
+
+fn callees(c: &Value) -> Vec<String> {
+    let mut v: Vec<String> = c["callees"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["callee"].as_str().unwrap().to_string())
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn kinds_of_change_are_labelled_and_join_into_causes() {
+    let work = tempfile::tempdir().unwrap();
+    let targets = setup(work.path());
+    let suite = support::record("kinds1", Some(&targets), &sequences(), 0);
+    assert_eq!(suite.tests.len(), sequences().len(), "all stable on v1");
+    support::write_suite(work.path(), &suite);
+    let tdir = targets.to_str().unwrap();
+    let replay = || {
+        difftest(
+            work.path(),
+            &[
+                "--targets-dir",
+                tdir,
+                "replay",
+                "--impl",
+                "kinds2",
+                "-j",
+                "1",
+            ],
+        )
+    };
+    let out = replay();
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}\n{}",
+        stdout(&out),
+        stderr(&out)
+    );
+    let report = report_json(work.path(), "kinds2-vs-kinds1");
+
+    let floats = cause(&report, "fixture.Num.minNormal", "rendering");
+    assert_eq!(
+        callees(floats),
+        [
+            "fixture.Num.big()",
+            "fixture.Num.minNormal()",
+            "fixture.Num.scaled(int)"
+        ],
+        "one row for the float digits: {floats:#}"
+    );
+    assert_eq!(floats["tests"], 3);
+    assert!(floats["id"].as_str().unwrap().starts_with("c-"));
+
+    let nbsp = cause(&report, "fixture.Fmt.time", "invisible");
+    assert_eq!(
+        callees(nbsp),
+        ["fixture.Fmt.stamp(int)", "fixture.Fmt.time(int)"],
+        "{nbsp:#}"
+    );
+    assert!(
+        nbsp["change"].as_str().unwrap().contains("\\u202F"),
+        "{nbsp:#}"
+    );
+
+    let hash = cause(&report, "fixture.Key.hashCode", "hash_only");
+    assert_eq!(hash["tests"], 1);
+    let narrowing = cause(&report, "fixture.Arr.at", "permitted_narrowing");
+    assert_eq!(
+        narrowing["change"],
+        "java.lang.ArrayIndexOutOfBoundsException → java.lang.IndexOutOfBoundsException"
+    );
+
+    // The same method, two changes: two groups, two rows.
+    let price_rendering = cause(&report, "fixture.Num.price", "rendering");
+    let price_value = cause(&report, "fixture.Num.price", "value_differs");
+    assert_ne!(price_rendering["id"], price_value["id"]);
+    assert_eq!(price_rendering["change"], "decimal notation");
+    let price_groups: Vec<&Value> = report["groups"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|g| g["callee"] == "fixture.Num.price(int)")
+        .collect();
+    assert_eq!(price_groups.len(), 2, "{report:#}");
+
+    // Six rows; every row and every differing test carries a label; nothing is hidden.
+    let causes = report["causes"].as_array().unwrap();
+    assert_eq!(causes.len(), 6, "{:#}", report["causes"]);
+    assert_eq!(report["summary"]["new_causes"], 6);
+    assert_eq!(report["summary"]["differing"], 9);
+    let differing: Vec<&Value> = report["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|t| t["status"] == "differs")
+        .collect();
+    assert_eq!(differing.len(), 9);
+    assert!(
+        differing
+            .iter()
+            .all(|t| t["label"].is_string() && t["cause"].is_string())
+    );
+    let table = stdout(&out);
+    assert!(
+        table.contains("same value, other rendering") && table.contains("permitted narrowing"),
+        "{table}"
+    );
+    let md = std::fs::read_to_string(work.path().join("reports/kinds2-vs-kinds1.md")).unwrap();
+    assert!(md.contains("invisible or whitespace change"), "{md}");
+    let xml =
+        std::fs::read_to_string(work.path().join("reports/kinds2-vs-kinds1.junit.xml")).unwrap();
+    assert!(xml.contains("[hash only]"), "{xml}");
+
+    // Accepting the float cause covers its callees; the rest still fails.
+    let id = floats["id"].as_str().unwrap();
+    let accepted = difftest(
+        work.path(),
+        &["accept", id, "--reason", "shortest decimal", "--by", "t"],
+    );
+    assert_eq!(accepted.status.code(), Some(0), "{}", stderr(&accepted));
+    let list = std::fs::read_to_string(work.path().join("oracles/kinds1.accepted.yaml")).unwrap();
+    assert!(
+        list.contains("format: 2") && list.contains("label: rendering"),
+        "{list}"
+    );
+    let out = replay();
+    assert_eq!(out.status.code(), Some(1));
+    let report = report_json(work.path(), "kinds2-vs-kinds1");
+    let floats = cause(&report, "fixture.Num.minNormal", "rendering");
+    assert_eq!(floats["status"], "accepted");
+    assert_eq!(floats["id"], id, "the cause id is stable across runs");
+    assert_eq!(report["summary"]["accepted"], 3);
+    assert_eq!(report["summary"]["new_causes"], 5);
+}
