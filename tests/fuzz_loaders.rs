@@ -113,6 +113,8 @@ fn generated() -> &'static (Vec<u8>, Vec<u8>) {
                 group: g.id.clone(),
                 callee: g.callee.clone(),
                 kind: g.kind,
+                cause: None,
+                callees: vec![],
                 target: "*".into(),
                 reason: "reviewed: it's \"fine\"".into(),
                 by: Some("fuzz".into()),

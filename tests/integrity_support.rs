@@ -32,6 +32,9 @@ pub fn report_with_groups(n: usize, suite: &str) -> Report {
             minimized: None,
             reproduced: None,
             same_change_as: None,
+            label: difftest::triage::label::Label::ValueDiffers,
+            change: None,
+            cause: format!("g-{i:06x}"),
         })
         .collect();
     let tests = (0..n)
@@ -43,6 +46,8 @@ pub fn report_with_groups(n: usize, suite: &str) -> Report {
             callee: Some(format!("Counter.m{i}()")),
             ref_value: Some("1".into()),
             tgt_value: Some("2".into()),
+            cause: Some(format!("g-{i:06x}")),
+            label: Some(difftest::triage::label::Label::ValueDiffers),
         })
         .collect();
     Report {
@@ -59,6 +64,7 @@ pub fn report_with_groups(n: usize, suite: &str) -> Report {
             minimize_budget: 0,
             segment: 1000,
         },
+        causes: vec![],
         gate: Gate::Fail,
         summary: Summary {
             tests: n,

@@ -484,6 +484,8 @@ fn unstarted_threads_record_safely_and_replay_clean_on_the_recording_jdk() {
         .output()
         .expect("difftest runs");
     ok(&out);
+}
+
 /// The values each step of `suite`'s tests showed, by the callee that gave them.
 fn step_values(suite: &Suite, callee: &str) -> Vec<String> {
     let mut out = Vec::new();
