@@ -3,6 +3,7 @@
 # random with kill -9. Checks after every command that it wrote its output (a suite with
 # tests; a report that replayed every test of the suite) and that none of its workers is
 # left running. Usage: bash examples/soak/run.sh [MINUTES] (default 30); run it niced.
+# SOAK_TIME_LIMIT sets the record's --time-limit (default 30 s).
 # Prints one line per iteration and a summary; exit 1 if anything was lost or left over.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -56,7 +57,7 @@ while [ "$SECONDS" -lt "$end" ]; do
   seed=$iterations
   suite="$work/suite.yaml"
   rm -f "$suite"
-  run "$work/record.log" record --impl temurin17 --time-limit 15 --reruns 2 --seed "$seed" \
+  run "$work/record.log" record --impl temurin17 --time-limit "${SOAK_TIME_LIMIT:-30}" --reruns 2 --seed "$seed" \
     --no-progress -o "$suite"
   rec_rc=$rc
   tests="$(sed -n 's/^wrote .*: \([0-9]*\) regression tests.*/\1/p' "$work/record.log")"

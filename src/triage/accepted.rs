@@ -101,7 +101,7 @@ pub struct AcceptedList {
 impl Default for AcceptedList {
     fn default() -> Self {
         AcceptedList {
-            format: 1,
+            format: ACCEPTED_FORMAT,
             accepted: Vec::new(),
         }
     }
