@@ -443,9 +443,9 @@ pub struct RecordArgs {
     /// chosen for the same call (an equal but not identical object); 0 turns it off
     #[arg(long, default_value_t = crate::generate::DEFAULT_TWIN_RATIO, value_name = "P")]
     pub twin_ratio: f64,
-    /// Do not turn elements of returned arrays and collections into inputs
+    /// Turn elements of returned arrays and collections into inputs (off by default)
     #[arg(long)]
-    pub no_harvest: bool,
+    pub harvest: bool,
     /// Probability of appending the new call several times
     #[arg(long, default_value_t = 0.1, value_name = "P")]
     pub repeat_probability: f64,

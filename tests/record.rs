@@ -589,7 +589,7 @@ fn harvested_elements_of_arrays_and_collections_become_inputs_and_replay_cleanly
         "--no-mined-literals",
         "--no-edge-values",
     ];
-    ok(&fx.record(&out, &scope));
+    ok(&fx.record(&out, &[&scope[..], &["--harvest"]].concat()));
     let suite = Suite::load(&out).unwrap();
     assert!(suite.header.counts["harvested"] > 0);
     let accepted = step_values(&suite, "rec.Catalogue.accept(");
@@ -606,7 +606,7 @@ fn harvested_elements_of_arrays_and_collections_become_inputs_and_replay_cleanly
         .expect("difftest runs");
     ok(&replay);
     let off = fx.path("no-harvest.yaml");
-    ok(&fx.record(&off, &[&scope[..], &["--no-harvest"]].concat()));
+    ok(&fx.record(&off, &scope));
     let suite = Suite::load(&off).unwrap();
     assert_eq!(suite.header.counts["harvests"], 0);
     let accepted = step_values(&suite, "rec.Catalogue.accept(");

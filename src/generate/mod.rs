@@ -78,12 +78,13 @@ impl Executor for Pool {
     }
 }
 
-/// Default of `--mined-literal-ratio`.
-pub const DEFAULT_MINED_RATIO: f64 = 0.05;
-/// Default of `--edge-ratio`.
-pub const DEFAULT_EDGE_RATIO: f64 = 0.02;
-/// Default of `--twin-ratio`.
-pub const DEFAULT_TWIN_RATIO: f64 = 0.05;
+/// Default of `--mined-literal-ratio`: off, since the detection benchmark has not shown the
+/// input mechanisms to help at an equal budget (README, "Detection").
+pub const DEFAULT_MINED_RATIO: f64 = 0.0;
+/// Default of `--edge-ratio`: off, as above.
+pub const DEFAULT_EDGE_RATIO: f64 = 0.0;
+/// Default of `--twin-ratio`: off, as above.
+pub const DEFAULT_TWIN_RATIO: f64 = 0.0;
 
 /// How generation runs.
 #[derive(Clone, Debug)]
@@ -144,7 +145,7 @@ impl Default for GenConfig {
             mined_ratio: DEFAULT_MINED_RATIO,
             edge_ratio: DEFAULT_EDGE_RATIO,
             twin_ratio: DEFAULT_TWIN_RATIO,
-            harvest: true,
+            harvest: false,
             user_observers: Vec::new(),
         }
     }

@@ -37,7 +37,7 @@ pub fn run(
         no_mined_literals: false,
         edge_ratio: crate::generate::DEFAULT_EDGE_RATIO,
         no_edge_values: false,
-        no_harvest: false,
+        harvest: false,
         twin_ratio: crate::generate::DEFAULT_TWIN_RATIO,
         repeat_probability: 0.1,
         repeat_max: 100,

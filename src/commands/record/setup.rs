@@ -45,7 +45,7 @@ pub fn plan(args: &RecordArgs) -> anyhow::Result<Plan> {
         } else {
             args.edge_ratio
         },
-        harvest: !args.no_harvest,
+        harvest: args.harvest,
         twin_ratio: args.twin_ratio,
         repeat_probability: args.repeat_probability,
         repeat_max: args.repeat_max,
@@ -200,7 +200,7 @@ fn options(args: &RecordArgs) -> BTreeMap<String, String> {
         ("twin-ratio", Some(args.twin_ratio.to_string())),
         (
             "harvest",
-            Some(if args.no_harvest { "off" } else { "on" }.to_string()),
+            Some(if args.harvest { "on" } else { "off" }.to_string()),
         ),
         ("max-size", Some(args.max_size.to_string())),
         ("round-size", Some(args.round_size.to_string())),
