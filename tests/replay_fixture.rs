@@ -14,34 +14,9 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use support::{difftest, difftest_env, report_json, stderr, stdout};
 
-const JDK: &str = "/usr/lib/jvm/java-17-openjdk-amd64";
-
 /// Compiles `tests/fixtures/replay/vN` for N in 1..=3 and writes targets lib1..lib3.
 fn setup(work: &Path) -> PathBuf {
-    let targets = work.join("targets");
-    std::fs::create_dir_all(&targets).unwrap();
-    for v in 1..=3 {
-        let src = support::repo().join(format!("tests/fixtures/replay/v{v}/fixture"));
-        let out = work.join(format!("classes-v{v}"));
-        let mut sources: Vec<PathBuf> = std::fs::read_dir(&src)
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .collect();
-        sources.sort();
-        let status = std::process::Command::new(format!("{JDK}/bin/javac"))
-            .args(["--release", "11", "-d"])
-            .arg(&out)
-            .args(&sources)
-            .status()
-            .expect("javac runs");
-        assert!(status.success());
-        let yaml = format!(
-            "name: lib{v}\ndescription: fixture v{v}\njdk:\n  path: {JDK}\nclasspath:\n  - path: {}\n",
-            out.display()
-        );
-        std::fs::write(targets.join(format!("lib{v}.yaml")), yaml).unwrap();
-    }
-    targets
+    support::fixture_targets(work, "replay", 3, "lib")
 }
 
 /// Independent statements that do not matter (and behave the same on every version).

@@ -15,34 +15,9 @@ use serde_json::Value;
 use std::path::{Path, PathBuf};
 use support::{difftest, report_json, stderr, stdout};
 
-const JDK: &str = "/usr/lib/jvm/java-17-openjdk-amd64";
-
-/// Compiles `tests/fixtures/kinds/vN` for N in 1..=2 and writes targets kinds1, kinds2.
+/// Compiles `tests/fixtures/kinds/vN` for N in 1..=2 and writes targets kinds1..kinds2.
 fn setup(work: &Path) -> PathBuf {
-    let targets = work.join("targets");
-    std::fs::create_dir_all(&targets).unwrap();
-    for v in 1..=2 {
-        let src = support::repo().join(format!("tests/fixtures/kinds/v{v}/fixture"));
-        let out = work.join(format!("classes-v{v}"));
-        let mut sources: Vec<PathBuf> = std::fs::read_dir(&src)
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .collect();
-        sources.sort();
-        let status = std::process::Command::new(format!("{JDK}/bin/javac"))
-            .args(["--release", "11", "-d"])
-            .arg(&out)
-            .args(&sources)
-            .status()
-            .expect("javac runs");
-        assert!(status.success());
-        let yaml = format!(
-            "name: kinds{v}\ndescription: kinds fixture v{v}\njdk:\n  path: {JDK}\nclasspath:\n  - path: {}\n",
-            out.display()
-        );
-        std::fs::write(targets.join(format!("kinds{v}.yaml")), yaml).unwrap();
-    }
-    targets
+    support::fixture_targets(work, "kinds", 2, "kinds")
 }
 
 /// `lit(args…); Class.method(args)`.

@@ -111,3 +111,35 @@ pub fn report_json(dir: &Path, stem: &str) -> serde_json::Value {
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     serde_json::from_str(&text).expect("valid JSON")
 }
+
+/// The Debian JDK 17 the fixture targets run on.
+pub const FIXTURE_JDK: &str = "/usr/lib/jvm/java-17-openjdk-amd64";
+
+/// Compiles `tests/fixtures/DIR/vN/fixture` for N in 1..=`releases` with javac and writes a
+/// target `PREFIXN` for each into `work/targets`, which it returns.
+pub fn fixture_targets(work: &Path, dir: &str, releases: u32, prefix: &str) -> PathBuf {
+    let targets = work.join("targets");
+    std::fs::create_dir_all(&targets).unwrap();
+    for v in 1..=releases {
+        let src = repo().join(format!("tests/fixtures/{dir}/v{v}/fixture"));
+        let out = work.join(format!("classes-v{v}"));
+        let mut sources: Vec<PathBuf> = std::fs::read_dir(&src)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        sources.sort();
+        let status = Command::new(format!("{FIXTURE_JDK}/bin/javac"))
+            .args(["--release", "11", "-d"])
+            .arg(&out)
+            .args(&sources)
+            .status()
+            .expect("javac runs");
+        assert!(status.success());
+        let yaml = format!(
+            "name: {prefix}{v}\ndescription: {dir} fixture v{v}\njdk:\n  path: {FIXTURE_JDK}\nclasspath:\n  - path: {}\n",
+            out.display()
+        );
+        std::fs::write(targets.join(format!("{prefix}{v}.yaml")), yaml).unwrap();
+    }
+    targets
+}
