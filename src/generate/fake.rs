@@ -36,6 +36,22 @@ fn class(name: &str, constructors: Vec<Callable>, methods: Vec<Callable>) -> Api
 /// `t.Counter` (new, add(int) -> int, inc(), get() -> int, getName() -> String),
 /// `t.Util` (static div(int,int) -> int, concat(String,String) -> String),
 /// `t.Clock` (static now() -> long, nondeterministic), `t.Weird` (equals not reflexive).
+/// What generation on [`model`] keeps with this seed, stopping at `limit` tests, rounds of 50.
+pub fn recorded(seed: u64, limit: usize) -> super::Recorded {
+    let model = model();
+    let cfg = super::GenConfig {
+        seed,
+        output_limit: Some(limit),
+        round_size: 50,
+        ..super::GenConfig::default()
+    };
+    let mut g = super::Generator::new(&model, cfg).expect("the fake model has a scope");
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    g.run(&Fake::default(), &stop, |_| {})
+        .expect("the fake runs");
+    g.finish()
+}
+
 pub fn model() -> ApiModel {
     let counter = class(
         "t.Counter",

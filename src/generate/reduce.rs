@@ -45,12 +45,9 @@ pub fn reduce(rec: &mut Recorded) -> Reduction {
 
 #[cfg(test)]
 mod tests {
-    use super::super::fake::{self, Fake};
-    use super::super::{GenConfig, Generator};
+    use super::super::fake;
     use super::*;
     use crate::sequence::Statement;
-    use std::sync::atomic::AtomicBool;
-    use std::time::Duration;
 
     /// Every (callee, value) a set of tests checks, spelled out.
     fn behaviours(rec: &Recorded) -> HashSet<(String, String)> {
@@ -79,18 +76,7 @@ mod tests {
 
     #[test]
     fn keeps_fewer_tests_that_still_observe_every_behaviour_in_id_order() {
-        let model = fake::model();
-        let cfg = GenConfig {
-            seed: 3,
-            output_limit: Some(400),
-            round_size: 50,
-            time_limit: Duration::from_secs(60),
-            ..GenConfig::default()
-        };
-        let mut g = Generator::new(&model, cfg).expect("scope");
-        g.run(&Fake::default(), &AtomicBool::new(false), |_| {})
-            .expect("run");
-        let mut rec = g.finish();
+        let mut rec = fake::recorded(3, 400);
         let all = behaviours(&rec);
         let errors = rec.errors.len();
         let r = reduce(&mut rec);

@@ -349,28 +349,25 @@ fn settle(expected: &Observed, got: &Observed) -> Settled {
 mod tests {
     use super::*;
     use crate::generate::fake::{self, Fake};
-    use crate::generate::{GenConfig, Generator};
 
     #[test]
     fn nondeterministic_values_are_dropped_and_nothing_else() {
-        let model = fake::model();
-        let cfg = GenConfig {
-            seed: 3,
-            output_limit: Some(300),
-            round_size: 50,
-            ..GenConfig::default()
-        };
-        let mut g = Generator::new(&model, cfg).unwrap();
-        let stop = AtomicBool::new(false);
-        g.run(&Fake::default(), &stop, |_| {}).unwrap();
-        let mut rec = g.finish();
+        let mut rec = fake::recorded(3, 300);
         let checks_before: usize = rec.tests.iter().map(|t| t.check_count()).sum();
         let mut made = 0;
         let mut factory = |_: usize| -> Result<Box<dyn Executor>, PoolError> {
             made += 1;
             Ok(Box::new(Fake::default()))
         };
-        let report = remove_flakes(&mut rec, 3, 9, &mut factory, &stop, |_, _| {}).unwrap();
+        let report = remove_flakes(
+            &mut rec,
+            3,
+            9,
+            &mut factory,
+            &AtomicBool::new(false),
+            |_, _| {},
+        )
+        .unwrap();
         assert_eq!((made, report.reruns_done), (3, 3));
         let unstable: Vec<&String> = report.unstable_by_method.keys().collect();
         assert_eq!(unstable, ["t.Clock.now()"], "only the clock changes");
@@ -425,17 +422,7 @@ mod tests {
 
     #[test]
     fn weakened_messages_count_only_tests_that_are_kept() {
-        let model = fake::model();
-        let cfg = GenConfig {
-            seed: 3,
-            output_limit: Some(300),
-            round_size: 50,
-            ..GenConfig::default()
-        };
-        let mut g = Generator::new(&model, cfg).unwrap();
-        let stop = AtomicBool::new(false);
-        g.run(&Fake::default(), &stop, |_| {}).unwrap();
-        let mut rec = g.finish();
+        let mut rec = fake::recorded(3, 300);
         let throwing = rec
             .tests
             .iter()
@@ -449,7 +436,15 @@ mod tests {
         let mut factory = |i: usize| -> Result<Box<dyn Executor>, PoolError> {
             Ok(Box::new(Twist(Fake::default(), std::cell::Cell::new(i))))
         };
-        let report = remove_flakes(&mut rec, 2, 9, &mut factory, &stop, |_, _| {}).unwrap();
+        let report = remove_flakes(
+            &mut rec,
+            2,
+            9,
+            &mut factory,
+            &AtomicBool::new(false),
+            |_, _| {},
+        )
+        .unwrap();
         assert!(report.dropped_tests as usize >= throwing);
         assert_eq!(
             report.weakened_messages, 0,
