@@ -446,6 +446,11 @@ pub struct RecordArgs {
     /// Turn elements of returned arrays and collections into inputs (off by default)
     #[arg(long)]
     pub harvest: bool,
+    /// Observers only on the declared type of a call's value (not the runtime class it
+    /// returned) and only getters, `size`, `length`, `toString` (not conversions like
+    /// `toPattern()`)
+    #[arg(long)]
+    pub declared_observers: bool,
     /// Probability of appending the new call several times
     #[arg(long, default_value_t = 0.1, value_name = "P")]
     pub repeat_probability: f64,

@@ -95,6 +95,8 @@ pub struct Observers {
     unstable: Vec<String>,
     user: Vec<String>,
     max: usize,
+    /// Also nullary conversions (`to*`, `*Value`, `name`): see [`conversion_name`].
+    conversions: bool,
     cache: HashMap<String, Vec<String>>,
 }
 
@@ -105,8 +107,15 @@ impl Observers {
             unstable: parse_patterns(UNSTABLE_OBSERVERS),
             user,
             max,
+            conversions: false,
             cache: HashMap::new(),
         }
+    }
+
+    /// Whether nullary conversions are observers too.
+    pub fn with_conversions(mut self, on: bool) -> Observers {
+        self.conversions = on;
+        self
     }
 
     /// Whether `class.method` is on the list of unstable observers.
@@ -133,7 +142,9 @@ impl Observers {
             if out.len() >= self.max {
                 break;
             }
-            let wanted = observer_name(&m.name) || self.user_listed(class, m);
+            let wanted = observer_name(&m.name)
+                || (self.conversions && conversion_name(&m.name))
+                || self.user_listed(class, m);
             if wanted && shape_ok(m) && !self.is_unstable(class, &m.name) && !out.contains(&m.name)
             {
                 out.push(m.name.clone());
@@ -162,6 +173,16 @@ pub fn observer_name(name: &str) -> bool {
     matches!(name, "size" | "count" | "length" | "toString")
         || (name.len() > 3 && name.starts_with("get") && name != "getClass")
         || (name.len() > 2 && name.starts_with("is"))
+}
+
+/// A nullary conversion to a primitive or a String: `toPattern()`, `toLanguageTag()`,
+/// `toEpochDay()`, `intValue()`, `name()` — what a value *is* in another form, which often
+/// shows data the getters do not (a format's pattern, a locale's tag).
+pub fn conversion_name(name: &str) -> bool {
+    let after_to = name.strip_prefix("to").and_then(|r| r.chars().next());
+    after_to.is_some_and(char::is_uppercase)
+        || (name.len() > 5 && name.ends_with("Value"))
+        || matches!(name, "name" | "ordinal")
 }
 
 /// Whether observed text contains an identity hash like `java.lang.Object@1b6d3586` or

@@ -12,7 +12,7 @@ use super::store::Builder;
 use super::types::{NameId, is_value_type};
 use super::{Candidate, Generator};
 use crate::model::is_primitive;
-use crate::sequence::Statement;
+use crate::sequence::{Observed, Statement};
 use rand::Rng;
 
 /// Most elements in an array built for a parameter.
@@ -64,7 +64,8 @@ impl Generator<'_> {
             self.stats.duplicates += 1;
             return None;
         }
-        let observers = self.observers_for(last, op.result, &chosen);
+        let result = self.runtime.get(&op_index).copied().or(op.result);
+        let observers = self.observers_for(last, result, &chosen);
         Some(Candidate {
             b,
             op: op_index,
@@ -251,6 +252,27 @@ impl Generator<'_> {
             }
         }
         out
+    }
+
+    /// Remembers the runtime class of an operation's value for choosing its observers, when
+    /// `--runtime-observers` is on and the class is described and more specific than the
+    /// declared type (`DateFormat.getDateInstance()` returns a `SimpleDateFormat`, whose
+    /// `toPattern()` the declared type does not have).
+    pub(super) fn learn_runtime(&mut self, op: usize, shown: &Observed) {
+        let (Some(declared), Observed::Object { class }) = (self.ops[op].result, shown) else {
+            return;
+        };
+        if !self.cfg.runtime_observers || self.names.name(declared) == class.as_str() {
+            return;
+        }
+        if self.model.class(class).is_none() {
+            self.runtime.remove(&op);
+            return;
+        }
+        let runtime = self.names.intern(class);
+        if self.names.assignable(runtime, declared) {
+            self.runtime.insert(op, runtime);
+        }
     }
 
     fn observer_methods(&mut self, class: NameId) -> &[NameId] {

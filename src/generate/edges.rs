@@ -82,7 +82,9 @@ fn integers(min: i64, max: i64, bits: u32, tens: u32) -> Vec<String> {
         v.push((1i64 << k) - 1);
     }
     for k in 2..=tens {
-        v.extend([10i64.pow(k), -(10i64.pow(k))]);
+        let p = 10i64.pow(k);
+        // A power of ten and its neighbours: rounding and carrying happen at both sides.
+        v.extend([p, -p, p - 1, p + 1, 1 - p]);
     }
     dedup(
         v.into_iter()
@@ -168,22 +170,17 @@ pub fn ranges() -> ByKind {
 
 /// A random value of `kind` from the seeded generator; `None` for `boolean`.
 pub fn random(kind: Kind, rng: &mut impl Rng) -> Option<String> {
-    let small = rng.random_bool(0.5);
     Some(match kind {
         Kind::Boolean => return None,
-        Kind::Byte => rng.random::<i8>().to_string(),
-        Kind::Short if small => rng.random_range(-1000i16..=1000).to_string(),
-        Kind::Short => rng.random::<i16>().to_string(),
-        Kind::Int if small => rng.random_range(-1000i32..=1000).to_string(),
-        Kind::Int => rng.random::<i32>().to_string(),
-        Kind::Long if small => rng.random_range(-1000i64..=1000).to_string(),
-        Kind::Long => rng.random::<i64>().to_string(),
-        Kind::Float if small => float_text(rng.random_range(-1000.0f32..1000.0)),
+        Kind::Byte => (magnitude(rng, 8) as i8).to_string(),
+        Kind::Short => (magnitude(rng, 16) as i16).to_string(),
+        Kind::Int => (magnitude(rng, 32) as i32).to_string(),
+        Kind::Long => magnitude(rng, 64).to_string(),
+        Kind::Float if rng.random_bool(0.5) => float_text(rng.random_range(-1000.0f32..1000.0)),
         Kind::Float => float_text(f32::from_bits(rng.random())),
-        Kind::Double if small => double_text(rng.random_range(-1000.0f64..1000.0)),
+        Kind::Double if rng.random_bool(0.5) => double_text(rng.random_range(-1000.0f64..1000.0)),
         Kind::Double => double_text(f64::from_bits(rng.random())),
-        Kind::Char if small => escape([rng.random_range(0x20u16..0x7f)]),
-        Kind::Char => escape([rng.random::<u16>()]),
+        Kind::Char => escape([magnitude(rng, 16) as u16]),
         Kind::Str => {
             let len = rng.random_range(0..=8);
             let units: Vec<u16> = (0..len)
@@ -200,7 +197,26 @@ pub fn random(kind: Kind, rng: &mut impl Rng) -> Option<String> {
     })
 }
 
-/// Whether every kind but `boolean` has edge values.
+/// A value of a `bits`-wide integer type whose magnitude is spread evenly over the bit
+/// lengths (log-uniform): as many values below 2^8 as between 2^16 and 2^17, so every
+/// range an API distinguishes (bytes, chars, code points, years, epoch seconds, sizes) is
+/// reached, not only the widest. Negative a quarter of the time; truncated to the type by
+/// the caller.
+fn magnitude(rng: &mut impl Rng, bits: u32) -> i64 {
+    let len = rng.random_range(0..bits);
+    let v = if len == 0 {
+        0
+    } else {
+        let top = 1u64 << (len - 1);
+        (top | (rng.random::<u64>() & (top - 1))) as i64
+    };
+    if rng.random_bool(0.25) {
+        v.wrapping_neg()
+    } else {
+        v
+    }
+}
+
 pub fn covers_every_kind(v: &ByKind) -> bool {
     KINDS
         .iter()

@@ -130,6 +130,9 @@ impl Generator<'_> {
             return;
         }
         let normal = !last_step.is_abnormal();
+        if normal {
+            self.learn_runtime(c.op, last_step);
+        }
         self.keep_test(
             c,
             stmts,

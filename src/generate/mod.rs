@@ -122,6 +122,10 @@ pub struct GenConfig {
     pub twin_ratio: f64,
     /// Whether elements of returned arrays and collections become pool values.
     pub harvest: bool,
+    /// Wider observers: chosen on the runtime class an operation returned (when it is
+    /// described) rather than on its declared type, and nullary conversions (`toPattern()`,
+    /// `intValue()`) as well as getters.
+    pub runtime_observers: bool,
     /// `--observers` patterns.
     pub user_observers: Vec<String>,
 }
@@ -146,6 +150,7 @@ impl Default for GenConfig {
             edge_ratio: DEFAULT_EDGE_RATIO,
             twin_ratio: DEFAULT_TWIN_RATIO,
             harvest: false,
+            runtime_observers: true,
             user_observers: Vec::new(),
         }
     }
@@ -220,6 +225,9 @@ pub struct Generator<'m> {
     comps: Components,
     observers: Observers,
     obs_cache: HashMap<NameId, Vec<NameId>>,
+    /// The runtime class each operation last returned, where it is a described class more
+    /// specific than the declared one: observers are chosen on it.
+    runtime: HashMap<usize, NameId>,
     null_tmpl: HashMap<NameId, u32>,
     seen: HashSet<u128>,
     values: Values,
@@ -278,7 +286,8 @@ impl<'m> Generator<'m> {
         if ops.is_empty() {
             return Err(EmptyScope);
         }
-        let observers = Observers::new(cfg.user_observers.clone(), cfg.max_observers);
+        let observers = Observers::new(cfg.user_observers.clone(), cfg.max_observers)
+            .with_conversions(cfg.runtime_observers);
         let op_class = ops
             .iter()
             .map(|op| store.templates.get(op.tmpl).stmt.class_name().to_string())
@@ -300,6 +309,7 @@ impl<'m> Generator<'m> {
             comps,
             observers,
             obs_cache: HashMap::new(),
+            runtime: HashMap::new(),
             null_tmpl: HashMap::new(),
             seen: HashSet::new(),
             values: Values::default(),

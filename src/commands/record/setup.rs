@@ -46,6 +46,7 @@ pub fn plan(args: &RecordArgs) -> anyhow::Result<Plan> {
             args.edge_ratio
         },
         harvest: args.harvest,
+        runtime_observers: !args.declared_observers,
         twin_ratio: args.twin_ratio,
         repeat_probability: args.repeat_probability,
         repeat_max: args.repeat_max,
@@ -201,6 +202,17 @@ fn options(args: &RecordArgs) -> BTreeMap<String, String> {
         (
             "harvest",
             Some(if args.harvest { "on" } else { "off" }.to_string()),
+        ),
+        (
+            "observers-on",
+            Some(
+                if args.declared_observers {
+                    "declared"
+                } else {
+                    "runtime"
+                }
+                .to_string(),
+            ),
         ),
         ("max-size", Some(args.max_size.to_string())),
         ("round-size", Some(args.round_size.to_string())),
