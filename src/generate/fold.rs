@@ -5,6 +5,7 @@
 //! (the exception filter). Components of a kept test become lexically redundant.
 
 use super::components::{ValueRef, key_of};
+use super::harvest::Step;
 use super::kept::{ErrorKept, KeptTest, ObsRef, retain_observers};
 use super::store::{Builder, Part, SeqId, Store};
 use super::types::NameId;
@@ -160,6 +161,12 @@ impl Generator<'_> {
             checks.retain(|&(step, _)| !stack[step as usize]);
             retain_observers(&mut observers, &mut observed, |v| !stack[v as usize]);
         }
+        if matches!(c.harvest, Some(Step::Sweep(..))) {
+            // A swept element is read by index, which names another value where the
+            // catalogue differs; the lookups of its literal are the tests.
+            checks.clear();
+            retain_observers(&mut observers, &mut observed, |_| false);
+        }
         // A sequence that checks nothing is no test (reruns would drop it), but a component.
         let is_test = !(checks.is_empty() && observers.is_empty());
         if is_test {
@@ -178,7 +185,7 @@ impl Generator<'_> {
         let mut offer = normal;
         if normal
             && let Some(step) = harvest
-            && let Some(elem) = self.harvested(step, &steps[last as usize])
+            && let Some(elem) = self.harvested(step, steps, last as usize)
         {
             result = elem;
             offer = elem.is_some();

@@ -13,6 +13,7 @@
 //! queue is filled and drained in fold order, so a seed still gives one suite.
 
 use super::kept::ObsRef;
+use super::sweep::MAX_ELEMENTS;
 use super::ops::Op;
 use super::store::{Builder, SeqId};
 use super::types::NameId;
@@ -48,6 +49,8 @@ pub struct Harvest {
     collection: bool,
     /// Declared element type.
     elem: NameId,
+    /// The class of the call that returned it, when it is swept (see [`super::sweep`]).
+    sweep: Option<NameId>,
     /// Its length, once known, and the elements still to take.
     len: Option<(u32, u32)>,
 }
@@ -59,7 +62,13 @@ pub(crate) enum Step {
     Length(Harvest),
     /// Reads one element of the given declared type.
     Element(NameId),
+    /// Reads the given number of elements of a catalogue swept for lookups of its class
+    /// (ending at the candidate's last statement, every second statement).
+    Sweep(Option<NameId>, u32),
 }
+
+/// Elements read by one sweep sequence.
+const CHUNK: u32 = 40;
 
 /// The operations harvesting appends (never drawn at random).
 pub(super) struct HarvestOps {
@@ -148,13 +157,28 @@ impl Generator<'_> {
             return;
         };
         let elem = self.names.intern(&elem);
+        let sweep = self.sweep_owner(seq, pos);
         self.harvest.push_back(Harvest {
             seq,
             pos,
             collection,
             elem,
+            sweep,
             len: None,
         });
+    }
+
+    /// The class of the call at `pos` of `seq`, the first time a call of its callee returns
+    /// an array or collection: it is swept.
+    fn sweep_owner(&mut self, seq: SeqId, pos: u32) -> Option<NameId> {
+        let parts = &self.store.node(seq).parts;
+        let tmpl = self.store.template_at(parts, pos)?;
+        let stmt = &self.store.templates.get(tmpl).stmt;
+        let (callee, class) = (stmt.callee(), stmt.class_name().to_string());
+        let callee = self.names.intern(&callee);
+        self.swept
+            .insert(callee)
+            .then(|| self.names.intern(&class))
     }
 
     /// Harvest candidates for the start of a round: at most one in [`ROUND_SHARE`].
@@ -172,6 +196,15 @@ impl Generator<'_> {
         }
     }
 
+    fn int_literal(&mut self, b: &mut Builder, value: u32, int: NameId) -> u32 {
+        let lit = Statement::Literal {
+            ty: "int".into(),
+            value: value.to_string(),
+        };
+        let lit = self.store.templates.intern(lit, Some(int));
+        b.push_stmt(lit, &[])
+    }
+
     fn draft_harvest(&mut self, h: Harvest) -> Option<Candidate> {
         let ops = self.harvest_ops.as_ref()?;
         let (length, get, to_array, int) = (ops.length, ops.get, ops.to_array, ops.int);
@@ -186,6 +219,26 @@ impl Generator<'_> {
                 b.push_stmt(self.ops[length].tmpl, &[at]),
                 Step::Length(h),
             ),
+            Some((n, left)) if h.sweep.is_some() => {
+                let first = n.min(MAX_ELEMENTS) - left;
+                let room = (self.cfg.max_size as u32).saturating_sub(b.len) / 2;
+                let count = left.min(room).min(CHUNK);
+                if count == 0 {
+                    return None;
+                }
+                if left > count {
+                    self.harvest.push_front(Harvest {
+                        len: Some((n, left - count)),
+                        ..h
+                    });
+                }
+                let mut last = at;
+                for i in first..first + count {
+                    let index = self.int_literal(&mut b, i, int);
+                    last = b.push_stmt(self.ops[get].tmpl, &[at, index]);
+                }
+                (get, last, Step::Sweep(h.sweep, count))
+            }
             Some((n, left)) => {
                 if left > 1 {
                     self.harvest.push_back(Harvest {
@@ -193,14 +246,8 @@ impl Generator<'_> {
                         ..h
                     });
                 }
-                let i = self.rng.random_range(0..n);
-                let value = i.to_string();
-                let lit = Statement::Literal {
-                    ty: "int".into(),
-                    value,
-                };
-                let lit = self.store.templates.intern(lit, Some(int));
-                let index = b.push_stmt(lit, &[]);
+                let index = self.rng.random_range(0..n);
+                let index = self.int_literal(&mut b, index, int);
                 let last = b.push_stmt(self.ops[get].tmpl, &[at, index]);
                 (get, last, Step::Element(h.elem))
             }
@@ -210,7 +257,7 @@ impl Generator<'_> {
         }
         let observers: Vec<ObsRef> = match step {
             Step::Element(elem) => self.observers_for(last, Some(elem), &[]),
-            Step::Length(_) => Vec::new(),
+            Step::Length(_) | Step::Sweep(..) => Vec::new(),
         };
         self.stats.harvests += 1;
         Some(Candidate {
@@ -224,29 +271,57 @@ impl Generator<'_> {
     }
 
     /// After a harvest candidate ended normally: queue its elements, or say what type the
-    /// element it read joins the pool as (`Some(None)`: it does not join).
-    pub(super) fn harvested(&mut self, step: Step, shown: &Observed) -> Option<Option<NameId>> {
+    /// element it read joins the pool as (`Some(None)`: it does not join, or joined as a
+    /// literal). `last` is the candidate's last statement.
+    pub(super) fn harvested(
+        &mut self,
+        step: Step,
+        steps: &[Observed],
+        last: usize,
+    ) -> Option<Option<NameId>> {
         match step {
             Step::Length(h) => {
-                if let Observed::Value { text, .. } = shown
+                if let Observed::Value { text, .. } = &steps[last]
                     && let Ok(n) = text.parse::<u32>()
                     && n > 0
                     && self.harvest.len() < MAX_QUEUED
                 {
-                    self.harvest.push_back(Harvest {
-                        len: Some((n, ELEMENTS.min(n))),
+                    let take = if h.sweep.is_some() { MAX_ELEMENTS } else { ELEMENTS };
+                    let next = Harvest {
+                        len: Some((n, take.min(n))),
                         ..h
-                    });
+                    };
+                    match h.sweep {
+                        Some(_) => self.harvest.push_front(next),
+                        None => self.harvest.push_back(next),
+                    }
+                }
+                None
+            }
+            Step::Sweep(owner, count) => {
+                for k in 0..count as usize {
+                    let shown = &steps[last - 2 * k];
+                    if !matches!(shown, Observed::Value { .. }) {
+                        continue;
+                    }
+                    self.stats.harvested += 1;
+                    if !self.sweep_value(owner, shown) {
+                        break;
+                    }
                 }
                 None
             }
             Step::Element(_) => {
+                let shown = &steps[last];
                 // Only values: objects the JDK keeps in its catalogues (providers, services)
                 // are large, and every observer and contract call on them is slow.
                 let Observed::Value { class, .. } = shown else {
                     return Some(None);
                 };
                 self.stats.harvested += 1;
+                if self.sweep_value(None, shown) {
+                    return Some(None);
+                }
                 Some(Some(self.names.intern(class)))
             }
         }

@@ -24,6 +24,7 @@ pub mod edges;
 pub(crate) mod fake;
 mod fold;
 mod harvest;
+mod sweep;
 pub mod kept;
 pub mod literals;
 pub mod mined;
@@ -189,6 +190,8 @@ pub struct GenStats {
     pub harvests: u64,
     /// Elements read from arrays and collections that ended normally.
     pub harvested: u64,
+    /// Lookups of swept catalogue values drafted.
+    pub lookups: u64,
     /// Inputs that are another copy of a value picked for the same call.
     pub twins: u64,
 }
@@ -216,6 +219,9 @@ pub struct Generator<'m> {
     random_ops: usize,
     harvest_ops: Option<harvest::HarvestOps>,
     harvest: VecDeque<harvest::Harvest>,
+    /// Callees whose returned array or collection was queued for a sweep.
+    swept: HashSet<NameId>,
+    sweeps: sweep::Sweeps,
     /// Pool values picked for the candidate being drafted.
     picks: Vec<ValueRef>,
     /// The class each operation belongs to (whose mined constants it prefers).
@@ -297,6 +303,8 @@ impl<'m> Generator<'m> {
             random_ops: ops.len(),
             harvest_ops: None,
             harvest: VecDeque::new(),
+            swept: HashSet::new(),
+            sweeps: Default::default(),
             picks: Vec::new(),
             cfg,
             model,
@@ -354,23 +362,7 @@ impl<'m> Generator<'m> {
                 class: boxed(&ty).to_string(),
                 text,
             };
-            if !self.comps.first_seen(fold::value_key(t, &shown, &[])) {
-                continue;
-            }
-            let tmpl = self.store.templates.intern(stmt, Some(t));
-            let mut b = Builder::default();
-            b.push_stmt(tmpl, &[]);
-            self.seen.insert(b.hash.key());
-            let seq = self.push_node(b, false);
-            self.comps.add(
-                &self.names,
-                ValueRef {
-                    seq,
-                    pos: 0,
-                    ty: t,
-                    len: 1,
-                },
-            );
+            self.seed_value(stmt, t, &shown);
         }
     }
 
@@ -468,6 +460,7 @@ impl<'m> Generator<'m> {
         let want = self.cfg.round_size.max(1);
         let mut cands = Vec::with_capacity(want);
         self.harvest_round(want, &mut cands);
+        self.sweep_round(want, &mut cands);
         for _ in 0..want * 20 {
             if cands.len() == want {
                 break;

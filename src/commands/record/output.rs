@@ -98,6 +98,7 @@ pub fn header(made: Made, rec: &Recorded, kinds: &BTreeMap<String, ExceptionKind
         ("mined-classes", rec.mined_classes as u64),
         ("harvests", s.harvests),
         ("harvested", s.harvested),
+        ("lookups", s.lookups),
         ("twins", s.twins),
         ("reruns-done", r.reruns_done as u64),
         ("unstable-checks", r.dropped_checks),

@@ -1,0 +1,142 @@
+//! Sweeping catalogues: the first array or collection each call returns is harvested
+//! element by element (up to [`MAX_ELEMENTS`]), not only at a few random indices, and every
+//! String or enum constant read from it becomes a literal of the pool and is passed, once,
+//! to each lookup of the catalogue's own class: a static method or constructor taking just
+//! that value. `TimeZone.getAvailableIDs()` so yields `TimeZone.getTimeZone("Asia/Almaty")`
+//! for every zone the reference knows, `ZoneId.getAvailableZoneIds()` every `ZoneId.of(…)`,
+//! `Locale.getISOCountries()` every `new Locale(…)`.
+//!
+//! Why literals: an element read by index (`Array.get(ids, 57)`) names another value on an
+//! implementation whose catalogue differs, so every later element would differ; the literal
+//! says what was meant. Why the owner's lookups only: a catalogue's names are made for them,
+//! and a String fits hundreds of other methods, which random generation already tries.
+//! Sweep candidates take at most one in [`ROUND_SHARE`] of a round, so generation still
+//! spends most of its budget at random.
+
+use super::components::ValueRef;
+use super::fold::value_key;
+use super::store::Builder;
+use super::types::NameId;
+use super::{Candidate, Generator};
+use crate::sequence::{Observed, Statement};
+use std::collections::VecDeque;
+
+/// Most elements swept from one catalogue.
+pub const MAX_ELEMENTS: u32 = 2000;
+/// Share of a round's candidates that may be lookups of swept values.
+const ROUND_SHARE: usize = 8;
+/// Most lookups waiting; later ones are dropped.
+const MAX_QUEUED: usize = 50_000;
+
+/// One lookup to try: operation `op` on the one-statement literal `tmpl` of type `ty`.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Lookup {
+    op: usize,
+    tmpl: u32,
+    ty: NameId,
+}
+
+/// The sweep's queue.
+#[derive(Default)]
+pub(super) struct Sweeps {
+    queue: VecDeque<Lookup>,
+}
+
+impl Generator<'_> {
+    /// A String or enum constant read from a catalogue of class `owner` (when swept): it
+    /// joins the pool as a literal, and the owner's lookups of it are queued. Returns false
+    /// for other values, which join the pool as before.
+    pub(super) fn sweep_value(&mut self, owner: Option<NameId>, shown: &Observed) -> bool {
+        let Observed::Value { class, text } = shown else {
+            return false;
+        };
+        let stmt = if class == "java.lang.String" {
+            Statement::Literal {
+                ty: class.clone(),
+                value: text.clone(),
+            }
+        } else if self
+            .model
+            .class(class)
+            .is_some_and(|c| c.enum_constants.contains(text))
+        {
+            Statement::Enum {
+                ty: class.clone(),
+                constant: text.clone(),
+            }
+        } else {
+            return false;
+        };
+        let ty = self.names.intern(class);
+        let Some(tmpl) = self.seed_value(stmt, ty, shown) else {
+            return true;
+        };
+        if let Some(owner) = owner {
+            self.queue_lookups(owner, ty, tmpl);
+        }
+        true
+    }
+
+    /// A one-statement literal sequence joins the pool unless an equal value is there;
+    /// returns its template when it joined.
+    pub(super) fn seed_value(&mut self, stmt: Statement, ty: NameId, shown: &Observed) -> Option<u32> {
+        if !self.comps.first_seen(value_key(ty, shown, &[])) {
+            return None;
+        }
+        let tmpl = self.store.templates.intern(stmt, Some(ty));
+        let mut b = Builder::default();
+        b.push_stmt(tmpl, &[]);
+        self.seen.insert(b.hash.key());
+        let seq = self.push_node(b, false);
+        let value = ValueRef {
+            seq,
+            pos: 0,
+            ty,
+            len: 1,
+        };
+        self.comps.add(&self.names, value);
+        Some(tmpl)
+    }
+
+    fn queue_lookups(&mut self, owner: NameId, ty: NameId, tmpl: u32) {
+        let owner = self.names.name(owner).to_string();
+        for op in 0..self.random_ops {
+            let o = &self.ops[op];
+            let fits = !o.receiver
+                && o.inputs.len() == 1
+                && self.op_class[op] == owner
+                && self.names.assignable(ty, o.inputs[0]);
+            if fits && self.sweeps.queue.len() < MAX_QUEUED {
+                self.sweeps.queue.push_back(Lookup { op, tmpl, ty });
+            }
+        }
+    }
+
+    /// Lookup candidates for the start of a round: at most one in [`ROUND_SHARE`].
+    pub(super) fn sweep_round(&mut self, want: usize, cands: &mut Vec<Candidate>) {
+        let quota = cands.len() + want / ROUND_SHARE;
+        while cands.len() < quota {
+            let Some(l) = self.sweeps.queue.pop_front() else {
+                return;
+            };
+            let mut b = Builder::default();
+            let at = b.push_stmt(l.tmpl, &[]);
+            let last = b.push_stmt(self.ops[l.op].tmpl, &[at]);
+            if !self.seen.insert(b.hash.key()) {
+                continue;
+            }
+            let inputs = vec![(at, l.ty, false)];
+            let result = self.runtime.get(&l.op).copied().or(self.ops[l.op].result);
+            let observers = self.observers_for(last, result, &inputs);
+            self.stats.lookups += 1;
+            cands.push(Candidate {
+                b,
+                op: l.op,
+                last,
+                inputs,
+                observers,
+                harvest: None,
+            });
+        }
+    }
+}
