@@ -612,3 +612,62 @@ fn harvested_elements_of_arrays_and_collections_become_inputs_and_replay_cleanly
     let accepted = step_values(&suite, "rec.Catalogue.accept(");
     assert!(accepted.iter().all(|v| v == "0"));
 }
+
+/// The String literals passed straight to `callee`.
+fn literal_args(suite: &Suite, callee: &str) -> std::collections::BTreeSet<String> {
+    let mut out = std::collections::BTreeSet::new();
+    for t in &suite.tests {
+        for s in &t.statements {
+            let Statement::Call { args, .. } = s else {
+                continue;
+            };
+            if !s.callee().starts_with(callee) {
+                continue;
+            }
+            for &a in args {
+                if let Statement::Literal { value, .. } = &t.statements[a] {
+                    out.insert(value.clone());
+                }
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn sweeps_pass_every_catalogue_entry_to_its_own_lookups_as_literals() {
+    let fx = Fixture::new();
+    let out = fx.path("sweep.yaml");
+    let scope = [
+        "--classes",
+        "rec.Zones",
+        "--output-limit",
+        "600",
+        "--round-size",
+        "100",
+        "--no-mined-literals",
+        "--no-edge-values",
+    ];
+    ok(&fx.record(&out, &[&scope[..], &["--harvest"]].concat()));
+    let suite = Suite::load(&out).unwrap();
+    let mut looked_up = literal_args(&suite, "rec.Zones.of(");
+    looked_up.retain(|s| s.starts_with("Zone/"));
+    // Thirty from the String catalogue, thirty more only through the objects' toId().
+    assert_eq!(looked_up.len(), 60, "{looked_up:?}");
+    assert!(looked_up.contains("Zone/H59"), "{looked_up:?}");
+    assert!(suite.header.counts["lookups"] >= 60);
+    let replay = Command::new(env!("CARGO_BIN_EXE_difftest"))
+        .arg("--targets-dir")
+        .arg(fx.targets.path())
+        .args(["replay", "--impl", "fix", "--suite"])
+        .arg(&out)
+        .arg("--report-dir")
+        .arg(fx.path("reports"))
+        .output()
+        .expect("difftest runs");
+    ok(&replay);
+    let off = fx.path("no-sweep.yaml");
+    ok(&fx.record(&off, &scope));
+    let suite = Suite::load(&off).unwrap();
+    assert!(literal_args(&suite, "rec.Zones.of(").len() < 10);
+}

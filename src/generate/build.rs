@@ -275,7 +275,7 @@ impl Generator<'_> {
         }
     }
 
-    fn observer_methods(&mut self, class: NameId) -> &[NameId] {
+    pub(super) fn observer_methods(&mut self, class: NameId) -> &[NameId] {
         if !self.obs_cache.contains_key(&class) {
             let name = self.names.name(class).to_string();
             let methods = self.observers.for_class(self.model, &name).to_vec();

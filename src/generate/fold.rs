@@ -161,7 +161,10 @@ impl Generator<'_> {
             checks.retain(|&(step, _)| !stack[step as usize]);
             retain_observers(&mut observers, &mut observed, |v| !stack[v as usize]);
         }
-        if matches!(c.harvest, Some(Step::Sweep(..))) {
+        if let Some(Step::Sweep(chunk)) = c.harvest {
+            if normal {
+                self.swept(chunk, c.last as usize, steps, &c.observers, observations);
+            }
             // A swept element is read by index, which names another value where the
             // catalogue differs; the lookups of its literal are the tests.
             checks.clear();

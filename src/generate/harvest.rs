@@ -13,9 +13,9 @@
 //! queue is filled and drained in fold order, so a seed still gives one suite.
 
 use super::kept::ObsRef;
-use super::sweep::MAX_ELEMENTS;
 use super::ops::Op;
 use super::store::{Builder, SeqId};
+use super::sweep::MAX_ELEMENTS;
 use super::types::NameId;
 use super::{Candidate, Generator};
 use crate::sequence::{Observed, Statement};
@@ -42,7 +42,7 @@ const COLLECTIONS: [&str; 7] = [
 
 /// An array or collection to harvest: statement `pos` of sequence `seq`.
 #[derive(Clone, Copy, Debug)]
-pub struct Harvest {
+pub(crate) struct Harvest {
     seq: SeqId,
     pos: u32,
     /// Through `toArray()` first (a collection).
@@ -62,9 +62,18 @@ pub(crate) enum Step {
     Length(Harvest),
     /// Reads one element of the given declared type.
     Element(NameId),
-    /// Reads the given number of elements of a catalogue swept for lookups of its class
-    /// (ending at the candidate's last statement, every second statement).
-    Sweep(Option<NameId>, u32),
+    /// Reads elements of a catalogue swept for lookups of its class.
+    Sweep(Chunk),
+}
+
+/// Elements of a swept catalogue read by one sequence: `count` of them, each two statements
+/// on, the last at the candidate's last statement.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Chunk {
+    /// The catalogue: statement `.1` of sequence `.0`.
+    pub key: (SeqId, u32),
+    pub owner: Option<NameId>,
+    pub count: u32,
 }
 
 /// Elements read by one sweep sequence.
@@ -176,14 +185,21 @@ impl Generator<'_> {
         let stmt = &self.store.templates.get(tmpl).stmt;
         let (callee, class) = (stmt.callee(), stmt.class_name().to_string());
         let callee = self.names.intern(&callee);
-        self.swept
-            .insert(callee)
-            .then(|| self.names.intern(&class))
+        self.swept.insert(callee).then(|| self.names.intern(&class))
     }
 
     /// Harvest candidates for the start of a round: at most one in [`ROUND_SHARE`].
     pub(super) fn harvest_round(&mut self, want: usize, cands: &mut Vec<Candidate>) {
         let quota = want / ROUND_SHARE;
+        // Catalogues being swept first, one chunk each.
+        let waiting: Vec<Harvest> = self.sweeps.pending.drain(..).collect();
+        for h in waiting {
+            if cands.len() >= quota {
+                self.sweeps.pending.push_back(h);
+            } else if let Some(c) = self.draft_harvest(h) {
+                cands.push(c);
+            }
+        }
         let mut tries = 0;
         while cands.len() < quota && tries < quota * 4 {
             tries += 1;
@@ -221,23 +237,52 @@ impl Generator<'_> {
             ),
             Some((n, left)) if h.sweep.is_some() => {
                 let first = n.min(MAX_ELEMENTS) - left;
+                let known = self.element_class_known((h.seq, h.pos));
+                if first > 0 && !known {
+                    // The first element, read alone, has not run yet: its class decides
+                    // what the others are observed with.
+                    self.sweeps.pending.push_back(h);
+                    return None;
+                }
                 let room = (self.cfg.max_size as u32).saturating_sub(b.len) / 2;
-                let count = left.min(room).min(CHUNK);
+                let count = left.min(room).min(if known { CHUNK } else { 1 });
                 if count == 0 {
                     return None;
                 }
                 if left > count {
-                    self.harvest.push_front(Harvest {
+                    self.sweeps.pending.push_back(Harvest {
                         len: Some((n, left - count)),
                         ..h
                     });
                 }
                 let mut last = at;
+                let mut reads = Vec::with_capacity(count as usize);
                 for i in first..first + count {
                     let index = self.int_literal(&mut b, i, int);
                     last = b.push_stmt(self.ops[get].tmpl, &[at, index]);
+                    reads.push(last);
                 }
-                (get, last, Step::Sweep(h.sweep, count))
+                let key = (h.seq, h.pos);
+                let observers = self.element_observers(key, &reads);
+                let chunk = Chunk {
+                    key,
+                    owner: h.sweep,
+                    count,
+                };
+                // No duplicate check: a random harvest may have read the same indices of an
+                // equal catalogue, and the chunk is no test.
+                if b.len as usize > self.cfg.max_size {
+                    return None;
+                }
+                self.stats.harvests += 1;
+                return Some(Candidate {
+                    b,
+                    op: get,
+                    last,
+                    inputs: Vec::new(),
+                    observers,
+                    harvest: Some(Step::Sweep(chunk)),
+                });
             }
             Some((n, left)) => {
                 if left > 1 {
@@ -286,31 +331,23 @@ impl Generator<'_> {
                     && n > 0
                     && self.harvest.len() < MAX_QUEUED
                 {
-                    let take = if h.sweep.is_some() { MAX_ELEMENTS } else { ELEMENTS };
+                    let take = if h.sweep.is_some() {
+                        MAX_ELEMENTS
+                    } else {
+                        ELEMENTS
+                    };
                     let next = Harvest {
                         len: Some((n, take.min(n))),
                         ..h
                     };
                     match h.sweep {
-                        Some(_) => self.harvest.push_front(next),
+                        Some(_) => self.sweeps.pending.push_back(next),
                         None => self.harvest.push_back(next),
                     }
                 }
                 None
             }
-            Step::Sweep(owner, count) => {
-                for k in 0..count as usize {
-                    let shown = &steps[last - 2 * k];
-                    if !matches!(shown, Observed::Value { .. }) {
-                        continue;
-                    }
-                    self.stats.harvested += 1;
-                    if !self.sweep_value(owner, shown) {
-                        break;
-                    }
-                }
-                None
-            }
+            Step::Sweep(_) => None,
             Step::Element(_) => {
                 let shown = &steps[last];
                 // Only values: objects the JDK keeps in its catalogues (providers, services)

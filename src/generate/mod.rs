@@ -24,13 +24,13 @@ pub mod edges;
 pub(crate) mod fake;
 mod fold;
 mod harvest;
-mod sweep;
 pub mod kept;
 pub mod literals;
 pub mod mined;
 pub mod ops;
 pub mod reduce;
 pub mod store;
+mod sweep;
 pub mod types;
 
 use crate::model::{ApiModel, boxed};

@@ -15,16 +15,18 @@
 
 use super::components::ValueRef;
 use super::fold::value_key;
-use super::store::Builder;
+use super::harvest::{Chunk, Harvest};
+use super::kept::ObsRef;
+use super::store::{Builder, SeqId};
 use super::types::NameId;
 use super::{Candidate, Generator};
 use crate::sequence::{Observed, Statement};
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
 
 /// Most elements swept from one catalogue.
 pub const MAX_ELEMENTS: u32 = 2000;
 /// Share of a round's candidates that may be lookups of swept values.
-const ROUND_SHARE: usize = 8;
+const ROUND_SHARE: usize = 4;
 /// Most lookups waiting; later ones are dropped.
 const MAX_QUEUED: usize = 50_000;
 
@@ -40,9 +42,75 @@ pub(super) struct Lookup {
 #[derive(Default)]
 pub(super) struct Sweeps {
     queue: VecDeque<Lookup>,
+    /// Catalogues being swept, each waiting for its next chunk.
+    pub(super) pending: VecDeque<Harvest>,
+    /// The class of each catalogue's elements, once its first element was read: `None`
+    /// for values and classes the scope does not describe.
+    elements: HashMap<(SeqId, u32), Option<NameId>>,
 }
 
 impl Generator<'_> {
+    /// Whether the first element of a catalogue was read.
+    pub(super) fn element_class_known(&self, key: (SeqId, u32)) -> bool {
+        self.sweeps.elements.contains_key(&key)
+    }
+
+    /// Observers on elements of a catalogue whose element class is known: its textual
+    /// forms, `toString()` and conversions like `toLanguageTag()`, which its owner's lookups
+    /// may take.
+    pub(super) fn element_observers(&mut self, key: (SeqId, u32), reads: &[u32]) -> Vec<ObsRef> {
+        let Some(&Some(class)) = self.sweeps.elements.get(&key) else {
+            return Vec::new();
+        };
+        let all = self.observer_methods(class).to_vec();
+        let methods: Vec<NameId> = all
+            .into_iter()
+            .filter(|&m| self.names.name(m).starts_with("to"))
+            .collect();
+        let mut out = Vec::new();
+        for &stmt in reads {
+            out.extend(methods.iter().map(|&method| ObsRef {
+                stmt,
+                class,
+                method,
+            }));
+        }
+        out
+    }
+
+    /// After a chunk of a swept catalogue ran normally: value elements become literals,
+    /// the textual forms of object elements become String literals, and the owner's
+    /// lookups of each are queued.
+    pub(super) fn swept(
+        &mut self,
+        chunk: Chunk,
+        last: usize,
+        steps: &[Observed],
+        calls: &[ObsRef],
+        got: &[Observed],
+    ) {
+        for k in 0..chunk.count as usize {
+            let shown = &steps[last - 2 * k];
+            self.stats.harvested += 1;
+            match shown {
+                Observed::Value { .. } => {
+                    self.sweep_value(chunk.owner, shown);
+                }
+                Observed::Object { class } if self.model.class(class).is_some() => {
+                    let class = Some(self.names.intern(class));
+                    self.sweeps.elements.entry(chunk.key).or_insert(class);
+                }
+                _ => {}
+            }
+        }
+        self.sweeps.elements.entry(chunk.key).or_insert(None);
+        for (_, text) in calls.iter().zip(got) {
+            if matches!(text, Observed::Value { class, .. } if class == "java.lang.String") {
+                self.sweep_value(chunk.owner, text);
+            }
+        }
+    }
+
     /// A String or enum constant read from a catalogue of class `owner` (when swept): it
     /// joins the pool as a literal, and the owner's lookups of it are queued. Returns false
     /// for other values, which join the pool as before.
@@ -79,7 +147,12 @@ impl Generator<'_> {
 
     /// A one-statement literal sequence joins the pool unless an equal value is there;
     /// returns its template when it joined.
-    pub(super) fn seed_value(&mut self, stmt: Statement, ty: NameId, shown: &Observed) -> Option<u32> {
+    pub(super) fn seed_value(
+        &mut self,
+        stmt: Statement,
+        ty: NameId,
+        shown: &Observed,
+    ) -> Option<u32> {
         if !self.comps.first_seen(value_key(ty, shown, &[])) {
             return None;
         }
