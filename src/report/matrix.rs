@@ -124,18 +124,16 @@ fn test_cause(t: &TestReport) -> Option<&str> {
     t.cause.as_deref().or(t.group.as_deref())
 }
 
-/// The test in the most targets' groups (then the lowest id).
+/// The example of one of the groups (the test their labels were read from) that is in the
+/// most targets' groups, then the lowest id: a test that merely shares a group with the
+/// cause's tests may show another change (one callee's group can mix values).
 fn common_example(groups: &[&GroupReport]) -> u64 {
-    let mut count: BTreeMap<u64, usize> = BTreeMap::new();
-    for g in groups {
-        for &t in &g.test_ids {
-            *count.entry(t).or_default() += 1;
-        }
-    }
-    count
-        .into_iter()
-        .max_by_key(|&(id, n)| (n, std::cmp::Reverse(id)))
-        .map_or(groups[0].example, |(id, _)| id)
+    let in_groups = |t: u64| groups.iter().filter(|g| g.test_ids.contains(&t)).count();
+    groups
+        .iter()
+        .map(|g| g.example)
+        .max_by_key(|&t| (in_groups(t), std::cmp::Reverse(t)))
+        .unwrap_or(groups[0].example)
 }
 
 /// What a target shows for the row's example test: (cell text, value for odd-one-out).

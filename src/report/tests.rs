@@ -41,10 +41,12 @@ fn report_of(
         reference: Implementation {
             name: "ref".into(),
             fingerprint: Some("17.0.9 Vendor VM".into()),
+            data_versions: Default::default(),
         },
         target: Implementation {
             name: "tgt".into(),
             fingerprint: None,
+            data_versions: Default::default(),
         },
         suite: "oracles/ref.yaml".into(),
         shard,

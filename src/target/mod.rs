@@ -2,7 +2,7 @@
 //! one into a JVM a worker can start: the file schema and its validation ([`spec`],
 //! [`options`]), the cache directory ([`cache`]), provisioning from pip wheels, Debian
 //! packages, explicit paths or the system JDK ([`provision`]), Maven classpath entries
-//! ([`maven`]) and fingerprints ([`fingerprint`]).
+//! ([`maven`]), fingerprints ([`fingerprint`]) and data versions ([`data`]).
 //!
 //! ```no_run
 //! use difftest::target::TargetStore;
@@ -15,6 +15,7 @@
 
 mod apt;
 pub mod cache;
+pub mod data;
 mod error;
 pub mod fingerprint;
 pub mod maven;
