@@ -75,25 +75,25 @@ const DATA_FAMILIES: &[(&str, &[&str])] = &[
     ),
 ];
 
-/// The data family of a value difference: the callee's class first (a `Locale` parameter
-/// means locale data), else the first family whose class or listing method the example
-/// uses, else the first listing of what the runtime provides that it calls (a static
-/// `available…`/`getAvailable…` method: `java.nio.charset.Charset.availableCharsets()`).
-pub(super) fn data_family(e: &Evidence) -> Option<String> {
+/// The data families a value difference may read, most likely first: the callee's class (a
+/// `Locale` parameter means locale data), then the families whose class or listing method
+/// the example uses, in the order it uses them, then the first listing of what the runtime
+/// provides that it calls (a static `available…`/`getAvailable…` method:
+/// `java.nio.charset.Charset.availableCharsets()`).
+pub(super) fn data_families(e: &Evidence) -> Vec<String> {
     let family_of = |text: &str| {
         DATA_FAMILIES
             .iter()
             .find(|(_, classes)| classes.iter().any(|c| mentions(text, c)))
             .map(|(f, _)| f.to_string())
     };
+    let mut out = Vec::new();
     let (head, params) = e.callee.split_once('(').unwrap_or((e.callee, ""));
     if params.contains("java.util.Locale") && head.starts_with("java.") {
-        return Some("locale data (CLDR)".into());
+        out.push("locale data (CLDR)".to_string());
     }
     let class = head.rsplit_once('.').map_or(head, |(c, _)| c);
-    if let Some(f) = family_of(class) {
-        return Some(f);
-    }
+    out.extend(family_of(class));
     let lines = e.java.join("\n");
     let by_method = DATA_METHODS
         .iter()
@@ -102,8 +102,12 @@ pub(super) fn data_family(e: &Evidence) -> Option<String> {
         let at = classes.iter().filter_map(|c| find_use(&lines, c)).min()?;
         Some((at, *f))
     });
-    let known = by_method.chain(by_class).min().map(|(_, f)| f.to_string());
-    known.or_else(|| listing(&lines).map(|m| format!("runtime contents: {m}()")))
+    let mut used: Vec<(usize, &str)> = by_method.chain(by_class).collect();
+    used.sort();
+    out.extend(used.into_iter().map(|(_, f)| f.to_string()));
+    out.extend(listing(&lines).map(|m| format!("runtime contents: {m}()")));
+    out.dedup();
+    out
 }
 
 /// The first static call of a method that lists what the runtime provides: a qualified name

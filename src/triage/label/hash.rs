@@ -1,4 +1,5 @@
-//! The *hash only* rule: a hash code or hash-like hex word is all that differs.
+//! The *hash only* rule: a hash code, a hash-like hex word, or the order of a hash-based
+//! collection is all that differs.
 
 use super::Evidence;
 
@@ -15,6 +16,9 @@ pub(super) fn hash_only(e: &Evidence) -> Option<String> {
     let hashing = name == "hashCode" || name == "hash" || name == "identityHashCode";
     if hashing && integers && !class.is_empty() {
         return Some("hashCode() values".to_string());
+    }
+    if reordered(class, e.ref_value, e.tgt_value) {
+        return Some("hash order: the same entries in another order".to_string());
     }
     let hunks = crate::report::text::hunks(e.ref_value, e.tgt_value);
     let hashlike = |w: &str| {
@@ -40,5 +44,38 @@ pub(super) fn hash_only(e: &Evidence) -> Option<String> {
             "hex hash words in {}",
             crate::report::text::shorten(&masked, 80)
         )
+    })
+}
+
+/// The same entries in another order: a map's `{k=v, …}` text, or the `[…]` text of a class
+/// whose name says it hashes (`HashSet`), with the same `, `-separated items — the order
+/// a hash-based collection iterates in follows its elements' hash codes. Classes whose name
+/// says they keep an order (`Tree…`, `Sorted…`, `Navigable…`, `Linked…`) are left out.
+fn reordered(class: &str, old: &str, new: &str) -> bool {
+    let inner = |s: &str, open: char, close: char| {
+        let s = s
+            .strip_prefix('"')
+            .and_then(|t| t.strip_suffix('"'))
+            .unwrap_or(s);
+        s.strip_prefix(open)?
+            .strip_suffix(close)
+            .map(str::to_string)
+    };
+    let simple = class.rsplit('.').next().unwrap_or(class);
+    let hashing = simple.contains("Hash");
+    let ordered = ["Tree", "Sorted", "Navigable", "Linked"]
+        .iter()
+        .any(|w| simple.contains(w));
+    let pairs = [('{', '}', !ordered), ('[', ']', hashing && !ordered)];
+    pairs.iter().any(|&(open, close, allowed)| {
+        let (Some(a), Some(b)) = (inner(old, open, close), inner(new, open, close)) else {
+            return false;
+        };
+        let items = |s: &str| {
+            let mut v: Vec<String> = s.split(", ").map(str::to_string).collect();
+            v.sort();
+            v
+        };
+        allowed && a != b && a.len() == b.len() && items(&a) == items(&b)
     })
 }

@@ -19,7 +19,7 @@ mod tests;
 use crate::compare::Kind;
 use crate::sequence::Observed;
 pub use data::Versions;
-use data::{data_family, versioned_change};
+use data::{data_families, versioned_change};
 use exceptions::{other_change, permitted_narrowing, tool_artefact};
 use hash::hash_only;
 use rendering::{invisible, last_place, rendering};
@@ -150,7 +150,12 @@ pub fn classify(e: &Evidence) -> (Label, Option<String>) {
     if let Some(change) = last_place(e) {
         return (Label::LastPlace, Some(change));
     }
-    if let Some(change) = data_family(e).and_then(|f| versioned_change(&f, e.versions)) {
+    // The first family the reported data versions do not rule out.
+    let families = data_families(e);
+    if let Some(change) = families
+        .iter()
+        .find_map(|f| versioned_change(f, e.versions))
+    {
         return (Label::DataVersion, Some(change));
     }
     // Otherwise the changed text, when distinctive, is the change (as for `same_change_as`).

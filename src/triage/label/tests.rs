@@ -122,6 +122,42 @@ fn hashes_and_hash_like_words() {
         &[],
     );
     assert_eq!(t, other, "other hashes in the same text: one change");
+    let map = label(
+        "java.util.Hashtable.toString()",
+        "java.lang.String",
+        "{a=1, b=2}",
+        "{b=2, a=1}",
+        &[],
+    );
+    assert_eq!(map.0, Label::HashOnly, "a map's entries in another order");
+    let list = label(
+        "java.util.List.toString()",
+        "java.lang.String",
+        "[a, b]",
+        "[b, a]",
+        &[],
+    );
+    assert_eq!(list.0, Label::ValueDiffers, "a list's order is its value");
+    let set = label(
+        "java.util.HashSet.toString()",
+        "java.lang.String",
+        "[a, b]",
+        "[b, a]",
+        &[],
+    );
+    assert_eq!(set.0, Label::HashOnly);
+    let tree = label(
+        "java.util.TreeMap.toString()",
+        "java.lang.String",
+        "{a=1, b=2}",
+        "{b=2, a=1}",
+        &[],
+    );
+    assert_eq!(
+        tree.0,
+        Label::ValueDiffers,
+        "a sorted map's order is its value"
+    );
     assert_eq!(
         label("X.size()", "int", "12", "13", &[]).0,
         Label::ValueDiffers
@@ -302,18 +338,7 @@ fn reported_data_versions_name_the_change_or_rule_it_out() {
         value("java.lang.String", "A"),
         value("java.lang.String", "B"),
     );
-    let with = |v: &Versions| {
-        classify(&Evidence {
-            callee: "java.lang.Character.getName(int)",
-            kind: Kind::Value,
-            expected: Some(&x),
-            actual: Some(&y),
-            ref_value: "\"A\"",
-            tgt_value: "\"B\"",
-            java: &[],
-            versions: Some(v),
-        })
-    };
+    let with = |v: &Versions| classify(&with_evidence(&x, &y, v));
     let newer = with(&versions("13.0", "15.0"));
     assert_eq!(
         newer,
@@ -331,6 +356,34 @@ fn reported_data_versions_name_the_change_or_rule_it_out() {
         Label::ValueDiffers,
         "the same data cannot explain it"
     );
+    let java = [
+        "var v0 = java.lang.Character.UnicodeBlock.forName(\"x\");",
+        "var v1 = java.text.BreakIterator.getAvailableLocales();",
+    ];
+    let next = classify(&Evidence {
+        callee: "java.beans.Expression.toString()",
+        java: &java.map(String::from),
+        ..with_evidence(&x, &y, &versions("13.0", "13.0"))
+    });
+    assert_eq!(
+        next,
+        (Label::DataVersion, Some("locale data (CLDR)".into())),
+        "the next family the example reads"
+    );
     let unknown = with(&Versions::default());
     assert_eq!(unknown.1.as_deref(), Some("Unicode data"));
+}
+
+/// A value difference `"A"` → `"B"` of `Character.getName(int)` with these data versions.
+fn with_evidence<'a>(x: &'a Observed, y: &'a Observed, v: &'a Versions) -> Evidence<'a> {
+    Evidence {
+        callee: "java.lang.Character.getName(int)",
+        kind: Kind::Value,
+        expected: Some(x),
+        actual: Some(y),
+        ref_value: "\"A\"",
+        tgt_value: "\"B\"",
+        java: &[],
+        versions: Some(v),
+    }
 }
