@@ -13,6 +13,9 @@ struct Row<'a> {
     id: &'a str,
     callee: String,
     kind: String,
+    /// The kind of change of its cause (a test of another cause with the same kind, such
+    /// as another data-version pair, shows its value).
+    label: Option<crate::triage::label::Label>,
     ref_value: String,
     example: u64,
     /// Affected tests over all targets.
@@ -98,10 +101,12 @@ fn rows<'a>(reports: &'a [Report], index: &[HashMap<u64, &'a TestReport>]) -> Ve
             let kind = causes
                 .get(id)
                 .map_or_else(|| groups[0].kind.describe().to_string(), |c| label_cell(c));
+            let label = causes.get(id).map(|c| c.label);
             Row {
                 id,
                 callee,
                 kind,
+                label,
                 ref_value,
                 example,
                 weight: groups.iter().map(|g| g.tests).sum(),
@@ -172,6 +177,13 @@ fn cell(report: &Report, test: Option<&TestReport>, row: &Row) -> (String, Strin
                 format!("{}{accepted}{count}", target_cell(&row.ref_value, &value)),
                 value,
             )
+        }
+        _ if t.label.is_some() && t.label == row.label => {
+            // The same kind of change as another cause (another data-version pair).
+            let other = test_cause(t).unwrap_or_default();
+            let value = t.tgt_value.clone().unwrap_or_default();
+            let shown = target_cell(&row.ref_value, &value);
+            (format!("as {other}: {shown}"), value)
         }
         _ => {
             let other = test_cause(t).unwrap_or_default().to_string();
