@@ -94,11 +94,15 @@ pub struct Record {
 }
 
 impl Record {
-    /// True if this record describes `libjvm` as it is now on disk (and has its data
-    /// versions: older records are measured again).
-    pub fn is_fresh(&self, java_home: &Path, libjvm: &Path) -> bool {
+    /// True if the record has everything this version measures (records written before data
+    /// versions were read are measured again when the target is provisioned).
+    pub fn is_complete(&self) -> bool {
         self.fingerprint.data_versions.is_some()
-            && self.java_home == java_home
+    }
+
+    /// True if this record describes `libjvm` as it is now on disk.
+    pub fn is_fresh(&self, java_home: &Path, libjvm: &Path) -> bool {
+        self.java_home == java_home
             && self.libjvm == libjvm
             && Stamp::of(libjvm).is_some_and(|s| s == self.libjvm_stamp)
     }
@@ -257,7 +261,7 @@ mod tests {
             libjvm_stamp: Stamp::of(&lib).unwrap(),
             cds: None,
         };
-        assert!(!old.is_fresh(dir.path(), &lib), "no data versions yet");
+        assert!(old.is_fresh(dir.path(), &lib) && !old.is_complete());
         fingerprint.data_versions = Some(BTreeMap::from([("unicode".into(), "15.0".into())]));
         let record = Record {
             fingerprint,
@@ -271,7 +275,7 @@ mod tests {
         write_record(&file, &record).unwrap();
         let back = read_record(&file).unwrap();
         assert_eq!(back, record);
-        assert!(back.is_fresh(dir.path(), &lib));
+        assert!(back.is_fresh(dir.path(), &lib) && back.is_complete());
         std::fs::write(&lib, b"longer").unwrap();
         assert!(!back.is_fresh(dir.path(), &lib));
     }

@@ -229,7 +229,7 @@ impl TargetStore {
     /// Idempotent and safe to run from several processes at once.
     pub fn provision(&self, spec: &TargetSpec) -> Result<Provisioned, TargetError> {
         let loc = provision::locate(&self.cache, spec)?;
-        if let Some(record) = provision::fresh_record(&loc).filter(|_| loc.libjvm.is_file())
+        if let Some(record) = provision::current_record(&loc).filter(|_| loc.libjvm.is_file())
             && let Ok(classpath) = provision::classpath(&self.cache, spec, false, false)
         {
             return Ok(provisioned(spec, &loc, record, classpath));
