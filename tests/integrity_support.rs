@@ -11,6 +11,7 @@ pub fn report_with_groups(n: usize, suite: &str) -> Report {
     let implementation = |name: &str| Implementation {
         name: name.into(),
         fingerprint: None,
+        data_versions: Default::default(),
     };
     let groups: Vec<GroupReport> = (0..n)
         .map(|i| GroupReport {

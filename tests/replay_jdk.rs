@@ -1,6 +1,6 @@
 //! Replay on real JDKs: a suite recorded on Temurin 17 replayed on itself finds nothing
 //! (several seeds); on Temurin 21 it finds the known 17→21 changes, exits 1 and writes valid
-//! Markdown, JSON and JUnit XML; shards merge into the same report; several targets make a
+//! Markdown, JSON and JUnit XML with both JDKs' data versions; shards merge into the same report; several targets make a
 //! matrix that names the odd one out.
 
 #[path = "replay_support.rs"]
@@ -96,7 +96,12 @@ fn a_temurin17_suite_on_temurin21_finds_the_known_changes_and_writes_valid_repor
     assert_eq!(double["tgt_value"], "2.0E23");
     let emoji = group(&report, "java.lang.Character.isEmoji(int)").expect("isEmoji is new in 21");
     assert_eq!(emoji["kind"], "missing");
+    // The data versions each JDK reports: Unicode 13.0 in JDK 17, 15.0 in JDK 21.
+    assert_eq!(report["reference"]["data_versions"]["unicode"], "13.0");
+    assert_eq!(report["target"]["data_versions"]["unicode"], "15.0");
+    assert!(report["target"]["data_versions"]["tzdata"].is_string());
     let md = std::fs::read_to_string(dir.path().join("reports/temurin21-vs-temurin17.md")).unwrap();
+    assert!(md.contains("unicode 13.0 → 15.0"), "{md}");
     assert!(md.contains("12:00[- -]{+\\u202F+}AM"), "{md}");
     assert!(
         md.contains("java.text.DateFormat.getTimeInstance(v0, (java.util.Locale) v1);"),

@@ -2,8 +2,10 @@
 //! javac; `tests/fixtures/kinds`): a float printed with other digits through three methods
 //! is one cause, a narrow no-break space in two formats is one cause, a hash code and a
 //! permitted exception narrowing are labelled, and a real value change next to a rendering
-//! change on the same method gives two rows; accepting a cause passes the gate. Asserted on
-//! the JSON report.
+//! change on the same method gives two rows, results one unit in the last place apart through
+//! two methods are one cause, a count of the runtime's currencies is a data version; both
+//! JDKs' data versions are in the report; accepting a cause passes the gate. Asserted on the
+//! JSON report.
 
 #[path = "replay_support.rs"]
 mod support;
@@ -45,7 +47,22 @@ fn sequences() -> Vec<SeqRequest> {
         static_call("fixture.Fmt", "stamp", &[("int", "5")]),
         static_call("fixture.Arr", "at", &[("int", "4")]),
         static_call("fixture.Arr", "at", &[("int", "1")]), // passes
+        static_call("fixture.Calc", "exp", &[("int", "3")]),
+        static_call("fixture.Calc", "root", &[("int", "2")]),
     ];
+    seqs.push(SeqRequest {
+        statements: vec![
+            call(
+                "java.util.Currency",
+                "getAvailableCurrencies",
+                &[],
+                None,
+                &[],
+            ),
+            call("fixture.Data", "count", &["java.util.Set"], None, &[0]),
+        ],
+        observers: vec![],
+    });
     seqs.push(SeqRequest {
         statements: vec![
             lit("int", "5"),
@@ -162,18 +179,38 @@ fn kinds_of_change_are_labelled_and_join_into_causes() {
         .collect();
     assert_eq!(price_groups.len(), 2, "{report:#}");
 
-    // Six rows; every row and every differing test carries a label; nothing is hidden.
+    let data = cause(&report, "fixture.Data.count", "data_version");
+    assert_eq!(data["change"], "currency data", "{data:#}");
+
+    let ulps = cause(&report, "fixture.Calc.exp", "last_place");
+    assert_eq!(
+        callees(ulps),
+        ["fixture.Calc.exp(int)", "fixture.Calc.root(int)"],
+        "{ulps:#}"
+    );
+
+    // The data versions the JDK reports, on both sides (the same JDK here).
+    for side in ["reference", "target"] {
+        let v = &report[side]["data_versions"];
+        assert!(
+            v["unicode"].as_str().is_some_and(|u| u.contains('.')),
+            "{v}"
+        );
+        assert!(v["tzdata"].as_str().is_some_and(|t| t.len() >= 5), "{v}");
+    }
+
+    // Eight rows; every row and every differing test carries a label; nothing is hidden.
     let causes = report["causes"].as_array().unwrap();
-    assert_eq!(causes.len(), 6, "{:#}", report["causes"]);
-    assert_eq!(report["summary"]["new_causes"], 6);
-    assert_eq!(report["summary"]["differing"], 9);
+    assert_eq!(causes.len(), 8, "{:#}", report["causes"]);
+    assert_eq!(report["summary"]["new_causes"], 8);
+    assert_eq!(report["summary"]["differing"], 12);
     let differing: Vec<&Value> = report["tests"]
         .as_array()
         .unwrap()
         .iter()
         .filter(|t| t["status"] == "differs")
         .collect();
-    assert_eq!(differing.len(), 9);
+    assert_eq!(differing.len(), 12);
     assert!(
         differing
             .iter()
@@ -186,6 +223,10 @@ fn kinds_of_change_are_labelled_and_join_into_causes() {
     );
     let md = std::fs::read_to_string(work.path().join("reports/kinds2-vs-kinds1.md")).unwrap();
     assert!(md.contains("invisible or whitespace change"), "{md}");
+    assert!(
+        md.contains("- Data versions (reference → target): tzdata "),
+        "{md}"
+    );
     let xml =
         std::fs::read_to_string(work.path().join("reports/kinds2-vs-kinds1.junit.xml")).unwrap();
     assert!(xml.contains("[hash only]"), "{xml}");
@@ -209,5 +250,5 @@ fn kinds_of_change_are_labelled_and_join_into_causes() {
     assert_eq!(floats["status"], "accepted");
     assert_eq!(floats["id"], id, "the cause id is stable across runs");
     assert_eq!(report["summary"]["accepted"], 3);
-    assert_eq!(report["summary"]["new_causes"], 5);
+    assert_eq!(report["summary"]["new_causes"], 7);
 }

@@ -196,10 +196,16 @@ impl Session<'_> {
             reference: Implementation {
                 name: self.suite.header.reference.clone(),
                 fingerprint: Some(self.suite.header.fingerprint.one_line()),
+                data_versions: self.reference_data_versions(),
             },
             target: Implementation {
                 name: name.to_string(),
                 fingerprint: Some(provisioned.fingerprint.one_line()),
+                data_versions: provisioned
+                    .fingerprint
+                    .data_versions
+                    .clone()
+                    .unwrap_or_default(),
             },
             suite: self.suite_path.display().to_string(),
             shard: self.args.shard,
@@ -221,6 +227,22 @@ impl Session<'_> {
             notes,
         };
         Ok(build(context, &self.tests, &outcomes, &groups))
+    }
+
+    /// The reference's data versions: the suite's, else (suites recorded before they were
+    /// read) those of the installed reference when it is the JDK the suite was recorded on.
+    fn reference_data_versions(&self) -> std::collections::BTreeMap<String, String> {
+        let header = &self.suite.header;
+        if let Some(v) = &header.fingerprint.data_versions {
+            return v.clone();
+        }
+        self.store
+            .load(&header.reference)
+            .ok()
+            .and_then(|spec| self.store.status(&spec).fingerprint)
+            .filter(|f| f.differences(&header.fingerprint).is_none())
+            .and_then(|f| f.data_versions)
+            .unwrap_or_default()
     }
 
     fn fingerprint_notes(

@@ -35,7 +35,8 @@ pub fn build(ctx: Context, tests: &[&Test], outcomes: &[TestOutcome], groups: &[
         .iter()
         .map(|g| group_report(g, tests[g.example], GroupStatus::New, None))
         .collect();
-    super::cause::label_groups(&mut group_reports);
+    let versions = super::cause::versions(&ctx.reference, &ctx.target);
+    super::cause::label_groups(&mut group_reports, &versions);
     for g in &mut group_reports {
         let accepted =
             ctx.accepted

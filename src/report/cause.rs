@@ -4,12 +4,15 @@
 //! group id, so existing accepted entries and links keep working). Used when a report is
 //! built and again when shard reports are merged (older reports get their labels there).
 
-use super::{CauseCallee, CauseReport, GroupReport, GroupStatus, TestReport, TestStatus};
-use crate::triage::label::{Evidence, Label, cause_id, classify};
+use super::{
+    CauseCallee, CauseReport, GroupReport, GroupStatus, Implementation, TestReport, TestStatus,
+};
+use crate::triage::label::{Evidence, Label, Versions, cause_id, classify};
 use std::collections::BTreeMap;
 
-/// The label and normalised change of a group, from its kind, values and example.
-pub fn label_of(g: &GroupReport) -> (Label, Option<String>) {
+/// The label and normalised change of a group, from its kind, values and example, and the
+/// data versions of the two implementations.
+pub fn label_of(g: &GroupReport, versions: &Versions) -> (Label, Option<String>) {
     let java = g.minimized.as_ref().map_or(&g.example_java, |m| &m.java);
     classify(&Evidence {
         callee: &g.callee,
@@ -19,14 +22,16 @@ pub fn label_of(g: &GroupReport) -> (Label, Option<String>) {
         ref_value: &g.ref_value,
         tgt_value: &g.tgt_value,
         java,
+        versions: Some(versions),
     })
 }
 
 /// Sets every group's label, normalised change and cause id. A plain value difference
 /// whose changed text is that of a recognised group (`63` → `60` through another
 /// collection) joins that group's cause.
-pub fn label_groups(groups: &mut [GroupReport]) {
-    let labels: Vec<(Label, Option<String>)> = groups.iter().map(label_of).collect();
+pub fn label_groups(groups: &mut [GroupReport], versions: &Versions) {
+    let labels: Vec<(Label, Option<String>)> =
+        groups.iter().map(|g| label_of(g, versions)).collect();
     let mut recognised: BTreeMap<String, (Label, Option<String>)> = BTreeMap::new();
     for (g, (label, change)) in groups.iter().zip(&labels) {
         if g.kind == crate::compare::Kind::Value
@@ -118,6 +123,34 @@ fn cause(id: &str, groups: &[&GroupReport]) -> CauseReport {
         accepted,
         covers_new_callees,
     }
+}
+
+/// The data versions of a report's two implementations.
+pub fn versions(reference: &Implementation, target: &Implementation) -> Versions {
+    Versions {
+        reference: reference.data_versions.clone(),
+        target: target.data_versions.clone(),
+    }
+}
+
+/// The data versions of both sides for the report header, one entry per version name
+/// (`unicode 13.0 → 15.0, tzdata 2025b`: one value when both sides agree, `?` where a side
+/// did not say); `None` when neither side reported any.
+pub fn versions_line(reference: &Implementation, target: &Implementation) -> Option<String> {
+    let (a, b) = (&reference.data_versions, &target.data_versions);
+    let names: std::collections::BTreeSet<&String> = a.keys().chain(b.keys()).collect();
+    let parts: Vec<String> = names
+        .into_iter()
+        .map(|n| match (a.get(n), b.get(n)) {
+            (Some(x), Some(y)) if x == y => format!("{n} {x}"),
+            (x, y) => format!(
+                "{n} {} → {}",
+                x.map_or("?", String::as_str),
+                y.map_or("?", String::as_str)
+            ),
+        })
+        .collect();
+    (!parts.is_empty()).then(|| parts.join(", "))
 }
 
 /// Fills each non-passing test's cause and label from its group.

@@ -86,6 +86,8 @@ fn properties(out: &mut String, r: &Report) {
             .clone()
             .map(|f| ("target.fingerprint", f)),
     );
+    props
+        .extend(super::cause::versions_line(&r.reference, &r.target).map(|v| ("data_versions", v)));
     for (k, v) in props {
         let _ = writeln!(
             out,

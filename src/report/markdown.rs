@@ -57,6 +57,9 @@ fn header(out: &mut String, r: &Report) {
         r.target.name,
         fp(&r.target.fingerprint)
     );
+    if let Some(v) = super::cause::versions_line(&r.reference, &r.target) {
+        let _ = writeln!(out, "- Data versions (reference → target): {v}");
+    }
     let shards = if r.shards.is_empty() {
         String::new()
     } else {

@@ -13,6 +13,9 @@ struct Row<'a> {
     id: &'a str,
     callee: String,
     kind: String,
+    /// The kind of change of its cause (a test of another cause with the same kind, such
+    /// as another data-version pair, shows its value).
+    label: Option<crate::triage::label::Label>,
     ref_value: String,
     example: u64,
     /// Affected tests over all targets.
@@ -98,10 +101,12 @@ fn rows<'a>(reports: &'a [Report], index: &[HashMap<u64, &'a TestReport>]) -> Ve
             let kind = causes
                 .get(id)
                 .map_or_else(|| groups[0].kind.describe().to_string(), |c| label_cell(c));
+            let label = causes.get(id).map(|c| c.label);
             Row {
                 id,
                 callee,
                 kind,
+                label,
                 ref_value,
                 example,
                 weight: groups.iter().map(|g| g.tests).sum(),
@@ -124,18 +129,16 @@ fn test_cause(t: &TestReport) -> Option<&str> {
     t.cause.as_deref().or(t.group.as_deref())
 }
 
-/// The test in the most targets' groups (then the lowest id).
+/// The example of one of the groups (the test their labels were read from) that is in the
+/// most targets' groups, then the lowest id: a test that merely shares a group with the
+/// cause's tests may show another change (one callee's group can mix values).
 fn common_example(groups: &[&GroupReport]) -> u64 {
-    let mut count: BTreeMap<u64, usize> = BTreeMap::new();
-    for g in groups {
-        for &t in &g.test_ids {
-            *count.entry(t).or_default() += 1;
-        }
-    }
-    count
-        .into_iter()
-        .max_by_key(|&(id, n)| (n, std::cmp::Reverse(id)))
-        .map_or(groups[0].example, |(id, _)| id)
+    let in_groups = |t: u64| groups.iter().filter(|g| g.test_ids.contains(&t)).count();
+    groups
+        .iter()
+        .map(|g| g.example)
+        .max_by_key(|&t| (in_groups(t), std::cmp::Reverse(t)))
+        .unwrap_or(groups[0].example)
 }
 
 /// What a target shows for the row's example test: (cell text, value for odd-one-out).
@@ -174,6 +177,13 @@ fn cell(report: &Report, test: Option<&TestReport>, row: &Row) -> (String, Strin
                 format!("{}{accepted}{count}", target_cell(&row.ref_value, &value)),
                 value,
             )
+        }
+        _ if t.label.is_some() && t.label == row.label => {
+            // The same kind of change as another cause (another data-version pair).
+            let other = test_cause(t).unwrap_or_default();
+            let value = t.tgt_value.clone().unwrap_or_default();
+            let shown = target_cell(&row.ref_value, &value);
+            (format!("as {other}: {shown}"), value)
         }
         _ => {
             let other = test_cause(t).unwrap_or_default().to_string();

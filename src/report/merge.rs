@@ -18,7 +18,8 @@ pub fn merge(parts: Vec<Report>) -> Result<Report, ReportError> {
     merged.tests.sort_by_key(|t| t.id);
     // Labels and causes again: the merged groups may have other examples, and reports of
     // older versions have none.
-    super::cause::label_groups(&mut merged.groups);
+    let versions = super::cause::versions(&merged.reference, &merged.target);
+    super::cause::label_groups(&mut merged.groups, &versions);
     super::cause::set_artefacts(&mut merged.groups);
     sort_groups(&mut merged.groups);
     relate_groups(&mut merged.groups);

@@ -48,12 +48,15 @@ fn checksum_of(value: &serde_json::Value) -> String {
     )
 }
 
-/// One implementation: target name and fingerprint (`runtime vendor vm`).
+/// One implementation: target name, fingerprint (`runtime vendor vm`) and the data versions
+/// it reports (`unicode`, `tzdata`), when read.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
 pub struct Implementation {
     pub name: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fingerprint: Option<String>,
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub data_versions: std::collections::BTreeMap<String, String>,
 }
 
 /// How the replay was run.

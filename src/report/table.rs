@@ -179,6 +179,12 @@ fn artefacts(s: &super::Summary) -> String {
 /// Lines about groups not reproduced side by side, stale accepted entries and notes.
 pub fn footnotes(report: &Report) -> Vec<String> {
     let mut out = Vec::new();
+    if let Some(v) = super::cause::versions_line(&report.reference, &report.target) {
+        out.push(format!(
+            "* data versions ({} → {}): {v}",
+            report.reference.name, report.target.name
+        ));
+    }
     let unconfirmed = report
         .groups
         .iter()

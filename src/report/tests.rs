@@ -41,10 +41,12 @@ fn report_of(
         reference: Implementation {
             name: "ref".into(),
             fingerprint: Some("17.0.9 Vendor VM".into()),
+            data_versions: Default::default(),
         },
         target: Implementation {
             name: "tgt".into(),
             fingerprint: None,
+            data_versions: Default::default(),
         },
         suite: "oracles/ref.yaml".into(),
         shard,
@@ -211,6 +213,35 @@ fn the_matrix_names_the_odd_one_out() {
         line.trim_end_matches(['│', ' ']).ends_with("-"),
         "two against two: {line}"
     );
+}
+
+#[test]
+fn the_matrix_shows_a_cause_of_the_same_kind_on_another_target_by_its_value() {
+    let tests = suite();
+    let a = report_of(&tests, None, &AcceptedList::default(), false);
+    let mut b = a.clone();
+    b.target.name = "tgt2".into();
+    // On tgt2 the first cause has another id (as another data-version pair would give).
+    let first = a.causes[0].id.clone();
+    let other = "c-0ther0".to_string();
+    for g in b.groups.iter_mut().filter(|g| g.cause == first) {
+        g.cause = other.clone();
+    }
+    for t in b
+        .tests
+        .iter_mut()
+        .filter(|t| t.cause.as_ref() == Some(&first))
+    {
+        t.cause = Some(other.clone());
+    }
+    b.causes[0].id = other.clone();
+    let table = matrix::matrix_table(&[a, b]);
+    let line = table
+        .lines()
+        .find(|l| l.starts_with(&format!("│ {first}")))
+        .unwrap();
+    assert!(line.contains(&format!("as {other}: ")), "{table}");
+    assert!(!line.contains("differs earlier"), "{table}");
 }
 
 #[test]

@@ -5,6 +5,7 @@
 use super::error::TargetError;
 use super::run;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -19,6 +20,10 @@ pub struct Fingerprint {
     pub vm_name: String,
     /// `java.runtime.version`, e.g. `21.0.8+9-LTS`.
     pub runtime_version: String,
+    /// The data versions it reports (`unicode`, `tzdata`; see [`super::data`]); `None` in
+    /// records and suites written before they were read.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data_versions: Option<BTreeMap<String, String>>,
 }
 
 impl Fingerprint {
@@ -89,6 +94,12 @@ pub struct Record {
 }
 
 impl Record {
+    /// True if the record has everything this version measures (records written before data
+    /// versions were read are measured again when the target is provisioned).
+    pub fn is_complete(&self) -> bool {
+        self.fingerprint.data_versions.is_some()
+    }
+
     /// True if this record describes `libjvm` as it is now on disk.
     pub fn is_fresh(&self, java_home: &Path, libjvm: &Path) -> bool {
         self.java_home == java_home
@@ -132,7 +143,8 @@ pub fn measure(target: &str, java_home: &Path, libjvm: &Path) -> Result<Record, 
             out.last_line()
         )));
     }
-    let (fingerprint, vm_version) = parse_properties(&out.text).map_err(broken)?;
+    let (mut fingerprint, vm_version) = parse_properties(&out.text).map_err(broken)?;
+    fingerprint.data_versions = Some(super::data::read(java_home, libjvm));
     let libjvm_stamp = Stamp::of(libjvm).ok_or_else(|| TargetError::LibjvmMissing {
         target: target.to_string(),
         path: libjvm.to_path_buf(),
@@ -178,6 +190,7 @@ pub fn parse_properties(text: &str) -> Result<(Fingerprint, String), String> {
         java_vendor: get("java.vendor")?,
         vm_name: get("java.vm.name")?,
         runtime_version: get("java.runtime.version")?,
+        data_versions: None,
     };
     Ok((fingerprint, get("java.vm.version")?))
 }
@@ -193,6 +206,7 @@ mod tests {
             java_vendor: "V".into(),
             vm_name: "VM".into(),
             runtime_version: "17.0.9+9".into(),
+            data_versions: None,
         };
         assert_eq!(f.differences(&f.clone()), None);
         let edited = Fingerprint {
@@ -238,7 +252,17 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let lib = dir.path().join("libjvm.so");
         std::fs::write(&lib, b"one").unwrap();
-        let (fingerprint, vm_version) = parse_properties(SAMPLE).unwrap();
+        let (mut fingerprint, vm_version) = parse_properties(SAMPLE).unwrap();
+        let old = Record {
+            fingerprint: fingerprint.clone(),
+            vm_version: vm_version.clone(),
+            java_home: dir.path().to_path_buf(),
+            libjvm: lib.clone(),
+            libjvm_stamp: Stamp::of(&lib).unwrap(),
+            cds: None,
+        };
+        assert!(old.is_fresh(dir.path(), &lib) && !old.is_complete());
+        fingerprint.data_versions = Some(BTreeMap::from([("unicode".into(), "15.0".into())]));
         let record = Record {
             fingerprint,
             vm_version,
@@ -251,7 +275,7 @@ mod tests {
         write_record(&file, &record).unwrap();
         let back = read_record(&file).unwrap();
         assert_eq!(back, record);
-        assert!(back.is_fresh(dir.path(), &lib));
+        assert!(back.is_fresh(dir.path(), &lib) && back.is_complete());
         std::fs::write(&lib, b"longer").unwrap();
         assert!(!back.is_fresh(dir.path(), &lib));
     }

@@ -2,7 +2,7 @@
 //! one into a JVM a worker can start: the file schema and its validation ([`spec`],
 //! [`options`]), the cache directory ([`cache`]), provisioning from pip wheels, Debian
 //! packages, explicit paths or the system JDK ([`provision`]), Maven classpath entries
-//! ([`maven`]) and fingerprints ([`fingerprint`]).
+//! ([`maven`]), fingerprints ([`fingerprint`]) and data versions ([`data`]).
 //!
 //! ```no_run
 //! use difftest::target::TargetStore;
@@ -15,6 +15,7 @@
 
 mod apt;
 pub mod cache;
+pub mod data;
 mod error;
 pub mod fingerprint;
 pub mod maven;
@@ -228,7 +229,7 @@ impl TargetStore {
     /// Idempotent and safe to run from several processes at once.
     pub fn provision(&self, spec: &TargetSpec) -> Result<Provisioned, TargetError> {
         let loc = provision::locate(&self.cache, spec)?;
-        if let Some(record) = provision::fresh_record(&loc).filter(|_| loc.libjvm.is_file())
+        if let Some(record) = provision::current_record(&loc).filter(|_| loc.libjvm.is_file())
             && let Ok(classpath) = provision::classpath(&self.cache, spec, false, false)
         {
             return Ok(provisioned(spec, &loc, record, classpath));

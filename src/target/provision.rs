@@ -48,6 +48,11 @@ pub fn fresh_record(loc: &Located) -> Option<Record> {
     fingerprint::read_record(&loc.record_file).filter(|r| r.is_fresh(&loc.java_home, &loc.libjvm))
 }
 
+/// The fingerprint record, if it matches the JDK as it is now and is complete.
+pub fn current_record(loc: &Located) -> Option<Record> {
+    fresh_record(loc).filter(Record::is_complete)
+}
+
 /// Makes the JDK present and fingerprinted. Call with the target's lock held.
 pub fn ensure_jdk(
     layout: &CacheLayout,
@@ -55,7 +60,7 @@ pub fn ensure_jdk(
     loc: &Located,
     echo: bool,
 ) -> Result<Record, TargetError> {
-    if let Some(record) = fresh_record(loc) {
+    if let Some(record) = current_record(loc) {
         return Ok(record);
     }
     match (&spec.jdk, &loc.pip_dir) {

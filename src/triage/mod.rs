@@ -73,9 +73,9 @@ fn kind_of_label(_: Label) -> Kind {
 }
 
 /// The value-based label of one test's divergence, when it is one the tests of a callee
-/// are split by (same value printed otherwise, invisible characters, hash only, permitted
-/// exception, tool artefact); `None` for a plain difference or a data version (which
-/// depends on the example, decided per group).
+/// are split by (same value printed otherwise, invisible characters, hash only, last-place
+/// float difference, permitted exception, tool artefact); `None` for a plain difference or a
+/// data version (which depends on the example, decided per group).
 pub fn split_label(d: &Divergence) -> Option<Label> {
     use crate::report::text::show;
     let (r, t) = (
@@ -90,11 +90,13 @@ pub fn split_label(d: &Divergence) -> Option<Label> {
         ref_value: &r,
         tgt_value: &t,
         java: &[],
+        versions: None,
     });
     match l {
         Label::Rendering
         | Label::Invisible
         | Label::HashOnly
+        | Label::LastPlace
         | Label::PermittedNarrowing
         | Label::ToolArtefact => Some(l),
         _ => None,

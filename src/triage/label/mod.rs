@@ -1,0 +1,176 @@
+//! Kinds of change: a label for each group that says what sort of change it is (the same
+//! value printed differently, an invisible character, implementation data, a hash code, a
+//! last-place floating-point difference, a permitted exception, an artefact of how difftest
+//! calls the API, or a plain difference), and the *normalised change* that groups of one
+//! cause share (the rendering rule, the inserted character, the data family and the data
+//! versions the two sides report, the exception pair). The rules are general: none names a
+//! known JDK change by its value. Each rule lives in a module of its own: [`rendering`]
+//! (rendering, invisible, last place), [`hash`], [`data`] and [`exceptions`].
+//!
+//! The [`Kind`] (how two outcomes differ) is kept; the label is a second, separate axis.
+
+mod data;
+mod exceptions;
+mod hash;
+mod rendering;
+#[cfg(test)]
+mod tests;
+
+use crate::compare::Kind;
+use crate::sequence::Observed;
+pub use data::Versions;
+use data::{data_families, versioned_change};
+use exceptions::{other_change, permitted_narrowing, tool_artefact};
+use hash::hash_only;
+use rendering::{invisible, last_place, rendering};
+use serde::{Deserialize, Serialize};
+
+/// The kind of change a group shows. The snake_case names are part of the JSON report and
+/// of the accepted list.
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[serde(rename_all = "snake_case")]
+pub enum Label {
+    /// Both sides are the same number (float, double or decimal value), printed otherwise.
+    Rendering,
+    /// The texts differ only in spaces, no-break spaces or other invisible characters.
+    Invisible,
+    /// Counts and contents of implementation data: Unicode, locale (CLDR), time zones,
+    /// currencies.
+    DataVersion,
+    /// Only a hash code (or a hash-like hex word) differs.
+    HashOnly,
+    /// Floating-point results a few units in the last place apart (an intrinsic against
+    /// portable code, as the `Math` contracts allow).
+    LastPlace,
+    /// An exception replaced by its subclass or superclass among standard pairs the API
+    /// contracts allow.
+    PermittedNarrowing,
+    /// The difference comes from difftest's own reflective call (kept out of the gate).
+    ToolArtefact,
+    /// Any other value difference.
+    ValueDiffers,
+    /// Any other exception difference (normal vs exception, class, message).
+    Exception,
+    /// A class or member exists on one side only.
+    ApiMissing,
+    /// The target did not answer.
+    Timeout,
+    /// The target's worker died.
+    Crash,
+}
+
+impl Label {
+    /// The stable snake_case name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Label::Rendering => "rendering",
+            Label::Invisible => "invisible",
+            Label::DataVersion => "data_version",
+            Label::HashOnly => "hash_only",
+            Label::LastPlace => "last_place",
+            Label::PermittedNarrowing => "permitted_narrowing",
+            Label::ToolArtefact => "tool_artefact",
+            Label::ValueDiffers => "value_differs",
+            Label::Exception => "exception",
+            Label::ApiMissing => "api_missing",
+            Label::Timeout => "timeout",
+            Label::Crash => "crash",
+        }
+    }
+
+    /// Words for people.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Label::Rendering => "same value, other rendering",
+            Label::Invisible => "invisible or whitespace change",
+            Label::DataVersion => "data version",
+            Label::HashOnly => "hash only",
+            Label::LastPlace => "last-place float difference",
+            Label::PermittedNarrowing => "permitted narrowing",
+            Label::ToolArtefact => "tool artefact",
+            Label::ValueDiffers => "value differs",
+            Label::Exception => "exception",
+            Label::ApiMissing => "API missing",
+            Label::Timeout => "timeout",
+            Label::Crash => "crash",
+        }
+    }
+
+    /// The label for a difference no special rule recognises.
+    pub fn plain(kind: Kind) -> Label {
+        match kind {
+            Kind::Value => Label::ValueDiffers,
+            Kind::NormalVsException | Kind::ExceptionClass | Kind::ExceptionMessage => {
+                Label::Exception
+            }
+            Kind::Missing => Label::ApiMissing,
+            Kind::Timeout => Label::Timeout,
+            Kind::Crash => Label::Crash,
+        }
+    }
+}
+
+/// What the rules look at: one group's difference.
+pub struct Evidence<'a> {
+    pub callee: &'a str,
+    pub kind: Kind,
+    pub expected: Option<&'a Observed>,
+    pub actual: Option<&'a Observed>,
+    /// The escaped texts shown for people (`"12:00\u202FAM"`, `throws …`).
+    pub ref_value: &'a str,
+    pub tgt_value: &'a str,
+    /// The example (minimized when available) as Java lines: which classes are involved.
+    pub java: &'a [String],
+    /// The data versions of both implementations, when read.
+    pub versions: Option<&'a Versions>,
+}
+
+/// The label of a group and its normalised change (`None`: the group is a cause of its own;
+/// for a plain value difference the change is its distinctive changed text, see
+/// [`crate::report::text::change`]).
+pub fn classify(e: &Evidence) -> (Label, Option<String>) {
+    if let Some(change) = tool_artefact(e) {
+        return (Label::ToolArtefact, Some(change));
+    }
+    if let Some(change) = permitted_narrowing(e) {
+        return (Label::PermittedNarrowing, Some(change));
+    }
+    if e.kind != Kind::Value {
+        return (Label::plain(e.kind), other_change(e));
+    }
+    if let Some(change) = invisible(e.ref_value, e.tgt_value) {
+        return (Label::Invisible, Some(change));
+    }
+    if let Some(change) = rendering(e) {
+        return (Label::Rendering, Some(change));
+    }
+    if let Some(change) = hash_only(e) {
+        return (Label::HashOnly, Some(change));
+    }
+    if let Some(change) = last_place(e) {
+        return (Label::LastPlace, Some(change));
+    }
+    // The first family the reported data versions do not rule out.
+    let families = data_families(e);
+    if let Some(change) = families
+        .iter()
+        .find_map(|f| versioned_change(f, e.versions))
+    {
+        return (Label::DataVersion, Some(change));
+    }
+    // Otherwise the changed text, when distinctive, is the change (as for `same_change_as`).
+    let change = crate::report::text::change(e.ref_value, e.tgt_value);
+    (Label::ValueDiffers, change)
+}
+
+/// The stable id of a cause: `c-` and six hex digits of a 64-bit FNV-1a hash of the label's
+/// name, a NUL and the normalised change.
+pub fn cause_id(label: Label, change: &str) -> String {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    let bytes = label.name().bytes().chain([0u8]).chain(change.bytes());
+    for b in bytes {
+        hash ^= u64::from(b);
+        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    format!("c-{:06x}", hash >> 40)
+}
