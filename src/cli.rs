@@ -108,6 +108,35 @@ pub enum TargetsCommand {
         #[command(flatten)]
         pool: PoolArgs,
     },
+    /// Write a new target file, targets/NAME.yaml, from the JDK of a target and the jars or
+    /// Maven artifacts to put on top (for one run: `--impl temurin17+lib.jar`)
+    New(TargetsNewArgs),
+}
+
+/// `difftest targets new`.
+#[derive(Args, Debug, Clone)]
+pub struct TargetsNewArgs {
+    /// The new target's name (the file name without .yaml)
+    #[arg(value_name = "NAME")]
+    pub name: String,
+    /// The target whose JDK (and JVM options) to use, e.g. temurin17
+    #[arg(long, value_name = "TARGET")]
+    pub jdk: String,
+    /// A Maven artifact on the classpath, group:artifact:version (repeat for more)
+    #[arg(long, value_name = "G:A:V")]
+    pub maven: Vec<String>,
+    /// A jar or class folder on the classpath (repeat for more)
+    #[arg(long, value_name = "PATH")]
+    pub jar: Vec<PathBuf>,
+    /// A JVM option, e.g. --jvm-option=-Xmx512m (repeat for more)
+    #[arg(long = "jvm-option", value_name = "OPTION", allow_hyphen_values = true)]
+    pub jvm_options: Vec<String>,
+    /// The description [default: what is on which JDK]
+    #[arg(long, value_name = "TEXT")]
+    pub description: Option<String>,
+    /// Replace an existing file
+    #[arg(long)]
+    pub force: bool,
 }
 
 /// `difftest replay`.

@@ -345,7 +345,12 @@ pub enum ReportError {
 impl Report {
     /// `TGT-vs-REF`, the stem of the report files.
     pub fn stem(&self) -> String {
-        format!("{}-vs-{}", self.target.name, self.reference.name)
+        use crate::target::overlay::file_stem;
+        format!(
+            "{}-vs-{}",
+            file_stem(&self.target.name),
+            file_stem(&self.reference.name)
+        )
     }
 
     /// Reads a JSON report.

@@ -15,10 +15,12 @@
 
 mod apt;
 pub mod cache;
+pub mod create;
 mod error;
 pub mod fingerprint;
 pub mod maven;
 pub mod options;
+pub mod overlay;
 mod pip;
 pub mod provision;
 mod run;
@@ -163,7 +165,12 @@ impl TargetStore {
     }
 
     /// Parses and validates target `name` (or a path to a `.yaml` file). No side effects.
+    /// `BASE+JAR` or `BASE+G:A:V` is `BASE` with that on its classpath ([`overlay`]).
     pub fn load(&self, name: &str) -> Result<TargetSpec, TargetError> {
+        if overlay::is_overlay(name) {
+            let (base, entries) = overlay::parse(name)?;
+            return Ok(overlay::apply(self.load(&base)?, name, entries));
+        }
         if name.contains('/') || name.ends_with(".yaml") {
             let file = PathBuf::from(name);
             let stem = file.file_stem().map(|s| s.to_string_lossy().into_owned());
