@@ -41,7 +41,7 @@ fn fixture() -> &'static Fixture {
         replay.extend(RUN);
         let out = difftest(work.path(), &replay);
         assert!(
-            stdout(&out).contains("gate: FAIL"),
+            stdout(&out).contains("gate: FAIL"), // not a terminal: no colour
             "{}\n{}",
             stdout(&out),
             stderr(&out)
@@ -218,10 +218,19 @@ fn sharded_replay_merged_equals_the_unsharded_replay() {
     // …then one merge job over the uploaded parts.
     let mut merge = vec!["report".to_string(), "--merge".to_string()];
     merge.extend((1..=n).map(|k| format!("parts/{k}/{STEM}.json")));
-    merge.extend(["--report-dir".into(), "merged".into()]);
+    merge.extend([
+        "--report-dir".into(),
+        "merged".into(),
+        "--color".into(),
+        "always".into(),
+    ]);
     let merge: Vec<&str> = merge.iter().map(String::as_str).collect();
     let out = difftest(work, &merge);
     assert_eq!(out.status.code(), f.replay_code, "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("gate: \x1b[1;31mFAIL\x1b[0m"),
+        "--color always"
+    );
     let merged = comparable(&work.join(format!("merged/{STEM}.json")));
     let whole = comparable(&work.join(format!("reports/{STEM}.json")));
     assert_eq!(merged, whole);
@@ -244,4 +253,115 @@ fn comparable(path: &Path) -> serde_json::Value {
         }
     }
     v
+}
+
+#[test]
+fn explain_shows_a_cause_and_reruns_it_on_both_targets() {
+    let f = fixture();
+    let json = f.work.path().join(format!("reports/{STEM}.json"));
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(json).unwrap()).unwrap();
+    let greet = report["groups"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["callee"].as_str().unwrap().contains("greet"))
+        .expect("a greet group");
+    let cause = greet["cause"].as_str().unwrap();
+    let out = difftest(f.work.path(), &["explain", cause, "--timeout", "2"]);
+    let text = stdout(&out);
+    assert!(out.status.success(), "{text}\n{}", stderr(&out));
+    assert!(text.contains("greet"), "{text}");
+    assert!(text.contains("// REF: "), "the Java is annotated: {text}");
+    // The rerun: the reference still answers as recorded, the target does not.
+    assert!(
+        text.contains(&format!("  {REF}: ")) && text.contains("(as recorded on the reference)"),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!("  {TGT}: \"Hello,\\u202F")),
+        "{text}"
+    );
+    assert!(text.contains("(differs from the recording)"), "{text}");
+    let out = difftest(f.work.path(), &["explain", "g-000000", "--no-rerun"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("no report in reports has a group or cause g-000000"));
+}
+
+#[test]
+fn targets_new_writes_a_target_that_runs_and_refuses_to_overwrite() {
+    let f = fixture();
+    let targets = f.work.path().join("my-targets");
+    std::fs::create_dir_all(&targets).unwrap();
+    std::fs::copy(
+        repo().join("targets/temurin17.yaml"),
+        targets.join("temurin17.yaml"),
+    )
+    .unwrap();
+    let dir = targets.to_str().unwrap();
+    let new = [
+        "targets",
+        "new",
+        "mylib",
+        "--jdk",
+        "temurin17",
+        "--jar",
+        "lib/mylib-1.0.jar",
+        "--jvm-option=-Xmx300m",
+        "--targets-dir",
+        dir,
+    ];
+    let out = difftest(f.work.path(), &new);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let yaml = std::fs::read_to_string(targets.join("mylib.yaml")).unwrap();
+    assert!(yaml.contains("path: ../lib/mylib-1.0.jar"), "{yaml}");
+    let check = [
+        "targets",
+        "check",
+        "mylib",
+        "--classes",
+        "example.lib.Calculator",
+    ];
+    let out = difftest(
+        f.work.path(),
+        &[&check[..], &["--targets-dir", dir, "-v"]].concat(),
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("1 public classes"),
+        "{}",
+        stdout(&out)
+    );
+    assert!(
+        stderr(&out).contains("mylib-1.0.jar"),
+        "-v shows the classpath"
+    );
+    let out = difftest(f.work.path(), &new);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("already exists; pass --force"));
+    assert_eq!(stderr(&out).lines().count(), 1);
+}
+
+#[test]
+fn the_maven_recipe_fails_the_build_on_a_new_difference() {
+    let f = fixture();
+    let project = f.work.path();
+    std::fs::copy(
+        repo().join("examples/maven/pom.xml"),
+        project.join("pom.xml"),
+    )
+    .unwrap();
+    let out = Command::new("mvn")
+        .current_dir(project)
+        .args(["-B", "-q", "verify"])
+        .arg(format!("-Ddifftest.bin={}", env!("CARGO_BIN_EXE_difftest")))
+        .arg("-Ddifftest.jar=target/mylib-2.0-SNAPSHOT.jar")
+        .env("DIFFTEST_TARGETS", repo().join("targets"))
+        .output()
+        .expect("mvn runs");
+    let log = format!("{}{}", stdout(&out), stderr(&out));
+    assert!(!out.status.success(), "the gate fails the build: {log}");
+    assert!(log.contains("gate: FAIL"), "{log}");
+    let html = project.join(format!("target/difftest-reports/{STEM}.html"));
+    assert!(html.is_file(), "{log}");
 }

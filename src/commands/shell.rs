@@ -43,7 +43,11 @@ fn write_pages(dir: &Path, cmd: clap::Command, name: &str) -> anyhow::Result<usi
     let mut written = 1;
     for sub in cmd.get_subcommands().filter(|s| !s.is_hide_set()) {
         let sub_name = format!("{name}-{}", sub.get_name());
-        let sub = sub.clone().bin_name(format!("{} {}", cmd.get_bin_name().unwrap_or(name), sub.get_name()));
+        let sub = sub.clone().bin_name(format!(
+            "{} {}",
+            cmd.get_bin_name().unwrap_or(name),
+            sub.get_name()
+        ));
         written += write_pages(dir, sub, &sub_name)?;
     }
     Ok(written)
