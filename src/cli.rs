@@ -4,6 +4,10 @@
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
 
+#[path = "cli_extra.rs"]
+mod extra;
+pub use extra::{ExplainArgs, TargetsNewArgs};
+
 /// Differential testing of Java API implementations: record on one, replay on another.
 #[derive(Parser, Debug)]
 #[command(name = "difftest", version, about, max_term_width = 100)]
@@ -24,8 +28,14 @@ pub struct GlobalArgs {
     #[arg(long, global = true, env = "DIFFTEST_CACHE", value_name = "DIR")]
     pub cache_dir: Option<PathBuf>,
     /// No progress on stderr (bars on a terminal, status lines in a log)
-    #[arg(short, long, global = true)]
+    #[arg(short, long, global = true, conflicts_with = "verbose")]
     pub quiet: bool,
+    /// Say more on stderr: each target's JDK, options and classpath as it is provisioned
+    #[arg(short, long, global = true, action = clap::ArgAction::Count)]
+    pub verbose: u8,
+    /// Colour on stdout: auto (a terminal, unless NO_COLOR is set), always or never
+    #[arg(long, global = true, value_enum, default_value_t, value_name = "WHEN")]
+    pub color: crate::color::Choice,
 }
 
 /// Worker pool options shared by commands that run Java code.
@@ -81,6 +91,20 @@ pub enum Command {
     /// Measure difftest on real targets (see the README's performance section)
     #[command(subcommand)]
     Bench(BenchCommand),
+    /// Show one group or cause of a replay report: its minimized Java, both recorded values,
+    /// and a rerun of it now on the reference and the target
+    Explain(ExplainArgs),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell)
+    Completions {
+        #[arg(value_enum, value_name = "SHELL")]
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (difftest.1), or write one page per command into --out DIR
+    Man {
+        /// Write difftest.1 and difftest-COMMAND.1 here instead of printing difftest.1
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
+    },
     /// Run as a worker process (used by difftest itself)
     #[command(name = "__worker", hide = true)]
     Worker(WorkerArgs),
@@ -108,6 +132,9 @@ pub enum TargetsCommand {
         #[command(flatten)]
         pool: PoolArgs,
     },
+    /// Write a new target file, targets/NAME.yaml, from the JDK of a target and the jars or
+    /// Maven artifacts to put on top (for one run: `--impl temurin17+lib.jar`)
+    New(TargetsNewArgs),
 }
 
 /// `difftest replay`.

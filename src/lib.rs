@@ -7,11 +7,13 @@
 
 pub mod atomic;
 pub mod cli;
+pub mod color;
 pub mod commands;
 pub mod compare;
 pub mod contracts;
 pub mod detection;
 pub mod exit;
+pub mod explain;
 pub mod export;
 pub mod generate;
 pub mod interrupt;

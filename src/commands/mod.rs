@@ -5,10 +5,12 @@ mod bench;
 mod bench_detection;
 mod bench_replay;
 mod compare;
+mod explain;
 mod export;
 mod record;
 mod replay;
 mod report;
+mod shell;
 mod targets;
 
 use crate::cli::{Cli, Command, GlobalArgs, PoolArgs};
@@ -20,7 +22,11 @@ use std::time::Duration;
 /// Runs the parsed command line.
 pub fn dispatch(cli: Cli) -> anyhow::Result<Exit> {
     crate::progress::set_quiet(cli.global.quiet);
+    crate::color::set(cli.global.color);
     match cli.command {
+        Command::Explain(args) => explain::run(&cli.global, &args),
+        Command::Completions { shell } => shell::completions(shell),
+        Command::Man { out } => shell::man(out.as_deref()),
         Command::Targets(cmd) => targets::run(&cli.global, cmd),
         Command::Replay(args) => replay::run(&cli.global, &args),
         Command::Accept(args) => accept::run(&args),
@@ -34,10 +40,9 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<Exit> {
 }
 
 fn store(global: &GlobalArgs) -> anyhow::Result<TargetStore> {
-    Ok(TargetStore::new(
-        global.targets_dir.clone(),
-        global.cache_dir.clone(),
-    )?)
+    let mut store = TargetStore::new(global.targets_dir.clone(), global.cache_dir.clone())?;
+    store.set_verbose(global.verbose > 0);
+    Ok(store)
 }
 
 /// `difftest` itself as a child process, with the global flags.

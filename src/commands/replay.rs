@@ -107,7 +107,7 @@ pub fn print(reports: &[Report]) {
         for line in table::footnotes(r) {
             println!("{line}");
         }
-        println!("{}", table::summary_line(r));
+        println!("{}", crate::color::gate(&table::summary_line(r)));
     }
 }
 

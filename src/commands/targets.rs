@@ -1,4 +1,4 @@
-//! `difftest targets list|install|check`.
+//! `difftest targets list|install|check|new`.
 
 use super::{pool_config, start_pool, store};
 use crate::cli::{GlobalArgs, TargetsCommand};
@@ -29,7 +29,27 @@ pub fn run(global: &GlobalArgs, cmd: TargetsCommand) -> anyhow::Result<Exit> {
             packages,
             pool,
         } => check(&store, &name, classes, packages, &pool),
+        TargetsCommand::New(args) => new(&store, args),
     }
+}
+
+fn new(
+    store: &crate::target::TargetStore,
+    args: crate::cli::TargetsNewArgs,
+) -> anyhow::Result<Exit> {
+    let jdk = store.load(&args.jdk)?;
+    let new = crate::target::create::NewTarget {
+        name: args.name,
+        description: args.description,
+        maven: args.maven,
+        jars: args.jar,
+        jvm_options: args.jvm_options,
+        force: args.force,
+    };
+    let file = crate::target::create::write(store.targets_dir(), &jdk, &new)?;
+    println!("wrote {}", file.display());
+    println!("next: difftest targets install {}", new.name);
+    Ok(Exit::Success)
 }
 
 fn list(store: &crate::target::TargetStore) -> anyhow::Result<Exit> {

@@ -253,26 +253,32 @@ fn acceptance(out: &mut String, r: &Report, g: &GroupReport) {
 
 /// The minimized sequence (or the example) as annotated Java.
 fn sequence(out: &mut String, g: &GroupReport) {
+    let (heading, lines) = example_java(g);
+    let _ = writeln!(out, "\n{heading}:\n");
+    java_block(out, &lines);
+}
+
+/// A heading ("Minimized from 7 to 3 statements …") and the minimized sequence, or the
+/// example when there is none, as Java with the diverging line annotated with both values.
+/// The HTML report and `difftest explain` show the same.
+pub(crate) fn example_java(g: &GroupReport) -> (String, Vec<String>) {
     match &g.minimized {
         Some(m) => {
-            let _ = if m.statements < m.original_statements {
-                writeln!(
-                    out,
-                    "\nMinimized from {} to {} statements ({} candidates tried):\n",
+            let heading = if m.statements < m.original_statements {
+                format!(
+                    "Minimized from {} to {} statements ({} candidates tried)",
                     m.original_statements, m.statements, m.runs
                 )
             } else {
-                writeln!(
-                    out,
-                    "\nExample #{} (already minimal, {} candidates tried):\n",
+                format!(
+                    "Example #{} (already minimal, {} candidates tried)",
                     g.example, m.runs
                 )
             };
             let lines = annotated(&m.java, &m.test, m.site, &m.ref_value, &m.tgt_value);
-            java_block(out, &lines);
+            (heading, lines)
         }
         None => {
-            let _ = writeln!(out, "\nExample #{} (not minimized):\n", g.example);
             let test = crate::suite::Test {
                 id: g.example,
                 statements: Vec::new(),
@@ -281,10 +287,8 @@ fn sequence(out: &mut String, g: &GroupReport) {
                 expected_observations: Vec::new(),
                 varies: Vec::new(),
             };
-            java_block(
-                out,
-                &annotated(&g.example_java, &test, g.site, &g.ref_value, &g.tgt_value),
-            );
+            let lines = annotated(&g.example_java, &test, g.site, &g.ref_value, &g.tgt_value);
+            (format!("Example #{} (not minimized)", g.example), lines)
         }
     }
 }

@@ -1,10 +1,11 @@
 //! The replay report: one data model ([`Report`], serialized as the JSON report with a
 //! `schema_version`, documented in `docs/replay.md`) from which every output is made: the
-//! table on stdout ([`table`]), Markdown ([`markdown`]), JUnit XML ([`junit`]); and the
+//! table on stdout ([`table`]), Markdown ([`markdown`]), HTML ([`html`]), JUnit XML ([`junit`]); and the
 //! merge of shard reports ([`merge`]). [`java`] renders sequences as Java source.
 
 pub mod build;
 pub mod cause;
+pub mod html;
 pub mod java;
 pub mod junit;
 pub mod markdown;
@@ -348,7 +349,12 @@ pub enum ReportError {
 impl Report {
     /// `TGT-vs-REF`, the stem of the report files.
     pub fn stem(&self) -> String {
-        format!("{}-vs-{}", self.target.name, self.reference.name)
+        use crate::target::overlay::file_stem;
+        format!(
+            "{}-vs-{}",
+            file_stem(&self.target.name),
+            file_stem(&self.reference.name)
+        )
     }
 
     /// Reads a JSON report.
@@ -411,7 +417,7 @@ impl Report {
         Ok(())
     }
 
-    /// Writes `DIR/TGT-vs-REF.{json,md,junit.xml}`; returns the paths written.
+    /// Writes `DIR/TGT-vs-REF.{json,md,html,junit.xml}`; returns the paths written.
     pub fn write_all(&self, dir: &Path) -> Result<Vec<PathBuf>, ReportError> {
         let io = |path: &Path| {
             let path = path.to_path_buf();
@@ -435,6 +441,7 @@ impl Report {
         let files = [
             (dir.join(format!("{stem}.json")), json.map_err(io(dir))?),
             (dir.join(format!("{stem}.md")), markdown::render(self)),
+            (dir.join(format!("{stem}.html")), html::render(self)),
             (dir.join(format!("{stem}.junit.xml")), junit::render(self)),
         ];
         for (path, text) in &files {

@@ -138,7 +138,9 @@ fn files_are_valid_and_the_json_reads_back() {
     let r = report_of(&suite(), None, &AcceptedList::default(), false);
     let dir = tempfile::tempdir().unwrap();
     let paths = r.write_all(dir.path()).unwrap();
-    assert_eq!(paths.len(), 3);
+    assert_eq!(paths.len(), 4);
+    let html = std::fs::read_to_string(dir.path().join("tgt-vs-ref.html")).unwrap();
+    assert!(html.starts_with("<!DOCTYPE html>") && html.ends_with("</html>\n"));
     assert_eq!(
         Report::read(&dir.path().join("tgt-vs-ref.json")).unwrap(),
         r

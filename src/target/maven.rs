@@ -42,6 +42,12 @@ impl MavenCoordinate {
         })
     }
 
+    /// A `-SNAPSHOT` version: work in progress, fetched again on every run (from the local
+    /// repository `mvn install` fills, else a remote one) instead of served from the cache.
+    pub fn is_snapshot(&self) -> bool {
+        self.version.ends_with("-SNAPSHOT")
+    }
+
     /// The file name `mvn dependency:copy` gives the artifact.
     pub fn file_name(&self) -> String {
         match &self.classifier {
@@ -83,7 +89,7 @@ pub fn fetch(
     echo: bool,
 ) -> Result<PathBuf, TargetError> {
     let dest = coord.path_in(maven_root);
-    if dest.is_file() {
+    if dest.is_file() && !coord.is_snapshot() {
         return Ok(dest);
     }
     if !run::on_path("mvn") {
@@ -102,6 +108,7 @@ pub fn fetch(
         .arg(format!("-Dartifact={}", full_coordinate(coord)))
         .arg(format!("-DoutputDirectory={}", work.path().display()))
         .arg("-Dmdep.overWriteReleases=false")
+        .arg("-Dmdep.overWriteSnapshots=true")
         .current_dir(work.path());
     let out = run::capture(&mut cmd).map_err(|e| TargetError::io("cannot run", "mvn", e))?;
     let fetched = work.path().join(coord.file_name());
@@ -156,6 +163,12 @@ mod tests {
         let t = MavenCoordinate::parse("g:a:1:jar:tests").unwrap();
         assert_eq!(t.file_name(), "a-1-tests.jar");
         assert_eq!(full_coordinate(&t), "g:a:1:jar:tests");
+        assert!(!t.is_snapshot());
+        assert!(
+            MavenCoordinate::parse("g:a:1.5-SNAPSHOT")
+                .unwrap()
+                .is_snapshot()
+        );
     }
 
     #[test]

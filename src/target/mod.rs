@@ -15,11 +15,13 @@
 
 mod apt;
 pub mod cache;
+pub mod create;
 pub mod data;
 mod error;
 pub mod fingerprint;
 pub mod maven;
 pub mod options;
+pub mod overlay;
 mod pip;
 pub mod provision;
 mod run;
@@ -74,6 +76,30 @@ pub struct Provisioned {
     pub fingerprint: Fingerprint,
 }
 
+impl Provisioned {
+    /// Lines for `-v`: the target, its JDK, options and classpath.
+    pub fn describe(&self, description: &str) -> String {
+        let classpath: Vec<String> = self
+            .jvm
+            .classpath
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect();
+        format!(
+            "target {} ({description}): {}\n  java home: {}\n  options: {}\n  classpath: {}",
+            self.name,
+            self.fingerprint.one_line(),
+            self.jvm.java_home.display(),
+            self.jvm.options.join(" "),
+            if classpath.is_empty() {
+                "(none)".to_string()
+            } else {
+                classpath.join(":")
+            }
+        )
+    }
+}
+
 /// What is known about a target without changing anything.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Status {
@@ -114,6 +140,7 @@ pub struct TargetStore {
     targets_dir: PathBuf,
     cache: CacheLayout,
     echo: bool,
+    verbose: bool,
 }
 
 impl TargetStore {
@@ -131,6 +158,7 @@ impl TargetStore {
             targets_dir,
             cache: CacheLayout::new(cache_dir),
             echo: true,
+            verbose: false,
         })
     }
 
@@ -138,6 +166,12 @@ impl TargetStore {
     /// mvn's output through to stderr (the default), or stays silent except for warnings.
     pub fn set_progress(&mut self, show: bool) {
         self.echo = show;
+    }
+
+    /// Whether [`TargetStore::provision`] prints each target's JDK, options and classpath
+    /// on stderr (`-v`).
+    pub fn set_verbose(&mut self, verbose: bool) {
+        self.verbose = verbose;
     }
 
     pub fn targets_dir(&self) -> &Path {
@@ -164,7 +198,12 @@ impl TargetStore {
     }
 
     /// Parses and validates target `name` (or a path to a `.yaml` file). No side effects.
+    /// `BASE+JAR` or `BASE+G:A:V` is `BASE` with that on its classpath ([`overlay`]).
     pub fn load(&self, name: &str) -> Result<TargetSpec, TargetError> {
+        if overlay::is_overlay(name) {
+            let (base, entries) = overlay::parse(name)?;
+            return Ok(overlay::apply(self.load(&base)?, name, entries));
+        }
         if name.contains('/') || name.ends_with(".yaml") {
             let file = PathBuf::from(name);
             let stem = file.file_stem().map(|s| s.to_string_lossy().into_owned());
@@ -228,6 +267,14 @@ impl TargetStore {
     /// Makes `spec` ready to run: downloads, installs and fingerprints what is missing.
     /// Idempotent and safe to run from several processes at once.
     pub fn provision(&self, spec: &TargetSpec) -> Result<Provisioned, TargetError> {
+        let ready = self.provision_quietly(spec)?;
+        if self.verbose {
+            eprintln!("{}", ready.describe(&spec.description));
+        }
+        Ok(ready)
+    }
+
+    fn provision_quietly(&self, spec: &TargetSpec) -> Result<Provisioned, TargetError> {
         let loc = provision::locate(&self.cache, spec)?;
         if let Some(record) = provision::current_record(&loc).filter(|_| loc.libjvm.is_file())
             && let Ok(classpath) = provision::classpath(&self.cache, spec, false, false)

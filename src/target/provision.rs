@@ -133,12 +133,12 @@ pub fn classpath(
             }
             ClasspathEntry::Maven(coord) => {
                 let path = coord.path_in(&layout.maven());
-                path.is_file()
+                (path.is_file() && !coord.is_snapshot())
                     .then_some(path)
                     .ok_or_else(|| TargetError::Maven {
                         target: spec.name.clone(),
                         coordinate: coord.to_string(),
-                        detail: "not fetched yet".to_string(),
+                        detail: "not fetched yet (a -SNAPSHOT is fetched on every run)".to_string(),
                     })
             }
             ClasspathEntry::Path(p) => {

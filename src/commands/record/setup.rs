@@ -61,10 +61,12 @@ pub fn plan(args: &RecordArgs) -> anyhow::Result<Plan> {
     if let Some(path) = &args.observers {
         generation.user_observers = read_patterns(path).map_err(|e| bad_input(e.to_string()))?;
     }
-    let output = args
-        .output
-        .clone()
-        .unwrap_or_else(|| Path::new("oracles").join(format!("{}.yaml", args.reference)));
+    let output = args.output.clone().unwrap_or_else(|| {
+        Path::new("oracles").join(format!(
+            "{}.yaml",
+            crate::target::overlay::file_stem(&args.reference)
+        ))
+    });
     check_writable(&output)?;
     Ok(Plan {
         classes,
