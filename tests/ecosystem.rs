@@ -356,6 +356,7 @@ fn the_maven_recipe_fails_the_build_on_a_new_difference() {
         .args(["-B", "-q", "verify"])
         .arg(format!("-Ddifftest.bin={}", env!("CARGO_BIN_EXE_difftest")))
         .arg("-Ddifftest.jar=target/mylib-2.0-SNAPSHOT.jar")
+        .arg("-Ddifftest.timeout=2")
         .env("DIFFTEST_TARGETS", repo().join("targets"))
         .output()
         .expect("mvn runs");
