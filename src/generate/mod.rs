@@ -334,6 +334,9 @@ impl<'m> Generator<'m> {
             g.add_harvest_ops();
         }
         g.seed_values();
+        if g.cfg.harvest {
+            g.queue_constant_lookups();
+        }
         Ok(g)
     }
 

@@ -17,16 +17,19 @@ use super::components::ValueRef;
 use super::fold::value_key;
 use super::harvest::{Chunk, Harvest};
 use super::kept::ObsRef;
+use super::mined::Kind;
 use super::store::{Builder, SeqId};
 use super::types::NameId;
 use super::{Candidate, Generator};
 use crate::sequence::{Observed, Statement};
-use std::collections::{HashMap, VecDeque};
+use std::collections::{BTreeMap, HashMap, VecDeque};
 
 /// Most elements swept from one catalogue.
 pub const MAX_ELEMENTS: u32 = 2000;
 /// Share of a round's candidates that may be lookups of swept values.
 const ROUND_SHARE: usize = 4;
+/// Most mined constants of one API unit passed to its lookups.
+const MAX_CONSTANTS: usize = 3000;
 /// Most lookups waiting; later ones are dropped.
 const MAX_QUEUED: usize = 50_000;
 
@@ -42,6 +45,8 @@ pub(super) struct Lookup {
 #[derive(Default)]
 pub(super) struct Sweeps {
     queue: VecDeque<Lookup>,
+    /// Lookups of mined constants, tried when `queue` is empty.
+    constants: VecDeque<Lookup>,
     /// Catalogues being swept, each waiting for its next chunk.
     pub(super) pending: VecDeque<Harvest>,
     /// The class of each catalogue's elements, once its first element was read: `None`
@@ -189,7 +194,8 @@ impl Generator<'_> {
     pub(super) fn sweep_round(&mut self, want: usize, cands: &mut Vec<Candidate>) {
         let quota = cands.len() + want / ROUND_SHARE;
         while cands.len() < quota {
-            let Some(l) = self.sweeps.queue.pop_front() else {
+            let next = self.sweeps.queue.pop_front();
+            let Some(l) = next.or_else(|| self.sweeps.constants.pop_front()) else {
                 return;
             };
             let mut b = Builder::default();
@@ -211,5 +217,63 @@ impl Generator<'_> {
                 harvest: None,
             });
         }
+    }
+
+    /// Mined integer constants of an API unit (a top-level class with its nested classes:
+    /// `Character`, `Character.UnicodeBlock`, `Character.UnicodeScript`), each passed once to
+    /// one of the unit's static lookups taking a single `int` or `long`, in turn. Tables in
+    /// class files (block and script starts, limits, codes) so reach the functions that
+    /// read them, which random numbers almost never do.
+    pub(super) fn queue_constant_lookups(&mut self) {
+        let Some(mined) = self.cfg.mined.clone() else {
+            return;
+        };
+        let mut by_unit: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+        for (class, values) in &mined.by_class {
+            let unit = class.split('$').next().unwrap_or(class);
+            by_unit
+                .entry(unit)
+                .or_default()
+                .extend(values[Kind::Int.index()].iter().map(String::as_str));
+        }
+        for (unit, values) in by_unit {
+            let ops = self.unary_lookups(unit);
+            let mut values = values;
+            values.sort_unstable();
+            values.dedup();
+            for (k, value) in values.into_iter().take(MAX_CONSTANTS).enumerate() {
+                let Some(&(op, ty)) = ops.get(k % ops.len().max(1)) else {
+                    break;
+                };
+                let tmpl = self.literal_template(ty, value);
+                self.sweeps.constants.push_back(Lookup { op, tmpl, ty });
+            }
+        }
+    }
+
+    /// The static operations of `unit` and its nested classes taking one `int` or `long`.
+    fn unary_lookups(&mut self, unit: &str) -> Vec<(usize, NameId)> {
+        let nested = format!("{unit}$");
+        let mut out = Vec::new();
+        for op in 0..self.random_ops {
+            let class = &self.op_class[op];
+            let o = &self.ops[op];
+            if o.receiver || o.inputs.len() != 1 || (class != unit && !class.starts_with(&nested)) {
+                continue;
+            }
+            let ty = self.names.name(o.inputs[0]);
+            if ty == "int" || ty == "long" {
+                out.push((op, o.inputs[0]));
+            }
+        }
+        out
+    }
+
+    fn literal_template(&mut self, ty: NameId, value: &str) -> u32 {
+        let stmt = Statement::Literal {
+            ty: self.names.name(ty).to_string(),
+            value: value.to_string(),
+        };
+        self.store.templates.intern(stmt, Some(ty))
     }
 }
