@@ -41,17 +41,52 @@ pub(super) struct Lookup {
     ty: NameId,
 }
 
-/// The sweep's queue.
+/// The sweep's queues.
 #[derive(Default)]
 pub(super) struct Sweeps {
-    queue: VecDeque<Lookup>,
+    /// Lookups of catalogue values, one queue per operation, taken in turn so that every
+    /// catalogue advances at once.
+    queue: RoundRobin,
     /// Lookups of mined constants, tried when `queue` is empty.
-    constants: VecDeque<Lookup>,
+    constants: RoundRobin,
     /// Catalogues being swept, each waiting for its next chunk.
     pub(super) pending: VecDeque<Harvest>,
     /// The class of each catalogue's elements, once its first element was read: `None`
     /// for values and classes the scope does not describe.
     elements: HashMap<(SeqId, u32), Option<NameId>>,
+}
+
+/// Queues per operation, popped in turn.
+#[derive(Default)]
+struct RoundRobin {
+    queues: Vec<VecDeque<Lookup>>,
+    of_op: HashMap<usize, usize>,
+    next: usize,
+    len: usize,
+}
+
+impl RoundRobin {
+    fn push(&mut self, l: Lookup) {
+        let n = self.queues.len();
+        let i = *self.of_op.entry(l.op).or_insert(n);
+        if i == n {
+            self.queues.push(VecDeque::new());
+        }
+        self.queues[i].push_back(l);
+        self.len += 1;
+    }
+
+    fn pop(&mut self) -> Option<Lookup> {
+        for _ in 0..self.queues.len() {
+            let i = self.next % self.queues.len();
+            self.next = i + 1;
+            if let Some(l) = self.queues[i].pop_front() {
+                self.len -= 1;
+                return Some(l);
+            }
+        }
+        None
+    }
 }
 
 impl Generator<'_> {
@@ -184,8 +219,8 @@ impl Generator<'_> {
                 && o.inputs.len() == 1
                 && self.op_class[op] == owner
                 && self.names.assignable(ty, o.inputs[0]);
-            if fits && self.sweeps.queue.len() < MAX_QUEUED {
-                self.sweeps.queue.push_back(Lookup { op, tmpl, ty });
+            if fits && self.sweeps.queue.len < MAX_QUEUED {
+                self.sweeps.queue.push(Lookup { op, tmpl, ty });
             }
         }
     }
@@ -194,8 +229,8 @@ impl Generator<'_> {
     pub(super) fn sweep_round(&mut self, want: usize, cands: &mut Vec<Candidate>) {
         let quota = cands.len() + want / ROUND_SHARE;
         while cands.len() < quota {
-            let next = self.sweeps.queue.pop_front();
-            let Some(l) = next.or_else(|| self.sweeps.constants.pop_front()) else {
+            let next = self.sweeps.queue.pop();
+            let Some(l) = next.or_else(|| self.sweeps.constants.pop()) else {
                 return;
             };
             let mut b = Builder::default();
@@ -246,7 +281,7 @@ impl Generator<'_> {
                     break;
                 };
                 let tmpl = self.literal_template(ty, value);
-                self.sweeps.constants.push_back(Lookup { op, tmpl, ty });
+                self.sweeps.constants.push(Lookup { op, tmpl, ty });
             }
         }
     }
