@@ -470,9 +470,15 @@ pub struct RecordArgs {
     /// chosen for the same call (an equal but not identical object); 0 turns it off
     #[arg(long, default_value_t = crate::generate::DEFAULT_TWIN_RATIO, value_name = "P")]
     pub twin_ratio: f64,
-    /// Turn elements of returned arrays and collections into inputs (off by default)
-    #[arg(long)]
+    /// Elements of returned arrays and collections become inputs, catalogues are swept
+    /// into their own lookups and mined constants into their unit's lookups (the default;
+    /// kept for scripts that name it)
+    #[arg(long, hide = true)]
     pub harvest: bool,
+    /// No harvesting nor sweeps: inputs come only from literals, edge values and earlier
+    /// calls' results
+    #[arg(long, conflicts_with = "harvest")]
+    pub no_harvest: bool,
     /// Observers only on the declared type of a call's value (not the runtime class it
     /// returned) and only getters, `size`, `length`, `toString` (not conversions like
     /// `toPattern()`)

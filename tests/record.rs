@@ -589,7 +589,7 @@ fn harvested_elements_of_arrays_and_collections_become_inputs_and_replay_cleanly
         "--no-mined-literals",
         "--no-edge-values",
     ];
-    ok(&fx.record(&out, &[&scope[..], &["--harvest"]].concat()));
+    ok(&fx.record(&out, &scope));
     let suite = Suite::load(&out).unwrap();
     assert!(suite.header.counts["harvested"] > 0);
     let accepted = step_values(&suite, "rec.Catalogue.accept(");
@@ -606,7 +606,7 @@ fn harvested_elements_of_arrays_and_collections_become_inputs_and_replay_cleanly
         .expect("difftest runs");
     ok(&replay);
     let off = fx.path("no-harvest.yaml");
-    ok(&fx.record(&off, &scope));
+    ok(&fx.record(&off, &[&scope[..], &["--no-harvest"]].concat()));
     let suite = Suite::load(&off).unwrap();
     assert_eq!(suite.header.counts["harvests"], 0);
     let accepted = step_values(&suite, "rec.Catalogue.accept(");
@@ -648,7 +648,7 @@ fn sweeps_pass_every_catalogue_entry_to_its_own_lookups_as_literals() {
         "--no-mined-literals",
         "--no-edge-values",
     ];
-    ok(&fx.record(&out, &[&scope[..], &["--harvest"]].concat()));
+    ok(&fx.record(&out, &scope));
     let suite = Suite::load(&out).unwrap();
     let mut looked_up = literal_args(&suite, "rec.Zones.of(");
     looked_up.retain(|s| s.starts_with("Zone/"));
@@ -667,7 +667,7 @@ fn sweeps_pass_every_catalogue_entry_to_its_own_lookups_as_literals() {
         .expect("difftest runs");
     ok(&replay);
     let off = fx.path("no-sweep.yaml");
-    ok(&fx.record(&off, &scope));
+    ok(&fx.record(&off, &[&scope[..], &["--no-harvest"]].concat()));
     let suite = Suite::load(&off).unwrap();
     assert!(literal_args(&suite, "rec.Zones.of(").len() < 10);
 }

@@ -38,6 +38,7 @@ pub fn run(
         edge_ratio: crate::generate::DEFAULT_EDGE_RATIO,
         no_edge_values: false,
         harvest: false,
+        no_harvest: false,
         declared_observers: false,
         twin_ratio: crate::generate::DEFAULT_TWIN_RATIO,
         repeat_probability: 0.1,

@@ -45,7 +45,7 @@ pub fn plan(args: &RecordArgs) -> anyhow::Result<Plan> {
         } else {
             args.edge_ratio
         },
-        harvest: args.harvest,
+        harvest: !args.no_harvest,
         runtime_observers: !args.declared_observers,
         twin_ratio: args.twin_ratio,
         repeat_probability: args.repeat_probability,
@@ -203,7 +203,7 @@ fn options(args: &RecordArgs) -> BTreeMap<String, String> {
         ("twin-ratio", Some(args.twin_ratio.to_string())),
         (
             "harvest",
-            Some(if args.harvest { "on" } else { "off" }.to_string()),
+            Some(if args.no_harvest { "off" } else { "on" }.to_string()),
         ),
         (
             "observers-on",
