@@ -55,6 +55,8 @@ fn every_shipped_target_parses() {
     let expected = [
         "commons-lang3-3.12.0",
         "commons-lang3-3.17.0",
+        "espresso21",
+        "espresso25",
         "openjdk17",
         "openjdk17-zero",
         "system",
@@ -62,6 +64,9 @@ fn every_shipped_target_parses() {
         "temurin17",
         "temurin21",
         "temurin25",
+        "temurin25-c2",
+        "temurin25-int",
+        "temurin25-xcomp",
     ];
     assert_eq!(seen, expected);
 }
