@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs every *Repro.java here on HotSpot and on Espresso 25.0.2 (from Maven Central), with the
+# Runs every *Repro.java here (or those named as arguments) on HotSpot and on Espresso 25.0.2 (from Maven Central), with the
 # same class library, and prints both outputs. Needs mvn, javac 17+ and a JDK 21+ (JAVA_HOME or PATH);
 # GUEST_HOME (default: that JDK) is the guest's class library.
 set -euo pipefail
@@ -22,7 +22,8 @@ POM
 fi
 jars=$(ls "$work"/lib/*.jar | tr '\n' ':')
 "$javac" --release 17 -d "$work/classes" -cp "$jars" RunOnEspresso.java *Repro.java
-for src in *Repro.java; do
+list=("$@"); [ ${#list[@]} -gt 0 ] || list=(*Repro.java)
+for src in "${list[@]}"; do
   main=${src%.java}
   echo "== $main on HotSpot ($guest)"
   "$java" -cp "$work/classes" "$main" || true
