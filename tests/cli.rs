@@ -104,6 +104,11 @@ fn targets_list_shows_every_shipped_target() {
         "openjdk17",
         "openjdk17-zero",
         "system",
+        "temurin25-int",
+        "temurin25-c2",
+        "temurin25-xcomp",
+        "espresso21",
+        "espresso25",
     ] {
         assert!(table.contains(name), "{name} missing from\n{table}");
     }

@@ -30,6 +30,10 @@ use std::time::{Duration, Instant};
 /// large scope takes seconds to describe on a loaded machine.
 const KILLED_RETRIES: u32 = 10;
 
+/// Longest an Espresso worker may take to start: a context needs 10–30 s on a loaded
+/// 2-core machine, and over 60 s when several start at once under load.
+const ESPRESSO_STARTUP: Duration = Duration::from_secs(300);
+
 /// Default `--worker-memory`: 2 GiB resident (workers normally use 40–100 MiB).
 pub const DEFAULT_WORKER_MEMORY: u64 = 2 << 30;
 
@@ -116,7 +120,10 @@ pub struct Pool {
 
 impl Pool {
     /// A pool for `target`; starts one worker at once so a broken JVM is reported here.
-    pub fn start(target: &str, jvm: JvmSpec, config: PoolConfig) -> Result<Pool, PoolError> {
+    pub fn start(target: &str, jvm: JvmSpec, mut config: PoolConfig) -> Result<Pool, PoolError> {
+        if jvm.espresso.is_some() {
+            config.startup_timeout = config.startup_timeout.max(ESPRESSO_STARTUP);
+        }
         let threads = rayon::ThreadPoolBuilder::new()
             .num_threads(config.jobs.max(1))
             .build()

@@ -6,6 +6,7 @@
 //! <cache>/jdks/<name>-<hash>/          unpacked wheel (+ fingerprint.yaml when complete)
 //! <cache>/maven/<group>/<artifact>/<version>/<artifact>-<version>.jar
 //! <cache>/fingerprints/<name>.yaml     fingerprints of path/apt/system targets
+//! <cache>/espresso/<hash>/             Espresso jars and resources (see [`super::espresso`])
 //! <cache>/locks/<name>.lock            exclusive lock held while provisioning <name>
 //! <cache>/tmp/<name>@XXXXXX/           downloads and unpacking in progress
 //! ```

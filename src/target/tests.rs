@@ -178,6 +178,7 @@ fn class_path_option_joins_entries() {
         options: vec![],
         classpath: vec![],
         env: BTreeMap::new(),
+        espresso: None,
     };
     assert_eq!(jvm.class_path_option(), None);
     jvm.classpath = vec!["/a.jar".into(), "/b".into()];

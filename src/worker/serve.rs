@@ -134,7 +134,13 @@ fn start(
             return None;
         }
     };
-    let dir = std::env::temp_dir().join(format!("difftest-agent-{}", std::process::id()));
+    // An Espresso guest loads the agent lazily, so its copy lives in the worker's own folder
+    // (removed with the worker); a plain JVM loads it at once and the copy is deleted.
+    let espresso = spec.espresso.as_ref();
+    let dir = match (espresso, std::env::current_dir()) {
+        (Some(_), Ok(cwd)) => cwd.join("difftest-agent"),
+        _ => std::env::temp_dir().join(format!("difftest-agent-{}", std::process::id())),
+    };
     // Java's temporary files go to the worker's own folder: the one place it may write in the
     // sandbox, and removed with the worker.
     let mut options = spec.options.clone();
@@ -143,8 +149,13 @@ fn start(
     }
     let started = agent::install(&dir)
         .map_err(|e| format!("cannot write the agent to {}: {e}", dir.display()))
-        .and_then(|_| Jvm::start(&spec.libjvm, &options, &dir, &spec.classpath));
-    let _ = std::fs::remove_dir_all(&dir);
+        .and_then(|_| match espresso {
+            Some(rt) => Jvm::start_espresso(&spec.libjvm, &options, &dir, &spec.classpath, rt),
+            None => Jvm::start(&spec.libjvm, &options, &dir, &spec.classpath),
+        });
+    if espresso.is_none() {
+        let _ = std::fs::remove_dir_all(&dir);
+    }
     if let (Ok(_), Some(bytes)) = (&started, data_limit)
         && let Err(e) = sandbox::limit_data(bytes)
     {

@@ -4,7 +4,7 @@
 #![allow(dead_code)]
 
 #[path = "../replay_support.rs"]
-mod support;
+pub mod support;
 
 #[allow(unused_imports)]
 pub use support::{config, repo};
