@@ -56,6 +56,19 @@ impl Fixture {
     fn record(&self, output: &Path, args: &[&str]) -> Output {
         self.command(output, args).output().expect("difftest runs")
     }
+
+    /// Replays `suite` on the recording target itself.
+    fn replay(&self, suite: &Path) -> Output {
+        Command::new(env!("CARGO_BIN_EXE_difftest"))
+            .arg("--targets-dir")
+            .arg(self.targets.path())
+            .args(["replay", "--impl", "fix", "--suite"])
+            .arg(suite)
+            .arg("--report-dir")
+            .arg(self.path("reports"))
+            .output()
+            .expect("difftest runs")
+    }
 }
 
 fn stderr(out: &Output) -> String {
@@ -526,16 +539,7 @@ fn mined_constants_and_edge_values_reach_tests_replay_cleanly_and_switch_off() {
     let below = step_values(&suite, "rec.Codes.belowMinusOne(");
     assert!(below.contains(&"true".to_string()));
     // Replayed on the reference itself: no difference.
-    let replay = Command::new(env!("CARGO_BIN_EXE_difftest"))
-        .arg("--targets-dir")
-        .arg(fx.targets.path())
-        .args(["replay", "--impl", "fix", "--suite"])
-        .arg(&out)
-        .arg("--report-dir")
-        .arg(fx.path("reports"))
-        .output()
-        .expect("difftest runs");
-    ok(&replay);
+    ok(&fx.replay(&out));
     // Both switched off: only Randoop's literals, so neither the code nor an edge is found.
     let off = fx.path("off.yaml");
     ok(&fx.record(
@@ -595,16 +599,7 @@ fn harvested_elements_of_arrays_and_collections_become_inputs_and_replay_cleanly
     let accepted = step_values(&suite, "rec.Catalogue.accept(");
     assert!(accepted.contains(&"1".to_string()), "an array element");
     assert!(accepted.contains(&"2".to_string()), "a list element");
-    let replay = Command::new(env!("CARGO_BIN_EXE_difftest"))
-        .arg("--targets-dir")
-        .arg(fx.targets.path())
-        .args(["replay", "--impl", "fix", "--suite"])
-        .arg(&out)
-        .arg("--report-dir")
-        .arg(fx.path("reports"))
-        .output()
-        .expect("difftest runs");
-    ok(&replay);
+    ok(&fx.replay(&out));
     let off = fx.path("no-harvest.yaml");
     ok(&fx.record(&off, &[&scope[..], &["--no-harvest"]].concat()));
     let suite = Suite::load(&off).unwrap();
@@ -656,16 +651,7 @@ fn sweeps_pass_every_catalogue_entry_to_its_own_lookups_as_literals() {
     assert_eq!(looked_up.len(), 60, "{looked_up:?}");
     assert!(looked_up.contains("Zone/H59"), "{looked_up:?}");
     assert!(suite.header.counts["lookups"] >= 60);
-    let replay = Command::new(env!("CARGO_BIN_EXE_difftest"))
-        .arg("--targets-dir")
-        .arg(fx.targets.path())
-        .args(["replay", "--impl", "fix", "--suite"])
-        .arg(&out)
-        .arg("--report-dir")
-        .arg(fx.path("reports"))
-        .output()
-        .expect("difftest runs");
-    ok(&replay);
+    ok(&fx.replay(&out));
     let off = fx.path("no-sweep.yaml");
     ok(&fx.record(&off, &[&scope[..], &["--no-harvest"]].concat()));
     let suite = Suite::load(&off).unwrap();
