@@ -30,7 +30,7 @@ const ROUND_SHARE: usize = 16;
 
 /// The collection interfaces of `java.util`: a value declared as one of them is harvested
 /// even when the scope does not describe `java.util` (so its supertypes are unknown).
-const COLLECTIONS: [&str; 7] = [
+pub(super) const COLLECTIONS: [&str; 7] = [
     "java.util.Collection",
     "java.util.List",
     "java.util.Set",

@@ -15,7 +15,7 @@
 
 use super::components::ValueRef;
 use super::fold::value_key;
-use super::harvest::{Chunk, Harvest};
+use super::harvest::{COLLECTIONS, Chunk, Harvest};
 use super::kept::ObsRef;
 use super::mined::Kind;
 use super::store::{Builder, SeqId};
@@ -44,6 +44,9 @@ pub(super) struct Lookup {
 /// The sweep's queues.
 #[derive(Default)]
 pub(super) struct Sweeps {
+    /// Static calls without inputs that return an array or a collection, each drafted
+    /// once at the start: the catalogues are there to sweep from the first rounds on.
+    catalogues: VecDeque<usize>,
     /// Lookups of catalogue values, one queue per operation, taken in turn so that every
     /// catalogue advances at once.
     queue: RoundRobin,
@@ -228,6 +231,23 @@ impl Generator<'_> {
     /// Lookup candidates for the start of a round: at most one in [`ROUND_SHARE`].
     pub(super) fn sweep_round(&mut self, want: usize, cands: &mut Vec<Candidate>) {
         let quota = cands.len() + want / ROUND_SHARE;
+        while cands.len() < quota
+            && let Some(op) = self.sweeps.catalogues.pop_front()
+        {
+            let mut b = Builder::default();
+            let last = b.push_stmt(self.ops[op].tmpl, &[]);
+            if self.seen.insert(b.hash.key()) {
+                let observers = self.observers_for(last, self.ops[op].result, &[]);
+                cands.push(Candidate {
+                    b,
+                    op,
+                    last,
+                    inputs: Vec::new(),
+                    observers,
+                    harvest: None,
+                });
+            }
+        }
         while cands.len() < quota {
             let next = self.sweeps.queue.pop();
             let Some(l) = next.or_else(|| self.sweeps.constants.pop()) else {
@@ -251,6 +271,24 @@ impl Generator<'_> {
                 observers,
                 harvest: None,
             });
+        }
+    }
+
+    /// Queues every static call without inputs that returns an array or a collection.
+    pub(super) fn queue_catalogues(&mut self) {
+        let collection = self.names.intern("java.util.Collection");
+        for op in 0..self.random_ops {
+            let o = &self.ops[op];
+            let Some(result) = o.result.filter(|_| !o.receiver && o.inputs.is_empty()) else {
+                continue;
+            };
+            let name = self.names.name(result);
+            if name.ends_with("[]")
+                || COLLECTIONS.contains(&name)
+                || self.names.assignable(result, collection)
+            {
+                self.sweeps.catalogues.push_back(op);
+            }
         }
     }
 
