@@ -81,9 +81,24 @@ pub enum Command {
     /// Measure difftest on real targets (see the README's performance section)
     #[command(subcommand)]
     Bench(BenchCommand),
+    /// Inspect a suite file (plain or .zst)
+    #[command(subcommand)]
+    Suite(SuiteCommand),
     /// Run as a worker process (used by difftest itself)
     #[command(name = "__worker", hide = true)]
     Worker(WorkerArgs),
+}
+
+#[derive(Subcommand, Debug)]
+pub enum SuiteCommand {
+    /// Tests, statements, size and the classes covered (the whole file is verified)
+    Stats {
+        #[arg(value_name = "FILE")]
+        file: PathBuf,
+        /// Also list every class covered, with its number of calls
+        #[arg(long)]
+        classes: bool,
+    },
 }
 
 #[derive(Subcommand, Debug)]
@@ -121,7 +136,7 @@ pub struct ReplayArgs {
         value_name = "TGT,…"
     )]
     pub impls: Vec<String>,
-    /// The recorded suite [default: the only oracles/*.yaml]
+    /// The recorded suite, plain or .zst [default: the only oracles/*.yaml or *.yaml.zst]
     #[arg(long, value_name = "FILE")]
     pub suite: Option<PathBuf>,
     /// Where reports/TGT-vs-REF.{md,json,junit.xml} go
@@ -413,9 +428,13 @@ pub struct RecordArgs {
     /// Times the suite runs again on fresh workers to drop unstable values
     #[arg(long, default_value_t = 10, value_name = "N")]
     pub reruns: usize,
-    /// Where to write the suite [default: oracles/REF.yaml]
+    /// Where to write the suite [default: oracles/REF.yaml]; a name ending in .zst is
+    /// written zstd-compressed
     #[arg(long, short = 'o', value_name = "PATH")]
     pub output: Option<PathBuf>,
+    /// Write the suite zstd-compressed: oracles/REF.yaml.zst, or --output with .zst added
+    #[arg(long)]
+    pub compress: bool,
     /// Extra primitive and String literals (`TYPE VALUE` lines)
     #[arg(long, value_name = "FILE")]
     pub literals_file: Option<PathBuf>,

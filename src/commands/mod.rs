@@ -9,6 +9,7 @@ mod export;
 mod record;
 mod replay;
 mod report;
+mod suite;
 mod targets;
 
 use crate::cli::{Cli, Command, GlobalArgs, PoolArgs};
@@ -29,6 +30,7 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<Exit> {
         Command::Compare(args) => compare::run(&cli.global, &args),
         Command::Export(args) => export::run(&cli.global, args),
         Command::Bench(cmd) => bench::run(&cli.global, cmd),
+        Command::Suite(cmd) => suite::run(&cmd),
         Command::Worker(_) => Ok(Exit::Success),
     }
 }

@@ -6,6 +6,7 @@
 #[cfg(test)]
 pub mod fake;
 pub mod samples;
+pub mod stream;
 
 use crate::compare::{Verdict, compare};
 use crate::pool::{Pool, PoolConfig, PoolError};
@@ -303,10 +304,22 @@ pub fn replay(
             verdict => TestOutcome::Differs { verdict },
         })
         .collect();
-    for _ in 0..options.confirm {
-        confirm_round(tests, lane, options.segment, &mut outcomes)?;
-    }
+    confirm_rounds(tests, lane, options, &mut outcomes)?;
     Ok(outcomes)
+}
+
+/// The confirmation reruns of [`replay`]: `options.confirm` rounds over the tests that
+/// still differ.
+pub fn confirm_rounds(
+    tests: &[&Test],
+    lane: &dyn Lane,
+    options: &ReplayOptions,
+    outcomes: &mut [TestOutcome],
+) -> Result<(), PoolError> {
+    for _ in 0..options.confirm {
+        confirm_round(tests, lane, options.segment, outcomes)?;
+    }
+    Ok(())
 }
 
 /// Reruns the tests that still differ on a fresh runner and marks changed verdicts unstable.

@@ -155,3 +155,51 @@ fn state_left_behind_reaches_only_the_same_segment_whatever_the_jobs() {
     back.reverse();
     assert_eq!(back, one, "independent of the order of the file");
 }
+
+#[test]
+fn a_streamed_replay_keeps_only_failures_and_agrees_with_the_replay_in_memory() {
+    let tests: Vec<Test> = (0..50)
+        .map(|i| counter_test(i, &[i as i64 % 9], (i % 3) as usize, "get"))
+        .collect();
+    let refs: Vec<&Test> = tests.iter().collect();
+    let options = ReplayOptions {
+        confirm: 1,
+        segment: 7,
+    };
+    let whole = replay(&refs, &lane(), &options, &|_| {}).unwrap();
+    let mut source = tests.clone().into_iter();
+    let mut next = || Ok::<_, std::io::Error>(source.next());
+    let streamed = stream::replay_stream(&mut next, &lane(), &options, &|_| {}).unwrap();
+    assert_eq!(streamed.total(), tests.len());
+    let failing: Vec<(u64, &TestOutcome)> = tests
+        .iter()
+        .zip(&whole)
+        .filter(|(_, o)| **o != TestOutcome::Pass)
+        .map(|(t, o)| (t.id, o))
+        .collect();
+    assert!(!failing.is_empty() && failing.len() < tests.len());
+    let kept: Vec<(u64, &TestOutcome)> = streamed
+        .kept
+        .iter()
+        .map(|t| t.id)
+        .zip(&streamed.outcomes)
+        .collect();
+    assert_eq!(kept, failing);
+    assert_eq!(streamed.passed.len(), tests.len() - failing.len());
+}
+
+#[test]
+fn a_source_that_fails_part_way_fails_the_whole_replay() {
+    let tests: Vec<Test> = (0..30).map(|i| counter_test(i, &[1], 0, "get")).collect();
+    let mut source = tests.into_iter();
+    let mut next = || match source.next() {
+        Some(t) if t.id == 20 => Err(std::io::Error::other("cut at test 20")),
+        other => Ok(other),
+    };
+    let options = ReplayOptions {
+        confirm: 0,
+        segment: 4,
+    };
+    let err = stream::replay_stream(&mut next, &lane(), &options, &|_| {}).unwrap_err();
+    assert!(err.to_string().contains("cut at test 20"), "{err}");
+}
