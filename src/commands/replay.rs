@@ -7,13 +7,13 @@ use super::{pool_config, store};
 use crate::cli::{GlobalArgs, ReplayArgs};
 use crate::exit::{Exit, bad_input};
 use crate::pool::PoolConfig;
-use crate::replay::stream::{StreamError, Streamed, replay_stream};
+use crate::replay::stream::{Source, StreamError, Streamed, replay_stream};
 use crate::replay::{Lane, PoolLane, ReplayOptions, Runner};
 use crate::report::build::{Context, build, summarize};
 use crate::report::{
     Gate, Implementation, Options, Report, Stats, TestReport, TestStatus, matrix, table,
 };
-use crate::suite::entries::{Entries, Item};
+use crate::suite::entries::Entries;
 use crate::suite::read::{SuiteReader, verify};
 use crate::suite::{Header, SuiteError, Test};
 use crate::target::TargetStore;
@@ -232,31 +232,23 @@ impl Session<'_> {
         Ok(report)
     }
 
-    /// Replays the suite on `lane` as it is read from the file.
+    /// Replays the suite on `lane` as it is read from the file, by each thread.
     fn stream(
         &self,
         lane: &PoolLane,
         options: &ReplayOptions,
         progress: &(dyn Fn(usize) + Sync),
     ) -> anyhow::Result<Streamed> {
-        let bad = |e: SuiteError| bad_input(format!("cannot load the suite: {e}"));
-        let mut reader = SuiteReader::open(&self.suite_path).map_err(bad)?;
-        let mut entries = Entries::new(&self.suite_path);
         let shard = self.args.shard;
-        let mut next = || -> Result<Option<Test>, SuiteError> {
-            loop {
-                match reader.next_item(&mut entries)? {
-                    None => return Ok(None),
-                    Some(Item::Test(t)) if shard.is_none_or(|s| s.contains(t.id)) => {
-                        return Ok(Some(t));
-                    }
-                    Some(_) => {}
-                }
-            }
+        let open = || -> Result<FileSource, SuiteError> {
+            let mut reader = SuiteReader::open(&self.suite_path)?;
+            reader.filter(Box::new(move |id| shard.is_none_or(|s| s.contains(id))));
+            let entries = Entries::new(&self.suite_path);
+            Ok(FileSource { reader, entries })
         };
-        match replay_stream(&mut next, lane, options, progress) {
+        match replay_stream(&open, lane, options, progress) {
             Ok(streamed) => Ok(streamed),
-            Err(StreamError::Source(e)) => Err(bad(e)),
+            Err(StreamError::Source(e)) => Err(bad_input(format!("cannot load the suite: {e}"))),
             Err(StreamError::Pool(e)) => Err(e.into()),
         }
     }
@@ -353,6 +345,22 @@ impl Session<'_> {
                 lane.start().map_err(|e| e.to_string())
             });
         self.reference = Some(started);
+    }
+}
+
+/// The suite file read forward by one replay thread.
+struct FileSource {
+    reader: SuiteReader,
+    entries: Entries,
+}
+
+impl Source<SuiteError> for FileSource {
+    fn skip_to(&mut self, index: usize) -> Result<bool, SuiteError> {
+        self.reader.skip_to(&mut self.entries, index)
+    }
+
+    fn next_test(&mut self) -> Result<Option<Test>, SuiteError> {
+        self.reader.next_test(&mut self.entries)
     }
 }
 

@@ -236,7 +236,7 @@ impl Default for ReplayOptions {
 
 /// Tests sent to a runner at once within a segment: bounds the requests and results held
 /// in memory (the runner keeps its worker, so a segment still runs in one JVM, in order).
-const CALL: usize = 500;
+pub(crate) const CALL: usize = 500;
 
 /// Runs `tests` on `runner` and compares each result with its expectations.
 pub fn run_and_compare(tests: &[&Test], runner: &dyn Runner) -> Result<Vec<Verdict>, PoolError> {

@@ -1,21 +1,30 @@
-//! Replay as the suite is read: segments are cut from the stream of tests in file order
-//! (difftest writes tests in ascending id order, so they are the segments [`super::run_segments`]
-//! cuts) and handed to `lane.jobs()` threads, each segment on a fresh single-worker runner.
-//! At most `jobs + 2` segments are held at once (one being read, one waiting, one per
-//! thread); of every test that passes only its id is kept, of the others the test and its
-//! verdict, so the supervisor's memory does not grow with the suite. The failing tests are
-//! then confirmed as in [`super::replay`].
+//! Replay as the suite is read. The tests, in file order (difftest writes them in ascending
+//! id order, so these are the segments [`super::run_segments`] cuts), are cut into segments
+//! of `options.segment`; `lane.jobs()` threads take the segments in turn, each on a fresh
+//! single-worker runner. Each thread reads the file itself, forward only ([`Source`]):
+//! it skips, without parsing, to the start of its next segment and parses that segment
+//! [`CALL`] tests at a time as it runs them. So the supervisor holds `jobs × CALL` tests,
+//! whatever the size of the suite or of a segment; of every test that passes only its id is
+//! kept, of the others the test and its verdict. The failing tests are then confirmed as in
+//! [`super::replay`].
 //!
-//! A source that fails part-way (a corrupt or cut suite) stops the reading; the threads
-//! finish the segment they run and the whole replay fails: nothing of it is reported.
+//! A source that fails part-way (a corrupt or cut suite) stops every thread after the call
+//! it runs, and the whole replay fails: nothing of it is reported.
 
-use super::{Lane, ReplayOptions, TestOutcome, confirm_rounds, run_and_compare};
+use super::{CALL, Lane, ReplayOptions, TestOutcome, confirm_rounds, run_and_compare};
 use crate::compare::Verdict;
 use crate::pool::PoolError;
 use crate::suite::Test;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc::{Receiver, sync_channel};
+
+/// The tests to replay, read forward by one thread.
+pub trait Source<E> {
+    /// Moves to the `index`-th test (from 0), never backwards; false if there is none.
+    fn skip_to(&mut self, index: usize) -> Result<bool, E>;
+    /// The next test, if any.
+    fn next_test(&mut self) -> Result<Option<Test>, E>;
+}
 
 /// What a streamed replay keeps for the report.
 #[derive(Debug, Default)]
@@ -43,120 +52,127 @@ pub enum StreamError<E: std::error::Error + 'static> {
     Pool(#[from] PoolError),
 }
 
-/// One segment's results: its place in the stream, its failing tests, the ids of its
-/// passing tests, the failing tests' verdicts.
+/// One segment's results: its place, its failing tests, the ids of its passing tests, the
+/// failing tests' verdicts.
 type Part = (usize, Vec<Test>, Vec<u64>, Vec<Verdict>);
 
-/// Replays the tests `next` gives (until `None`) in segments, then confirms the failing
-/// ones; `progress` hears how many tests are done after each segment.
-pub fn replay_stream<E: std::error::Error + Send + 'static>(
-    next: &mut dyn FnMut() -> Result<Option<Test>, E>,
+/// What the threads share.
+struct Shared<'a, E: std::error::Error + 'static> {
+    lane: &'a dyn Lane,
+    segment: usize,
+    next_segment: AtomicUsize,
+    stop: AtomicBool,
+    parts: Mutex<Vec<Part>>,
+    failed: Mutex<Option<StreamError<E>>>,
+    done: AtomicUsize,
+    progress: &'a (dyn Fn(usize) + Sync),
+}
+
+/// Replays the tests of the sources `open` gives (one per thread, each reading the same
+/// tests), then confirms the failing ones; `progress` hears how many tests are done.
+pub fn replay_stream<E, S>(
+    open: &(dyn Fn() -> Result<S, E> + Sync),
     lane: &dyn Lane,
     options: &ReplayOptions,
     progress: &(dyn Fn(usize) + Sync),
-) -> Result<Streamed, StreamError<E>> {
-    let segment = options.segment.max(1);
-    let (tx, rx) = sync_channel::<(usize, Vec<Test>)>(1);
-    let rx = Mutex::new(rx);
-    let parts: Mutex<Vec<Part>> = Mutex::default();
-    let failed: Mutex<Option<PoolError>> = Mutex::default();
-    let stop = AtomicBool::new(false);
-    let done = AtomicUsize::new(0);
-    let read = std::thread::scope(|scope| {
+) -> Result<Streamed, StreamError<E>>
+where
+    E: std::error::Error + Send + 'static,
+    S: Source<E>,
+{
+    let shared = Shared {
+        lane,
+        segment: options.segment.max(1),
+        next_segment: AtomicUsize::new(0),
+        stop: AtomicBool::new(false),
+        parts: Mutex::default(),
+        failed: Mutex::default(),
+        done: AtomicUsize::new(0),
+        progress,
+    };
+    std::thread::scope(|scope| {
         for _ in 0..lane.jobs() {
             scope.spawn(|| {
-                while let Some((index, tests)) = receive(&rx, &stop) {
-                    match run_segment(&tests, lane) {
-                        Ok(verdicts) => {
-                            let n = tests.len();
-                            let kept = split(index, tests, verdicts);
-                            if let Ok(mut p) = parts.lock() {
-                                p.push(kept);
-                            }
-                            progress(done.fetch_add(n, Ordering::Relaxed) + n);
-                        }
-                        Err(e) => {
-                            stop.store(true, Ordering::Relaxed);
-                            if let Ok(mut f) = failed.lock() {
-                                f.get_or_insert(e);
-                            }
-                        }
+                let result = open()
+                    .map_err(StreamError::Source)
+                    .and_then(|mut source| run_thread(&mut source, &shared));
+                if let Err(e) = result {
+                    shared.stop.store(true, Ordering::Relaxed);
+                    if let Ok(mut f) = shared.failed.lock() {
+                        f.get_or_insert(e);
                     }
                 }
             });
         }
-        let read = feed(next, segment, &tx, &stop);
-        drop(tx);
-        read
     });
-    if let Some(e) = failed.into_inner().ok().flatten() {
-        return Err(StreamError::Pool(e));
+    if let Some(e) = shared.failed.into_inner().ok().flatten() {
+        return Err(e);
     }
-    read.map_err(StreamError::Source)?;
-    let mut streamed = gather(parts.into_inner().unwrap_or_default());
+    let mut streamed = gather(shared.parts.into_inner().unwrap_or_default());
     let refs: Vec<&Test> = streamed.kept.iter().collect();
     confirm_rounds(&refs, lane, options, &mut streamed.outcomes)?;
     Ok(streamed)
 }
 
-/// Reads tests into segments and sends them until the source ends, fails or `stop` is set.
-fn feed<E>(
-    next: &mut dyn FnMut() -> Result<Option<Test>, E>,
-    segment: usize,
-    tx: &std::sync::mpsc::SyncSender<(usize, Vec<Test>)>,
-    stop: &AtomicBool,
-) -> Result<(), E> {
-    let mut index = 0;
-    let mut current = Vec::with_capacity(segment.min(1 << 14));
-    while !stop.load(Ordering::Relaxed) {
-        let Some(test) = next()? else { break };
-        current.push(test);
-        if current.len() == segment {
-            let full = std::mem::replace(&mut current, Vec::with_capacity(segment.min(1 << 14)));
-            if tx.send((index, full)).is_err() {
-                return Ok(());
-            }
-            index += 1;
+/// Takes segments until there are no more (or the replay stops).
+fn run_thread<E: std::error::Error + 'static, S: Source<E>>(
+    source: &mut S,
+    shared: &Shared<E>,
+) -> Result<(), StreamError<E>> {
+    while !shared.stop.load(Ordering::Relaxed) {
+        let k = shared.next_segment.fetch_add(1, Ordering::Relaxed);
+        if !source
+            .skip_to(k * shared.segment)
+            .map_err(StreamError::Source)?
+        {
+            return Ok(());
         }
-    }
-    if !current.is_empty() && !stop.load(Ordering::Relaxed) {
-        let _ = tx.send((index, current));
+        let part = run_segment(source, shared, k)?;
+        if let Ok(mut p) = shared.parts.lock() {
+            p.push(part);
+        }
     }
     Ok(())
 }
 
-/// The next segment to run, unless the replay stopped or the reading ended.
-fn receive(
-    rx: &Mutex<Receiver<(usize, Vec<Test>)>>,
-    stop: &AtomicBool,
-) -> Option<(usize, Vec<Test>)> {
-    if stop.load(Ordering::Relaxed) {
-        return None;
-    }
-    rx.lock().ok()?.recv().ok()
-}
-
-fn run_segment(tests: &[Test], lane: &dyn Lane) -> Result<Vec<Verdict>, PoolError> {
-    let refs: Vec<&Test> = tests.iter().collect();
-    let runner = lane.start_single()?;
-    run_and_compare(&refs, runner.as_ref())
-}
-
-/// Keeps the failing tests of a segment with their verdicts, and the ids of the others.
-fn split(index: usize, tests: Vec<Test>, verdicts: Vec<Verdict>) -> Part {
-    let mut kept = (index, Vec::new(), Vec::new(), Vec::new());
-    for (t, v) in tests.into_iter().zip(verdicts) {
-        if v == Verdict::Pass {
-            kept.2.push(t.id);
-        } else {
-            kept.1.push(t);
-            kept.3.push(v);
+/// Runs segment `k` on a fresh runner, `CALL` tests at a time.
+fn run_segment<E: std::error::Error + 'static, S: Source<E>>(
+    source: &mut S,
+    shared: &Shared<E>,
+    k: usize,
+) -> Result<Part, StreamError<E>> {
+    let runner = shared.lane.start_single()?;
+    let mut part: Part = (k, Vec::new(), Vec::new(), Vec::new());
+    let mut taken = 0;
+    while taken < shared.segment && !shared.stop.load(Ordering::Relaxed) {
+        let mut chunk = Vec::with_capacity(CALL);
+        while chunk.len() < CALL.min(shared.segment - taken) {
+            match source.next_test().map_err(StreamError::Source)? {
+                Some(t) => chunk.push(t),
+                None => break,
+            }
         }
+        if chunk.is_empty() {
+            break;
+        }
+        let refs: Vec<&Test> = chunk.iter().collect();
+        let verdicts = run_and_compare(&refs, runner.as_ref())?;
+        taken += chunk.len();
+        let n = chunk.len();
+        for (t, v) in chunk.into_iter().zip(verdicts) {
+            if v == Verdict::Pass {
+                part.2.push(t.id);
+            } else {
+                part.1.push(t);
+                part.3.push(v);
+            }
+        }
+        (shared.progress)(shared.done.fetch_add(n, Ordering::Relaxed) + n);
     }
-    kept
+    Ok(part)
 }
 
-/// The segments' results in stream order.
+/// The segments' results in file order.
 fn gather(mut parts: Vec<Part>) -> Streamed {
     parts.sort_by_key(|p| p.0);
     let mut streamed = Streamed::default();
@@ -170,4 +186,29 @@ fn gather(mut parts: Vec<Part>) -> Streamed {
         );
     }
     streamed
+}
+
+/// A source over tests in memory (for tests and small callers).
+pub struct Slice<'a> {
+    tests: &'a [Test],
+    at: usize,
+}
+
+impl<'a> Slice<'a> {
+    pub fn new(tests: &'a [Test]) -> Slice<'a> {
+        Slice { tests, at: 0 }
+    }
+}
+
+impl Source<std::convert::Infallible> for Slice<'_> {
+    fn skip_to(&mut self, index: usize) -> Result<bool, std::convert::Infallible> {
+        self.at = self.at.max(index);
+        Ok(self.at < self.tests.len())
+    }
+
+    fn next_test(&mut self) -> Result<Option<Test>, std::convert::Infallible> {
+        let t = self.tests.get(self.at).cloned();
+        self.at += 1;
+        Ok(t)
+    }
 }

@@ -167,9 +167,8 @@ fn a_streamed_replay_keeps_only_failures_and_agrees_with_the_replay_in_memory() 
         segment: 7,
     };
     let whole = replay(&refs, &lane(), &options, &|_| {}).unwrap();
-    let mut source = tests.clone().into_iter();
-    let mut next = || Ok::<_, std::io::Error>(source.next());
-    let streamed = stream::replay_stream(&mut next, &lane(), &options, &|_| {}).unwrap();
+    let open = || Ok(stream::Slice::new(&tests));
+    let streamed = stream::replay_stream(&open, &lane(), &options, &|_| {}).unwrap();
     assert_eq!(streamed.total(), tests.len());
     let failing: Vec<(u64, &TestOutcome)> = tests
         .iter()
@@ -188,18 +187,30 @@ fn a_streamed_replay_keeps_only_failures_and_agrees_with_the_replay_in_memory() 
     assert_eq!(streamed.passed.len(), tests.len() - failing.len());
 }
 
+/// A source whose test 20 cannot be read.
+struct Cut<'a>(stream::Slice<'a>);
+
+impl stream::Source<std::io::Error> for Cut<'_> {
+    fn skip_to(&mut self, index: usize) -> Result<bool, std::io::Error> {
+        Ok(stream::Source::skip_to(&mut self.0, index).unwrap())
+    }
+
+    fn next_test(&mut self) -> Result<Option<Test>, std::io::Error> {
+        match stream::Source::next_test(&mut self.0).unwrap() {
+            Some(t) if t.id == 20 => Err(std::io::Error::other("cut at test 20")),
+            other => Ok(other),
+        }
+    }
+}
+
 #[test]
 fn a_source_that_fails_part_way_fails_the_whole_replay() {
     let tests: Vec<Test> = (0..30).map(|i| counter_test(i, &[1], 0, "get")).collect();
-    let mut source = tests.into_iter();
-    let mut next = || match source.next() {
-        Some(t) if t.id == 20 => Err(std::io::Error::other("cut at test 20")),
-        other => Ok(other),
-    };
+    let open = || Ok(Cut(stream::Slice::new(&tests)));
     let options = ReplayOptions {
         confirm: 0,
         segment: 4,
     };
-    let err = stream::replay_stream(&mut next, &lane(), &options, &|_| {}).unwrap_err();
+    let err = stream::replay_stream(&open, &lane(), &options, &|_| {}).unwrap_err();
     assert!(err.to_string().contains("cut at test 20"), "{err}");
 }

@@ -9,6 +9,7 @@ use super::{ErrorTest, SuiteError, Test};
 use crate::sequence::{Observed, ObserverCall, Statement, Violation};
 use std::collections::HashMap;
 use std::path::Path;
+use std::sync::Arc;
 
 /// One finished entry of a suite.
 #[derive(Debug)]
@@ -44,8 +45,8 @@ struct Entry {
 }
 
 /// Parses the lines from `tests:` on, one at a time.
-pub struct Entries<'a> {
-    path: &'a Path,
+pub struct Entries {
+    path: Arc<Path>,
     /// The line of every id seen.
     ids: HashMap<u64, u32>,
     errors_section: bool,
@@ -61,10 +62,10 @@ pub fn syntax(path: &Path, line: usize, message: impl Into<String>) -> SuiteErro
     }
 }
 
-impl<'a> Entries<'a> {
-    pub fn new(path: &'a Path) -> Entries<'a> {
+impl Entries {
+    pub fn new(path: &Path) -> Entries {
         Entries {
-            path,
+            path: Arc::from(path),
             ids: HashMap::new(),
             errors_section: false,
             entry: None,
@@ -75,6 +76,17 @@ impl<'a> Entries<'a> {
     /// Whether a test entry is open (its sum line not yet read).
     pub fn open(&self) -> bool {
         self.entry.as_ref().is_some_and(|e| !e.summed)
+    }
+
+    /// Forgets the entry being read, for a reader that skips it.
+    pub fn discard(&mut self) {
+        self.entry = None;
+        self.block = Block::None;
+    }
+
+    /// Whether the error-revealing tests have begun.
+    pub fn in_errors(&self) -> bool {
+        self.errors_section
     }
 
     /// Takes line `n` (without its newline); a finished entry comes out.
@@ -102,10 +114,10 @@ impl<'a> Entries<'a> {
                 .parse()
                 .ok()
                 .filter(|_| digits)
-                .ok_or_else(|| syntax(self.path, n, "bad test id"))?;
+                .ok_or_else(|| syntax(&self.path, n, "bad test id"))?;
             if let Some(first) = self.ids.insert(id, n as u32) {
                 let message = format!("test id {id} appears twice (first at line {first})");
-                return Err(syntax(self.path, n, message));
+                return Err(syntax(&self.path, n, message));
             }
             self.entry = Some(Entry {
                 id,
@@ -142,7 +154,7 @@ impl<'a> Entries<'a> {
     fn not_summed(&self, n: usize) -> Result<(), SuiteError> {
         match &self.entry {
             Some(e) if e.summed => Err(syntax(
-                self.path,
+                &self.path,
                 n,
                 format!("test {}: a line after its sum line", e.id),
             )),
@@ -153,7 +165,8 @@ impl<'a> Entries<'a> {
     /// Checks the current entry against its sum line.
     fn sum(&mut self, hex: &str, n: usize) -> Result<(), SuiteError> {
         self.not_summed(n)?;
-        let path = self.path;
+        let path = self.path.clone();
+        let path = &*path;
         let Some(entry) = self.entry.as_mut() else {
             return Err(syntax(path, n, "a sum line outside a test"));
         };
@@ -174,7 +187,8 @@ impl<'a> Entries<'a> {
     }
 
     fn field(&mut self, line: &str, n: usize) -> Result<(), SuiteError> {
-        let path = self.path;
+        let path = self.path.clone();
+        let path = &*path;
         let errors = self.errors_section;
         let entry = self
             .entry
@@ -200,7 +214,8 @@ impl<'a> Entries<'a> {
     }
 
     fn content(&mut self, content: &str, n: usize) -> Result<(), SuiteError> {
-        let path = self.path;
+        let path = self.path.clone();
+        let path = &*path;
         let at = |m: String| syntax(path, n, m);
         let (Some(entry), block) = (self.entry.as_mut(), self.block) else {
             return Err(at("statement outside a test".into()));
@@ -236,7 +251,7 @@ impl<'a> Entries<'a> {
         let Some(e) = self.entry.take() else {
             return Ok(None);
         };
-        let bad = |m: &str| syntax(self.path, e.line, format!("test {}: {m}", e.id));
+        let bad = |m: &str| syntax(&self.path, e.line, format!("test {}: {m}", e.id));
         if !e.summed {
             return Err(bad("no sum line"));
         }

@@ -11,7 +11,7 @@
 
 use super::checksum::{END, Running, parse_end};
 use super::entries::{Entries, Item, syntax};
-use super::{FORMAT_VERSION, Header, MIN_FORMAT_VERSION, Suite, SuiteError};
+use super::{FORMAT_VERSION, Header, MIN_FORMAT_VERSION, Suite, SuiteError, Test};
 use crate::contracts::ExceptionKind;
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -33,6 +33,10 @@ pub struct SuiteReader {
     tests: usize,
     errors: usize,
     done: bool,
+    /// Which regression tests to hand out, by id (all by default).
+    wanted: Box<dyn Fn(u64) -> bool + Send>,
+    /// Wanted regression test entries begun so far (their `- id:` line read).
+    begun: usize,
 }
 
 /// The lines of a suite file and the running checksum of all but the last one.
@@ -90,6 +94,8 @@ impl SuiteReader {
             tests: 0,
             errors: 0,
             done: false,
+            wanted: Box::new(|_| true),
+            begun: 0,
         })
     }
 
@@ -123,11 +129,66 @@ impl SuiteReader {
                 return self.end(entries);
             }
             let line = self.lines.line_text()?;
+            if !entries.in_errors() && self.is_wanted(line.as_bytes()) {
+                self.begun += 1;
+            }
             if let Some(item) = entries.line(line, self.lines.n)? {
                 return Ok(Some(self.count(item)));
             }
         }
         Ok(None)
+    }
+
+    /// Hands out only the regression tests whose id `wanted` accepts (a shard); set it
+    /// before reading tests.
+    pub fn filter(&mut self, wanted: Box<dyn Fn(u64) -> bool + Send>) {
+        self.wanted = wanted;
+    }
+
+    /// Whether `line` begins a wanted test entry.
+    fn is_wanted(&self, line: &[u8]) -> bool {
+        line.strip_prefix(b"- id: ")
+            .and_then(|id| std::str::from_utf8(id).ok()?.parse::<u64>().ok())
+            .is_some_and(|id| (self.wanted)(id))
+    }
+
+    /// The next wanted regression test; `None` at the error-revealing tests or the end.
+    pub fn next_test(&mut self, entries: &mut Entries) -> Result<Option<Test>, SuiteError> {
+        while let Some(item) = self.next_item(entries)? {
+            match item {
+                Item::Test(t) if (self.wanted)(t.id) => return Ok(Some(t)),
+                Item::Test(_) => {}
+                Item::Error(_) => return Ok(None),
+            }
+        }
+        Ok(None)
+    }
+
+    /// Moves on, without parsing, to the `index`-th (from 0) wanted regression test, so that
+    /// [`Self::next_test`] returns it next. Only forward; false when there is no such test.
+    /// Tests skipped are not checked here: whoever reads them checks them, and [`verify`]
+    /// checked the whole file.
+    pub fn skip_to(&mut self, entries: &mut Entries, index: usize) -> Result<bool, SuiteError> {
+        if self.begun == index + 1 && entries.open() {
+            return Ok(true); // the entry already begun
+        }
+        entries.discard();
+        while !self.done && self.begun <= index {
+            if !self.lines.read_line()? || self.lines.last.starts_with(b"error_revealing:") {
+                self.done = true;
+                return Ok(false);
+            }
+            if !self.is_wanted(&self.lines.last) {
+                continue;
+            }
+            self.begun += 1;
+            if self.begun == index + 1 {
+                let line = self.lines.line_text()?;
+                entries.line(line, self.lines.n)?;
+                return Ok(true);
+            }
+        }
+        Ok(false)
     }
 
     fn count(&mut self, item: Item) -> Item {
@@ -272,7 +333,9 @@ pub fn verify(path: &Path, wanted: impl Fn(u64) -> bool) -> Result<usize, SuiteE
         }
         if let Some(id) = line.strip_prefix(b"- id: ") {
             entries += 1;
-            let id = std::str::from_utf8(id).ok().and_then(|t| t.parse::<u64>().ok());
+            let id = std::str::from_utf8(id)
+                .ok()
+                .and_then(|t| t.parse::<u64>().ok());
             if id.is_some_and(|id| !ids.insert(id)) {
                 // Reading the tests names both lines.
                 SuiteReader::open(path)?.for_each(|_| Ok(()))?;
