@@ -97,7 +97,7 @@ mod tests {
 
     /// The sample suite with its test repeated under many ids, so the compressed file spans
     /// several zstd blocks.
-    fn big() -> Suite {
+    pub(super) fn big() -> Suite {
         let mut suite = crate::suite::tests::sample();
         let one = suite.tests[0].clone();
         suite.tests = (0..2000)
@@ -167,6 +167,56 @@ mod tests {
             match Suite::load(&bad) {
                 Ok(read) => assert!(read == suite, "byte {at} flipped: a different suite"),
                 Err(err) => drop(one_line_naming(err, "bad.yaml.zst")),
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod skip_tests {
+    use crate::suite::entries::Entries;
+    use crate::suite::read::SuiteReader;
+
+    /// Two readers taking turns over segments, as replay threads do, see every test once
+    /// and reach the end line without an error (skipped tests count towards it).
+    #[test]
+    fn readers_that_skip_segments_see_every_test_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.yaml.zst");
+        let suite = super::tests::big();
+        suite.save(&path).unwrap();
+        for (segment, odd_only) in [(300, false), (7, true), (2000, false)] {
+            let mut readers: Vec<(SuiteReader, Entries)> = (0..2)
+                .map(|_| {
+                    let mut r = SuiteReader::open(&path).unwrap();
+                    if odd_only {
+                        r.filter(Box::new(|id| id % 2 == 1));
+                    }
+                    (r, Entries::new(&path))
+                })
+                .collect();
+            let mut seen = Vec::new();
+            for k in 0.. {
+                let (r, e) = &mut readers[k % 2];
+                if !r.skip_to(e, k * segment).unwrap() {
+                    break;
+                }
+                for _ in 0..segment {
+                    match r.next_test(e).unwrap() {
+                        Some(t) => seen.push(t.id),
+                        None => break,
+                    }
+                }
+            }
+            let want: Vec<u64> = suite
+                .tests
+                .iter()
+                .map(|t| t.id)
+                .filter(|id| !odd_only || id % 2 == 1)
+                .collect();
+            assert_eq!(seen, want, "segment {segment}");
+            for (r, e) in &mut readers {
+                while r.next_item(e).unwrap().is_some() {}
             }
         }
     }
