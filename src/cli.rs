@@ -385,6 +385,9 @@ pub struct BenchReplayArgs {
     /// Keep the suite and reports in this folder (default: a temporary one)
     #[arg(long, value_name = "DIR")]
     pub keep: Option<PathBuf>,
+    /// Replay this recorded suite (plain or .zst) instead of recording one
+    #[arg(long, value_name = "FILE", conflicts_with = "synthetic")]
+    pub suite: Option<PathBuf>,
 }
 
 /// `difftest record`: see docs/record.md.

@@ -3,6 +3,7 @@
 mod accept;
 mod bench;
 mod bench_detection;
+mod bench_raw;
 mod bench_replay;
 mod compare;
 mod export;
