@@ -105,9 +105,24 @@ pub enum Command {
         #[arg(long, value_name = "DIR")]
         out: Option<PathBuf>,
     },
+    /// Inspect a suite file (plain or .zst)
+    #[command(subcommand)]
+    Suite(SuiteCommand),
     /// Run as a worker process (used by difftest itself)
     #[command(name = "__worker", hide = true)]
     Worker(WorkerArgs),
+}
+
+#[derive(Subcommand, Debug)]
+pub enum SuiteCommand {
+    /// Tests, statements, size and the classes covered (the whole file is verified)
+    Stats {
+        #[arg(value_name = "FILE")]
+        file: PathBuf,
+        /// Also list every class covered, with its number of calls
+        #[arg(long)]
+        classes: bool,
+    },
 }
 
 #[derive(Subcommand, Debug)]
@@ -148,7 +163,7 @@ pub struct ReplayArgs {
         value_name = "TGT,…"
     )]
     pub impls: Vec<String>,
-    /// The recorded suite [default: the only oracles/*.yaml]
+    /// The recorded suite, plain or .zst [default: the only oracles/*.yaml or *.yaml.zst]
     #[arg(long, value_name = "FILE")]
     pub suite: Option<PathBuf>,
     /// Where reports/TGT-vs-REF.{md,json,junit.xml} go
@@ -397,6 +412,9 @@ pub struct BenchReplayArgs {
     /// Keep the suite and reports in this folder (default: a temporary one)
     #[arg(long, value_name = "DIR")]
     pub keep: Option<PathBuf>,
+    /// Replay this recorded suite (plain or .zst) instead of recording one
+    #[arg(long, value_name = "FILE", conflicts_with = "synthetic")]
+    pub suite: Option<PathBuf>,
 }
 
 /// `difftest record`: see docs/record.md.
@@ -440,9 +458,13 @@ pub struct RecordArgs {
     /// Times the suite runs again on fresh workers to drop unstable values
     #[arg(long, default_value_t = 10, value_name = "N")]
     pub reruns: usize,
-    /// Where to write the suite [default: oracles/REF.yaml]
+    /// Where to write the suite [default: oracles/REF.yaml]; a name ending in .zst is
+    /// written zstd-compressed
     #[arg(long, short = 'o', value_name = "PATH")]
     pub output: Option<PathBuf>,
+    /// Write the suite zstd-compressed: oracles/REF.yaml.zst, or --output with .zst added
+    #[arg(long)]
+    pub compress: bool,
     /// Extra primitive and String literals (`TYPE VALUE` lines)
     #[arg(long, value_name = "FILE")]
     pub literals_file: Option<PathBuf>,

@@ -306,3 +306,60 @@ fn unreadable_target_files_are_exit_2_and_list_shows_the_others() {
     );
     assert!(stderr(&out).contains("bin.yaml"), "{}", stderr(&out));
 }
+
+/// The fixture suite, zstd-compressed as `record --compress` writes it.
+fn compressed_fixture() -> Vec<u8> {
+    zstd::encode_all(fixture_suite().as_bytes(), 9).unwrap()
+}
+
+#[test]
+fn a_compressed_suite_reads_like_the_plain_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let plain = write(dir.path(), "plain.yaml", &fixture_suite());
+    let packed = dir.path().join("packed.yaml.zst");
+    std::fs::write(&packed, compressed_fixture()).unwrap();
+    let stats = |file: &str| {
+        let out = difftest(dir.path(), &["suite", "stats", file]);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        support::stdout(&out)
+    };
+    let (a, b) = (stats(&plain), stats(&packed.display().to_string()));
+    let counts = |s: &str| {
+        s.lines()
+            .filter(|l| !l.starts_with("file") && !l.starts_with("size"))
+            .map(String::from)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(counts(&a), counts(&b));
+    assert!(b.contains("(zstd)") && b.contains("tests: "), "{b}");
+}
+
+#[test]
+fn cut_or_corrupt_compressed_suites_are_exit_2_naming_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let bytes = compressed_fixture();
+    let mut cases: Vec<(String, Vec<u8>)> = [4, bytes.len() / 2, bytes.len() - 3]
+        .iter()
+        .map(|&n| (format!("cut{n}.yaml.zst"), bytes[..n].to_vec()))
+        .collect();
+    for at in [bytes.len() / 3, bytes.len() / 2, bytes.len() - 6] {
+        let mut flipped = bytes.clone();
+        flipped[at] ^= 0x55;
+        cases.push((format!("flip{at}.yaml.zst"), flipped));
+    }
+    let mut garbage = bytes[..4].to_vec();
+    garbage.extend(b"not a zstd frame at all\n");
+    cases.push(("garbage.yaml.zst".into(), garbage));
+    // A valid frame of a cut suite: zstd is happy, the suite's end line is missing.
+    let text = fixture_suite();
+    let half = zstd::encode_all(&text.as_bytes()[..text.len() / 2], 9).unwrap();
+    cases.push(("half.yaml.zst".into(), half));
+    for (name, content) in cases {
+        let path = dir.path().join(&name);
+        std::fs::write(&path, content).unwrap();
+        let file = path.display().to_string();
+        let needle = format!("{name}:");
+        assert_bad(dir.path(), &replay_args(&file), &[&needle]);
+        assert_bad(dir.path(), &["suite", "stats", &file], &[&needle]);
+    }
+}

@@ -25,7 +25,19 @@ pub fn run(global: &GlobalArgs, args: &BenchReplayArgs) -> anyhow::Result<Exit> 
         .keep
         .clone()
         .unwrap_or_else(|| temp.path().to_path_buf());
-    let suite_path = record(global, args, &work)?;
+    let suite_path = match &args.suite {
+        Some(path) => path.clone(),
+        None => record(global, args, &work)?,
+    };
+    for &jobs in &args.jobs {
+        let (seconds, tests, statements) =
+            super::bench_raw::execute(global, args, &suite_path, jobs)?;
+        println!(
+            "workers alone, {jobs} job(s): {tests} tests ({statements} statements) executed in {seconds:.2} s: {:.0} tests/s, {:.0} statements/s (no comparison, one pool, no segments)",
+            tests as f64 / seconds,
+            statements as f64 / seconds
+        );
+    }
     println!(
         "{:>5} {:>8} {:>9} {:>7} {:>8} {:>8} {:>10} {:>10} {:>10} {:>8}",
         "jobs",

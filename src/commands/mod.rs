@@ -3,6 +3,7 @@
 mod accept;
 mod bench;
 mod bench_detection;
+mod bench_raw;
 mod bench_replay;
 mod compare;
 mod explain;
@@ -11,6 +12,7 @@ mod record;
 mod replay;
 mod report;
 mod shell;
+mod suite;
 mod targets;
 
 use crate::cli::{Cli, Command, GlobalArgs, PoolArgs};
@@ -35,6 +37,7 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<Exit> {
         Command::Compare(args) => compare::run(&cli.global, &args),
         Command::Export(args) => export::run(&cli.global, args),
         Command::Bench(cmd) => bench::run(&cli.global, cmd),
+        Command::Suite(cmd) => suite::run(&cmd),
         Command::Worker(_) => Ok(Exit::Success),
     }
 }

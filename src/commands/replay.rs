@@ -1,15 +1,21 @@
-//! `difftest replay --impl TGT[,TGT…]`: loads the suite, replays it on each target,
-//! groups and minimizes the differences, applies the accepted list, writes the reports,
-//! prints the table (or the matrix), and turns the gate into the exit code.
+//! `difftest replay --impl TGT[,TGT…]`: checks the suite, replays it on each target as it
+//! reads it (keeping only the tests that do not pass), groups and minimizes the
+//! differences, applies the accepted list, writes the reports, prints the table (or the
+//! matrix), and turns the gate into the exit code.
 
 use super::{pool_config, store};
 use crate::cli::{GlobalArgs, ReplayArgs};
 use crate::exit::{Exit, bad_input};
 use crate::pool::PoolConfig;
-use crate::replay::{Lane, PoolLane, ReplayOptions, Runner, replay};
-use crate::report::build::{Context, build};
-use crate::report::{Gate, Implementation, Options, Report, Stats, matrix, table};
-use crate::suite::{Suite, Test};
+use crate::replay::stream::{Source, StreamError, Streamed, replay_stream};
+use crate::replay::{Lane, PoolLane, ReplayOptions, Runner};
+use crate::report::build::{Context, build, summarize};
+use crate::report::{
+    Gate, Implementation, Options, Report, Stats, TestReport, TestStatus, matrix, table,
+};
+use crate::suite::entries::Entries;
+use crate::suite::read::{SuiteReader, verify};
+use crate::suite::{Header, SuiteError, Test};
 use crate::target::TargetStore;
 use crate::triage::accepted::{AcceptedList, path_for};
 use crate::triage::{Group, group, minimize::minimize_all};
@@ -19,9 +25,10 @@ use std::time::Instant;
 /// Everything shared by the replays on several targets.
 struct Session<'a> {
     args: &'a ReplayArgs,
-    suite: &'a Suite,
+    header: Header,
     suite_path: PathBuf,
-    tests: Vec<&'a Test>,
+    /// Regression tests in the replayed shard (all of them without `--shard`).
+    total: usize,
     store: TargetStore,
     config: PoolConfig,
     accepted: AcceptedList,
@@ -42,7 +49,13 @@ pub fn run(global: &GlobalArgs, args: &ReplayArgs) -> anyhow::Result<Exit> {
 pub fn replay_reports(global: &GlobalArgs, args: &ReplayArgs) -> anyhow::Result<Vec<Report>> {
     let loading = Instant::now();
     let suite_path = resolve_suite(args.suite.as_deref())?;
-    let suite = load_suite(&suite_path)?;
+    let shard = args.shard;
+    let total = verify(&suite_path, |id| shard.is_none_or(|s| s.contains(id)))
+        .map_err(|e| bad_input(format!("cannot load the suite: {e}")))?;
+    let header = SuiteReader::open(&suite_path)
+        .map_err(|e| bad_input(format!("cannot load the suite: {e}")))?
+        .header()
+        .clone();
     let load_seconds = loading.elapsed().as_secs_f64();
     let config = pool_config(&args.pool)?;
     if args.segment == 0 {
@@ -58,16 +71,11 @@ pub fn replay_reports(global: &GlobalArgs, args: &ReplayArgs) -> anyhow::Result<
     }
     let accepted_path = path_for(&suite_path);
     let accepted = AcceptedList::load(&accepted_path).map_err(|e| bad_input(e.to_string()))?;
-    let tests = suite
-        .tests
-        .iter()
-        .filter(|t| args.shard.is_none_or(|s| s.contains(t.id)))
-        .collect();
     let mut session = Session {
         args,
-        suite: &suite,
+        header,
         suite_path,
-        tests,
+        total,
         store,
         config,
         accepted,
@@ -116,7 +124,8 @@ fn display_paths(paths: &[PathBuf]) -> String {
     shown.join(", ")
 }
 
-/// The suite to replay: the flag, or the only `oracles/*.yaml` that is not an accepted list.
+/// The suite to replay: the flag, or the only `oracles/*.yaml` or `oracles/*.yaml.zst` that
+/// is not an accepted list.
 pub fn resolve_suite(flag: Option<&Path>) -> anyhow::Result<PathBuf> {
     if let Some(path) = flag {
         return Ok(path.to_path_buf());
@@ -135,25 +144,21 @@ pub fn resolve_suite(flag: Option<&Path>) -> anyhow::Result<PathBuf> {
                 .file_name()
                 .map(|n| n.to_string_lossy().into_owned())
                 .unwrap_or_default();
-            name.ends_with(".yaml") && !name.ends_with(".accepted.yaml")
+            (name.ends_with(".yaml") || name.ends_with(".yaml.zst"))
+                && !name.ends_with(".accepted.yaml")
         })
         .collect();
     found.sort();
     match found.len() {
         1 => Ok(found.remove(0)),
         0 => Err(bad_input(
-            "--suite not given and oracles/ holds no suite (*.yaml)",
+            "--suite not given and oracles/ holds no suite (*.yaml, *.yaml.zst)",
         )),
         _ => Err(bad_input(format!(
             "--suite not given and oracles/ holds several suites: {}",
             display_paths(&found)
         ))),
     }
-}
-
-/// Reads a suite file; every failure is bad input naming the file (and line).
-pub fn load_suite(path: &Path) -> anyhow::Result<Suite> {
-    Suite::load(path).map_err(|e| bad_input(format!("cannot load the suite: {e}")))
 }
 
 impl Session<'_> {
@@ -167,10 +172,10 @@ impl Session<'_> {
             confirm: self.args.confirm,
             segment: self.args.segment,
         };
-        let total = self.tests.len() as u64;
+        let total = self.total as u64;
         let mode = crate::progress::Mode::detect(false);
         let phase = crate::progress::Phase::start(&format!("replaying on {name}"), total, mode);
-        let outcomes = replay(&self.tests, &lane, &options, &|done| {
+        let streamed = self.stream(&lane, &options, &|done| {
             let done = done as u64;
             phase.update(done, || {
                 let left = total.saturating_sub(done);
@@ -180,11 +185,13 @@ impl Session<'_> {
         })?;
         phase.finish(&format!("{total} tests"));
         let replay_seconds = began.elapsed().as_secs_f64();
-        let mut groups = group(&self.tests, &outcomes);
+        let tests: Vec<&Test> = streamed.kept.iter().collect();
+        let outcomes = &streamed.outcomes;
+        let mut groups = group(&tests, outcomes);
         let mut notes = self.fingerprint_notes(name, &provisioned.fingerprint);
         let minimizing = Instant::now();
         if !self.args.no_minimize {
-            self.minimize(&lane, &mut groups, &mut notes)?;
+            self.minimize(&lane, &tests, &mut groups, &mut notes)?;
         }
         let minimize_seconds = minimizing.elapsed().as_secs_f64();
         notes.extend(self.reference_note.clone());
@@ -194,8 +201,8 @@ impl Session<'_> {
         let seconds = began.elapsed().as_secs_f64();
         let context = Context {
             reference: Implementation {
-                name: self.suite.header.reference.clone(),
-                fingerprint: Some(self.suite.header.fingerprint.one_line()),
+                name: self.header.reference.clone(),
+                fingerprint: Some(self.header.fingerprint.one_line()),
                 data_versions: self.reference_data_versions(),
             },
             target: Implementation {
@@ -222,17 +229,40 @@ impl Session<'_> {
                 load_seconds: self.load_seconds,
                 replay_seconds,
                 minimize_seconds,
-                ..stats(&lane, self.tests.len(), seconds, self.config.jobs)
+                ..stats(&lane, streamed.total(), seconds, self.config.jobs)
             },
             notes,
         };
-        Ok(build(context, &self.tests, &outcomes, &groups))
+        let mut report = build(context, &tests, outcomes, &groups);
+        add_passes(&mut report, &streamed.passed);
+        Ok(report)
+    }
+
+    /// Replays the suite on `lane` as it is read from the file, by each thread.
+    fn stream(
+        &self,
+        lane: &PoolLane,
+        options: &ReplayOptions,
+        progress: &(dyn Fn(usize) + Sync),
+    ) -> anyhow::Result<Streamed> {
+        let shard = self.args.shard;
+        let open = || -> Result<FileSource, SuiteError> {
+            let mut reader = SuiteReader::open(&self.suite_path)?;
+            reader.filter(Box::new(move |id| shard.is_none_or(|s| s.contains(id))));
+            let entries = Entries::new(&self.suite_path);
+            Ok(FileSource { reader, entries })
+        };
+        match replay_stream(&open, lane, options, progress) {
+            Ok(streamed) => Ok(streamed),
+            Err(StreamError::Source(e)) => Err(bad_input(format!("cannot load the suite: {e}"))),
+            Err(StreamError::Pool(e)) => Err(e.into()),
+        }
     }
 
     /// The reference's data versions: the suite's, else (suites recorded before they were
     /// read) those of the installed reference when it is the JDK the suite was recorded on.
     fn reference_data_versions(&self) -> std::collections::BTreeMap<String, String> {
-        let header = &self.suite.header;
+        let header = &self.header;
         if let Some(v) = &header.fingerprint.data_versions {
             return v.clone();
         }
@@ -250,7 +280,7 @@ impl Session<'_> {
         name: &str,
         fingerprint: &crate::target::Fingerprint,
     ) -> Vec<String> {
-        let header = &self.suite.header;
+        let header = &self.header;
         let mut notes = Vec::new();
         if name == header.reference
             && let Some(change) = fingerprint.differences(&header.fingerprint)
@@ -283,6 +313,7 @@ impl Session<'_> {
     fn minimize(
         &mut self,
         lane: &PoolLane,
+        tests: &[&Test],
         groups: &mut Vec<Group>,
         notes: &mut Vec<String>,
     ) -> anyhow::Result<()> {
@@ -298,7 +329,7 @@ impl Session<'_> {
                     let tgt = lane.start()?;
                     minimize_all(
                         &mut todo,
-                        &self.tests,
+                        tests,
                         reference,
                         tgt.as_ref(),
                         self.args.minimize_budget,
@@ -320,14 +351,14 @@ impl Session<'_> {
         if self.reference.is_some() {
             return;
         }
-        let name = self.suite.header.reference.clone();
+        let name = self.header.reference.clone();
         let started = self
             .store
             .load(&name)
             .and_then(|spec| self.store.provision(&spec))
             .map_err(|e| e.to_string())
             .and_then(|p| {
-                if let Some(change) = p.fingerprint.differences(&self.suite.header.fingerprint) {
+                if let Some(change) = p.fingerprint.differences(&self.header.fingerprint) {
                     self.reference_note = Some(format!(
                         "minimized on {name}, which is not the JDK the suite was recorded on: {change}"
                     ));
@@ -337,6 +368,41 @@ impl Session<'_> {
             });
         self.reference = Some(started);
     }
+}
+
+/// The suite file read forward by one replay thread.
+struct FileSource {
+    reader: SuiteReader,
+    entries: Entries,
+}
+
+impl Source<SuiteError> for FileSource {
+    fn skip_to(&mut self, index: usize) -> Result<bool, SuiteError> {
+        self.reader.skip_to(&mut self.entries, index)
+    }
+
+    fn next_test(&mut self) -> Result<Option<Test>, SuiteError> {
+        self.reader.next_test(&mut self.entries)
+    }
+}
+
+/// Adds the tests that passed (only their ids were kept) to a report built from the
+/// others, in id order, and counts the summary again.
+fn add_passes(report: &mut Report, passed: &[u64]) {
+    report.tests.extend(passed.iter().map(|&id| TestReport {
+        id,
+        status: TestStatus::Pass,
+        group: None,
+        cause: None,
+        kind: None,
+        label: None,
+        callee: None,
+        ref_value: None,
+        tgt_value: None,
+    }));
+    report.tests.sort_by_key(|t| t.id);
+    let seconds = report.summary.seconds;
+    report.summary = summarize(&report.tests, &report.groups, &report.causes, seconds);
 }
 
 fn stats(lane: &PoolLane, tests: usize, seconds: f64, jobs: usize) -> Stats {

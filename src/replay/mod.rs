@@ -6,6 +6,7 @@
 #[cfg(test)]
 pub mod fake;
 pub mod samples;
+pub mod stream;
 
 use crate::compare::{Verdict, compare};
 use crate::pool::{Pool, PoolConfig, PoolError};
@@ -235,7 +236,7 @@ impl Default for ReplayOptions {
 
 /// Tests sent to a runner at once within a segment: bounds the requests and results held
 /// in memory (the runner keeps its worker, so a segment still runs in one JVM, in order).
-const CALL: usize = 500;
+pub(crate) const CALL: usize = 500;
 
 /// Runs `tests` on `runner` and compares each result with its expectations.
 pub fn run_and_compare(tests: &[&Test], runner: &dyn Runner) -> Result<Vec<Verdict>, PoolError> {
@@ -303,10 +304,22 @@ pub fn replay(
             verdict => TestOutcome::Differs { verdict },
         })
         .collect();
-    for _ in 0..options.confirm {
-        confirm_round(tests, lane, options.segment, &mut outcomes)?;
-    }
+    confirm_rounds(tests, lane, options, &mut outcomes)?;
     Ok(outcomes)
+}
+
+/// The confirmation reruns of [`replay`]: `options.confirm` rounds over the tests that
+/// still differ.
+pub fn confirm_rounds(
+    tests: &[&Test],
+    lane: &dyn Lane,
+    options: &ReplayOptions,
+    outcomes: &mut [TestOutcome],
+) -> Result<(), PoolError> {
+    for _ in 0..options.confirm {
+        confirm_round(tests, lane, options.segment, outcomes)?;
+    }
+    Ok(())
 }
 
 /// Reruns the tests that still differ on a fresh runner and marks changed verdicts unstable.

@@ -155,3 +155,62 @@ fn state_left_behind_reaches_only_the_same_segment_whatever_the_jobs() {
     back.reverse();
     assert_eq!(back, one, "independent of the order of the file");
 }
+
+#[test]
+fn a_streamed_replay_keeps_only_failures_and_agrees_with_the_replay_in_memory() {
+    let tests: Vec<Test> = (0..50)
+        .map(|i| counter_test(i, &[i as i64 % 9], (i % 3) as usize, "get"))
+        .collect();
+    let refs: Vec<&Test> = tests.iter().collect();
+    let options = ReplayOptions {
+        confirm: 1,
+        segment: 7,
+    };
+    let whole = replay(&refs, &lane(), &options, &|_| {}).unwrap();
+    let open = || Ok(stream::Slice::new(&tests));
+    let streamed = stream::replay_stream(&open, &lane(), &options, &|_| {}).unwrap();
+    assert_eq!(streamed.total(), tests.len());
+    let failing: Vec<(u64, &TestOutcome)> = tests
+        .iter()
+        .zip(&whole)
+        .filter(|(_, o)| **o != TestOutcome::Pass)
+        .map(|(t, o)| (t.id, o))
+        .collect();
+    assert!(!failing.is_empty() && failing.len() < tests.len());
+    let kept: Vec<(u64, &TestOutcome)> = streamed
+        .kept
+        .iter()
+        .map(|t| t.id)
+        .zip(&streamed.outcomes)
+        .collect();
+    assert_eq!(kept, failing);
+    assert_eq!(streamed.passed.len(), tests.len() - failing.len());
+}
+
+/// A source whose test 20 cannot be read.
+struct Cut<'a>(stream::Slice<'a>);
+
+impl stream::Source<std::io::Error> for Cut<'_> {
+    fn skip_to(&mut self, index: usize) -> Result<bool, std::io::Error> {
+        Ok(stream::Source::skip_to(&mut self.0, index).unwrap())
+    }
+
+    fn next_test(&mut self) -> Result<Option<Test>, std::io::Error> {
+        match stream::Source::next_test(&mut self.0).unwrap() {
+            Some(t) if t.id == 20 => Err(std::io::Error::other("cut at test 20")),
+            other => Ok(other),
+        }
+    }
+}
+
+#[test]
+fn a_source_that_fails_part_way_fails_the_whole_replay() {
+    let tests: Vec<Test> = (0..30).map(|i| counter_test(i, &[1], 0, "get")).collect();
+    let open = || Ok(Cut(stream::Slice::new(&tests)));
+    let options = ReplayOptions {
+        confirm: 0,
+        segment: 4,
+    };
+    let err = stream::replay_stream(&open, &lane(), &options, &|_| {}).unwrap_err();
+    assert!(err.to_string().contains("cut at test 20"), "{err}");
+}

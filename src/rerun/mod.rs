@@ -51,6 +51,10 @@ pub struct RerunReport {
     pub elapsed: Duration,
     /// Largest sum of the workers' peak RSS in one rerun, in KiB.
     pub workers_peak_kib: u64,
+    /// Checks and observations first found unstable in each rerun, and tests dropped in it
+    /// (a timeout, a crash, steps that changed in number): the curve of what a later rerun
+    /// still finds.
+    pub new_per_rerun: Vec<u64>,
 }
 
 impl RerunReport {
@@ -88,6 +92,7 @@ pub fn remove_flakes(
             break;
         }
         let exec = factory(i)?;
+        let before = report.dropped_checks + report.dropped_observations + dead_count(&dead);
         let mut rng =
             ChaCha8Rng::seed_from_u64(seed ^ (0x9E37_79B9_7F4A_7C15u64.wrapping_mul(i as u64 + 1)));
         let mut order: Vec<usize> = (0..rec.tests.len()).collect();
@@ -114,6 +119,8 @@ pub fn remove_flakes(
         }
         if done == order.len() {
             report.reruns_done += 1;
+            let after = report.dropped_checks + report.dropped_observations + dead_count(&dead);
+            report.new_per_rerun.push(after - before);
         }
         let rss = exec.peak_rss_kib().iter().sum();
         report.workers_peak_kib = report.workers_peak_kib.max(rss);
@@ -147,6 +154,10 @@ pub fn remove_flakes(
         .sum();
     report.elapsed = began.elapsed();
     Ok(report)
+}
+
+fn dead_count(dead: &[bool]) -> u64 {
+    dead.iter().filter(|&&d| d).count() as u64
 }
 
 /// Compares one rerun with test `t`, dropping what changed; false if the whole test must go.

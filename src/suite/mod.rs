@@ -6,6 +6,8 @@
 //! one entry per test whose statements are a block of Java-like lines ([`syntax`]).
 
 pub mod checksum;
+pub mod compress;
+pub mod entries;
 pub mod read;
 pub mod syntax;
 pub mod write;
@@ -146,13 +148,10 @@ pub enum SuiteError {
 }
 
 impl Suite {
-    /// Reads a suite file.
+    /// Reads a whole suite file (plain or zstd) into memory; see [`read::SuiteReader`] to
+    /// read it test by test.
     pub fn load(path: &Path) -> Result<Suite, SuiteError> {
-        let text = std::fs::read_to_string(path).map_err(|source| SuiteError::Io {
-            path: path.to_path_buf(),
-            source,
-        })?;
-        read::parse(&text, path)
+        read::collect(read::SuiteReader::open(path)?)
     }
 
     /// Writes the suite atomically (a temporary file in the same folder, then a rename).

@@ -1,19 +1,22 @@
-//! Reads suite files. The small preamble (header and exception table) goes through
-//! serde_yaml; the tests, which can be hundreds of thousands of lines, are read line by line
-//! in the layout [`super::write`] produces, which is far faster than a generic YAML parser
-//! and reports mistakes by line. Integrity is checked on the way ([`super::checksum`]): each
-//! test against its sum line, ids against earlier ones, and at the end the counts and the
-//! whole file against the end line. Anything that does not check out is an error naming the
-//! file and line: a suite is used whole and verified, or not at all.
+//! Reads suite files as a stream: [`SuiteReader`] hands out one test at a time, so a replay
+//! holds only the tests it is running, whatever the size of the file. A file that starts
+//! with the zstd magic number is decompressed on the way ([`super::compress`]), whatever its
+//! name. The small preamble (header and exception table) goes through serde_yaml; the tests
+//! go through [`super::entries`]. Integrity is checked as the file is read
+//! ([`super::checksum`]): each test against its sum line, ids against earlier ones, and at
+//! the end the counts and the whole file (its uncompressed text) against the end line. The
+//! reader says the file is whole only when [`SuiteReader::next_item`] returns `None`; any
+//! error before that is an error naming the file and line, and whoever read tests until then
+//! must drop what it did with them.
 
-use super::checksum::{END, SUM, digest, parse_end, parse_hex};
-use super::syntax::{VARIES, parse_observed, parse_observer, parse_statement, split_expected};
-use super::{ErrorTest, FORMAT_VERSION, Header, MIN_FORMAT_VERSION, Suite, SuiteError, Test};
+use super::checksum::{END, Running, parse_end};
+use super::entries::{Entries, Item, syntax};
+use super::{FORMAT_VERSION, Header, MIN_FORMAT_VERSION, Suite, SuiteError, Test};
 use crate::contracts::ExceptionKind;
-use crate::sequence::{Observed, ObserverCall, Statement, Violation};
 use serde::Deserialize;
-use std::collections::{BTreeMap, HashMap};
-use std::path::Path;
+use std::collections::BTreeMap;
+use std::io::BufRead;
+use std::path::{Path, PathBuf};
 
 #[derive(Deserialize)]
 struct Preamble {
@@ -22,133 +25,374 @@ struct Preamble {
     exceptions: BTreeMap<String, ExceptionKind>,
 }
 
-#[derive(Clone, Copy, PartialEq)]
-enum Block {
-    None,
-    Code,
-    Observe,
+/// A suite file being read, test by test.
+pub struct SuiteReader {
+    lines: Lines,
+    header: Header,
+    exceptions: BTreeMap<String, ExceptionKind>,
+    tests: usize,
+    errors: usize,
+    done: bool,
+    /// Which regression tests to hand out, by id (all by default).
+    wanted: Box<dyn Fn(u64) -> bool + Send>,
+    /// Wanted regression test entries begun so far (their `- id:` line read).
+    begun: usize,
 }
 
-/// A test entry while its lines are read.
-#[derive(Default)]
-struct Entry {
-    id: u64,
-    line: usize,
-    /// Byte offset of its `- id:` line.
-    start: usize,
-    /// Whether its sum line was read (and matched).
-    summed: bool,
-    statements: Vec<Statement>,
-    expected_steps: Vec<Option<Observed>>,
-    observers: Vec<ObserverCall>,
-    observations: Vec<Observed>,
-    varies: Vec<usize>,
-    contract: Option<String>,
-    stmt: Option<usize>,
-    detail: Option<String>,
+/// The lines of a suite file and the running checksum of all but the last one.
+struct Lines {
+    path: PathBuf,
+    input: Box<dyn BufRead + Send>,
+    compressed: bool,
+    /// Lines read so far.
+    n: usize,
+    /// The last line read, not yet in `total` (it may be the end line).
+    last: Vec<u8>,
+    total: Running,
+    raw: Vec<u8>,
 }
 
-struct Reader<'a> {
-    path: &'a Path,
-    text: &'a str,
-    /// The line of every id seen.
-    ids: HashMap<u64, usize>,
-    suite: Suite,
-    errors_section: bool,
-    entry: Option<Entry>,
-    block: Block,
-}
+impl SuiteReader {
+    /// Opens a suite file (plain or zstd) and reads its preamble.
+    pub fn open(path: &Path) -> Result<SuiteReader, SuiteError> {
+        let (input, compressed) = super::compress::open(path)?;
+        SuiteReader::new(path, input, compressed)
+    }
 
-/// Parses the text of a suite file read from `path`.
-pub fn parse(text: &str, path: &Path) -> Result<Suite, SuiteError> {
-    let start = tests_start(text).ok_or_else(|| syntax(path, 1, "no `tests:` list"))?;
-    let (header, exceptions) = preamble(&text[..start], path)?;
-    let (body_end, end) = end_line(text, path)?;
-    let mut reader = Reader {
-        path,
-        text,
-        ids: HashMap::new(),
-        suite: Suite {
+    /// Reads a suite from `input`, named `path` in errors.
+    pub fn new(
+        path: &Path,
+        input: Box<dyn BufRead + Send>,
+        compressed: bool,
+    ) -> Result<SuiteReader, SuiteError> {
+        let mut lines = Lines {
+            path: path.to_path_buf(),
+            input,
+            compressed,
+            n: 0,
+            last: Vec::new(),
+            total: Running::default(),
+            raw: Vec::with_capacity(256),
+        };
+        let mut text = String::new();
+        loop {
+            if !lines.read_line()? {
+                return Err(syntax(path, 1, "no `tests:` list"));
+            }
+            let line = lines.line_text()?;
+            if line.starts_with("tests:") {
+                break;
+            }
+            text.push_str(line);
+            text.push('\n');
+        }
+        let (header, exceptions) = preamble(&text, path)?;
+        Ok(SuiteReader {
+            lines,
             header,
-            tests: Vec::new(),
-            error_revealing: Vec::new(),
             exceptions,
-        },
-        errors_section: false,
-        entry: None,
-        block: Block::None,
-    };
-    let mut n = text[..start].lines().count() + 1;
-    let mut offset = start;
-    for raw in text[start..body_end.max(start)].split_inclusive('\n') {
-        reader.line(raw.strip_suffix('\n').unwrap_or(raw), n, offset)?;
-        offset += raw.len();
-        n += 1;
+            tests: 0,
+            errors: 0,
+            done: false,
+            wanted: Box::new(|_| true),
+            begun: 0,
+        })
     }
-    reader.close()?;
-    let suite = reader.suite;
-    let found = (suite.tests.len(), suite.error_revealing.len());
-    if (end.tests, end.errors) != found {
-        return Err(syntax(
-            path,
-            n,
-            format!(
-                "the end line says {} tests and {} error-revealing, the file holds {} and {}: tests were deleted or added",
-                end.tests, end.errors, found.0, found.1
-            ),
-        ));
+
+    pub fn header(&self) -> &Header {
+        &self.header
     }
-    if digest(&text.as_bytes()[..body_end]) != end.total {
-        return Err(syntax(
-            path,
-            n,
-            "the file does not match the checksum on its end line: the header or the lines between tests were edited; record the suite again",
-        ));
+
+    pub fn exceptions(&self) -> &BTreeMap<String, ExceptionKind> {
+        &self.exceptions
     }
-    for (key, found) in [("tests", found.0), ("error-revealing", found.1)] {
-        if let Some(&said) = suite.header.counts.get(key).filter(|&&c| c != found as u64) {
+
+    pub fn path(&self) -> &Path {
+        &self.lines.path
+    }
+
+    /// Whether the file was zstd-compressed.
+    pub fn compressed(&self) -> bool {
+        self.lines.compressed
+    }
+
+    /// Lines read so far.
+    pub fn lines_read(&self) -> usize {
+        self.lines.n
+    }
+
+    /// The next test or error-revealing test; `None` once the whole file is read and
+    /// verified.
+    pub fn next_item(&mut self, entries: &mut Entries) -> Result<Option<Item>, SuiteError> {
+        while !self.done {
+            if !self.lines.read_line()? {
+                return self.end(entries);
+            }
+            let line = self.lines.line_text()?;
+            if !entries.in_errors() && self.is_wanted(line.as_bytes()) {
+                self.begun += 1;
+            }
+            if let Some(item) = entries.line(line, self.lines.n)? {
+                return Ok(Some(self.count(item)));
+            }
+        }
+        Ok(None)
+    }
+
+    /// Hands out only the regression tests whose id `wanted` accepts (a shard); set it
+    /// before reading tests.
+    pub fn filter(&mut self, wanted: Box<dyn Fn(u64) -> bool + Send>) {
+        self.wanted = wanted;
+    }
+
+    /// Whether `line` begins a wanted test entry.
+    fn is_wanted(&self, line: &[u8]) -> bool {
+        line.strip_prefix(b"- id: ")
+            .and_then(|id| std::str::from_utf8(id).ok()?.parse::<u64>().ok())
+            .is_some_and(|id| (self.wanted)(id))
+    }
+
+    /// The next wanted regression test; `None` at the error-revealing tests or the end.
+    pub fn next_test(&mut self, entries: &mut Entries) -> Result<Option<Test>, SuiteError> {
+        while let Some(item) = self.next_item(entries)? {
+            match item {
+                Item::Test(t) if (self.wanted)(t.id) => return Ok(Some(t)),
+                Item::Test(_) => {}
+                Item::Error(_) => return Ok(None),
+            }
+        }
+        Ok(None)
+    }
+
+    /// Moves on, without parsing, to the `index`-th (from 0) wanted regression test, so that
+    /// [`Self::next_test`] returns it next. Only forward; false when there is no such test.
+    /// Tests skipped are not checked here: whoever reads them checks them, and [`verify`]
+    /// checked the whole file.
+    pub fn skip_to(&mut self, entries: &mut Entries, index: usize) -> Result<bool, SuiteError> {
+        if self.begun == index + 1 && entries.open() {
+            return Ok(true); // the entry already begun
+        }
+        if entries.open() {
+            self.tests += 1; // counted as read: the end line counts every test
+        }
+        entries.discard();
+        while !self.done && self.begun <= index {
+            if !self.lines.read_line()? || self.lines.last.starts_with(b"error_revealing:") {
+                self.done = true;
+                return Ok(false);
+            }
+            if !self.lines.last.starts_with(b"- id: ") {
+                continue;
+            }
+            if !self.is_wanted(&self.lines.last) {
+                self.tests += 1;
+                continue;
+            }
+            self.begun += 1;
+            if self.begun == index + 1 {
+                let line = self.lines.line_text()?;
+                entries.line(line, self.lines.n)?;
+                return Ok(true);
+            }
+            self.tests += 1;
+        }
+        Ok(false)
+    }
+
+    fn count(&mut self, item: Item) -> Item {
+        match &item {
+            Item::Test(_) => self.tests += 1,
+            Item::Error(_) => self.errors += 1,
+        }
+        item
+    }
+
+    /// At the end of the file: the last line must be the end line, and agree.
+    fn end(&mut self, entries: &mut Entries) -> Result<Option<Item>, SuiteError> {
+        let n = self.lines.n;
+        let end = std::str::from_utf8(&self.lines.last)
+            .ok()
+            .and_then(parse_end)
+            .ok_or_else(|| self.lines.truncated(n))?;
+        if let Some(item) = entries.finish()? {
+            return Ok(Some(self.count(item)));
+        }
+        self.done = true;
+        let found = (self.tests, self.errors);
+        if (end.tests, end.errors) != found {
             return Err(syntax(
-                path,
-                1,
-                format!("the header says {said} {key} tests, the file holds {found}"),
+                &self.lines.path,
+                n,
+                format!(
+                    "the end line says {} tests and {} error-revealing, the file holds {} and {}: tests were deleted or added",
+                    end.tests, end.errors, found.0, found.1
+                ),
             ));
         }
+        if self.lines.total.value() != end.total {
+            return Err(syntax(
+                &self.lines.path,
+                n,
+                "the file does not match the checksum on its end line: the header or the lines between tests were edited; record the suite again",
+            ));
+        }
+        for (key, found) in [("tests", found.0), ("error-revealing", found.1)] {
+            if let Some(&said) = self.header.counts.get(key).filter(|&&c| c != found as u64) {
+                return Err(syntax(
+                    &self.lines.path,
+                    1,
+                    format!("the header says {said} {key} tests, the file holds {found}"),
+                ));
+            }
+        }
+        Ok(None)
     }
-    Ok(suite)
+
+    /// Every test of the file, for callers that need them all; verified to the end.
+    pub fn for_each(
+        mut self,
+        mut f: impl FnMut(Item) -> Result<(), SuiteError>,
+    ) -> Result<(Header, BTreeMap<String, ExceptionKind>), SuiteError> {
+        let path = self.lines.path.clone();
+        let mut entries = Entries::new(&path);
+        while let Some(item) = self.next_item(&mut entries)? {
+            f(item)?;
+        }
+        Ok((self.header, self.exceptions))
+    }
 }
 
-/// The byte offset where the end line starts, and what it says.
-fn end_line(text: &str, path: &Path) -> Result<(usize, super::checksum::End), SuiteError> {
-    let missing = || {
-        let line = text.lines().count().max(1);
+impl Lines {
+    /// Reads the next line into `self.last` (without its newline), adding the line before
+    /// it to the running checksum; false at the end of the file.
+    fn read_line(&mut self) -> Result<bool, SuiteError> {
+        self.raw.clear();
+        let read = self.input.read_until(b'\n', &mut self.raw);
+        let at = self.n + 1;
+        match read {
+            Err(e) if self.compressed => {
+                let message = format!(
+                    "the compressed file is cut or corrupt ({e}); nothing read from it is used"
+                );
+                return Err(syntax(&self.path, at, message));
+            }
+            Err(source) => {
+                return Err(SuiteError::Io {
+                    path: self.path.clone(),
+                    source,
+                });
+            }
+            Ok(0) => return Ok(false),
+            Ok(_) => {}
+        }
+        if self.raw.last() != Some(&b'\n') {
+            return Err(self.truncated(at));
+        }
+        if self.n > 0 {
+            self.total.update(&self.last);
+            self.total.update(b"\n");
+        }
+        self.raw.pop();
+        std::mem::swap(&mut self.last, &mut self.raw);
+        self.n = at;
+        Ok(true)
+    }
+
+    /// The last line read, as text.
+    fn line_text(&self) -> Result<&str, SuiteError> {
+        std::str::from_utf8(&self.last).map_err(|_| syntax(&self.path, self.n, "not UTF-8 text"))
+    }
+
+    fn truncated(&self, line: usize) -> SuiteError {
         syntax(
-            path,
-            line,
+            &self.path,
+            line.max(1),
             format!(
                 "no end line (`{END}…`): the file is truncated, or was not written by difftest"
             ),
         )
-    };
-    let body = text.strip_suffix('\n').ok_or_else(missing)?;
-    let at = body.rfind('\n').map_or(0, |i| i + 1);
-    let end = parse_end(&body[at..]).ok_or_else(missing)?;
-    Ok((at, end))
-}
-
-/// Byte offset of the line that starts the `tests:` list.
-fn tests_start(text: &str) -> Option<usize> {
-    if text.starts_with("tests:") {
-        return Some(0);
     }
-    text.find("\ntests:").map(|i| i + 1)
 }
 
-fn syntax(path: &Path, line: usize, message: impl Into<String>) -> SuiteError {
-    SuiteError::Syntax {
+/// Checks a whole suite file quickly, without parsing its tests: its preamble and format,
+/// that no id appears twice, and that it ends with an end line whose counts and checksum
+/// match, so a cut, corrupt or edited file is refused before anything runs. Returns how
+/// many regression tests have an id `wanted` accepts. The tests themselves (and their sums)
+/// are checked by the [`SuiteReader`] that reads them; only a file edited by hand and
+/// sealed again can fail there.
+pub fn verify(path: &Path, wanted: impl Fn(u64) -> bool) -> Result<usize, SuiteError> {
+    drop(SuiteReader::open(path)?);
+    let (input, compressed) = super::compress::open(path)?;
+    let mut lines = Lines {
         path: path.to_path_buf(),
-        line,
-        message: message.into(),
+        input,
+        compressed,
+        n: 0,
+        last: Vec::new(),
+        total: Running::default(),
+        raw: Vec::with_capacity(256),
+    };
+    let (mut entries, mut selected, mut errors_section) = (0, 0, false);
+    let mut ids = std::collections::HashSet::new();
+    while lines.read_line()? {
+        let line = &lines.last;
+        if line.starts_with(b"error_revealing:") {
+            errors_section = true;
+        }
+        if let Some(id) = line.strip_prefix(b"- id: ") {
+            entries += 1;
+            let id = std::str::from_utf8(id)
+                .ok()
+                .and_then(|t| t.parse::<u64>().ok());
+            if id.is_some_and(|id| !ids.insert(id)) {
+                // Reading the tests names both lines.
+                SuiteReader::open(path)?.for_each(|_| Ok(()))?;
+            }
+            if !errors_section && id.is_some_and(&wanted) {
+                selected += 1;
+            }
+        }
     }
+    let n = lines.n;
+    let end = std::str::from_utf8(&lines.last)
+        .ok()
+        .and_then(parse_end)
+        .ok_or_else(|| lines.truncated(n))?;
+    if end.tests + end.errors != entries || lines.total.value() != end.total {
+        // Reading the tests names the test or line that is wrong, where one is.
+        SuiteReader::open(path)?.for_each(|_| Ok(()))?;
+        return Err(syntax(
+            path,
+            n,
+            "the file does not match the counts or the checksum on its end line: it was cut, \
+             corrupted or edited; record the suite again",
+        ));
+    }
+    Ok(selected)
+}
+
+/// Parses the text of a suite file read from `path`.
+pub fn parse(text: &str, path: &Path) -> Result<Suite, SuiteError> {
+    let input = Box::new(std::io::Cursor::new(text.as_bytes().to_vec()));
+    collect(SuiteReader::new(path, input, false)?)
+}
+
+/// Reads every test of a suite into memory.
+pub fn collect(reader: SuiteReader) -> Result<Suite, SuiteError> {
+    let (mut tests, mut error_revealing) = (Vec::new(), Vec::new());
+    let (header, exceptions) = reader.for_each(|item| {
+        match item {
+            Item::Test(t) => tests.push(t),
+            Item::Error(e) => error_revealing.push(e),
+        }
+        Ok(())
+    })?;
+    Ok(Suite {
+        header,
+        tests,
+        error_revealing,
+        exceptions,
+    })
 }
 
 fn preamble(
@@ -188,196 +432,4 @@ fn preamble(
     }
     let p: Preamble = serde_yaml::from_value(value).map_err(yaml_error)?;
     Ok((p.header, p.exceptions))
-}
-
-impl Reader<'_> {
-    fn line(&mut self, line: &str, n: usize, offset: usize) -> Result<(), SuiteError> {
-        if let Some(content) = line.strip_prefix("    ") {
-            self.not_summed(n)?;
-            return self.content(content, n);
-        }
-        self.block = Block::None;
-        if line.is_empty() || line.starts_with('#') || line == "tests:" || line == "tests: []" {
-            return Ok(());
-        }
-        if line == "error_revealing:" || line == "error_revealing: []" {
-            self.close()?;
-            self.errors_section = true;
-            return Ok(());
-        }
-        if let Some(id) = line.strip_prefix("- id: ") {
-            self.close()?;
-            let digits = !id.is_empty() && id.bytes().all(|b| b.is_ascii_digit());
-            let id = id
-                .parse()
-                .ok()
-                .filter(|_| digits)
-                .ok_or_else(|| syntax(self.path, n, "bad test id"))?;
-            if let Some(first) = self.ids.insert(id, n) {
-                let message = format!("test id {id} appears twice (first at line {first})");
-                return Err(syntax(self.path, n, message));
-            }
-            self.entry = Some(Entry {
-                id,
-                line: n,
-                start: offset,
-                ..Entry::default()
-            });
-            return Ok(());
-        }
-        if let Some(hex) = line.strip_prefix(SUM) {
-            return self.sum(hex, n, offset);
-        }
-        self.not_summed(n)?;
-        self.field(line, n)
-    }
-
-    /// Fails if the current entry's sum line was read: nothing of a test may follow it.
-    fn not_summed(&self, n: usize) -> Result<(), SuiteError> {
-        match &self.entry {
-            Some(e) if e.summed => Err(syntax(
-                self.path,
-                n,
-                format!("test {}: a line after its sum line", e.id),
-            )),
-            _ => Ok(()),
-        }
-    }
-
-    /// Checks the current entry against its sum line at byte `offset`.
-    fn sum(&mut self, hex: &str, n: usize, offset: usize) -> Result<(), SuiteError> {
-        self.not_summed(n)?;
-        let path = self.path;
-        let Some(entry) = self.entry.as_mut() else {
-            return Err(syntax(path, n, "a sum line outside a test"));
-        };
-        let expected = parse_hex(hex).ok_or_else(|| syntax(path, n, "bad sum line"))?;
-        if digest(&self.text.as_bytes()[entry.start..offset]) != expected {
-            return Err(syntax(
-                path,
-                entry.line,
-                format!(
-                    "test {}: lines {}-{n} do not match their checksum: the test was changed after it was recorded; record the suite again",
-                    entry.id, entry.line
-                ),
-            ));
-        }
-        entry.summed = true;
-        Ok(())
-    }
-
-    fn field(&mut self, line: &str, n: usize) -> Result<(), SuiteError> {
-        let path = self.path;
-        let errors = self.errors_section;
-        let entry = self
-            .entry
-            .as_mut()
-            .ok_or_else(|| syntax(path, n, format!("unexpected line: {line}")))?;
-        match line {
-            "  code: |" => self.block = Block::Code,
-            "  observe: |" if !errors => self.block = Block::Observe,
-            _ if errors && line.starts_with("  contract: ") => {
-                entry.contract = Some(line["  contract: ".len()..].to_string());
-            }
-            _ if errors && line.starts_with("  stmt: ") => {
-                let stmt = line["  stmt: ".len()..].parse();
-                entry.stmt = Some(stmt.map_err(|_| syntax(path, n, "bad statement index"))?);
-            }
-            _ if errors && line.starts_with("  detail: '") && line.ends_with('\'') => {
-                let quoted = &line["  detail: '".len()..line.len() - 1];
-                entry.detail = Some(quoted.replace("''", "'"));
-            }
-            _ => return Err(syntax(path, n, format!("unexpected line: {line}"))),
-        }
-        Ok(())
-    }
-
-    fn content(&mut self, content: &str, n: usize) -> Result<(), SuiteError> {
-        let path = self.path;
-        let at = |m: String| syntax(path, n, m);
-        let (Some(entry), block) = (self.entry.as_mut(), self.block) else {
-            return Err(at("statement outside a test".into()));
-        };
-        let (code, expected) = split_expected(content);
-        let varies = block == Block::Code && expected == Some(VARIES);
-        let expected = match expected.filter(|_| !varies) {
-            Some(text) => Some(parse_observed(text).map_err(at)?),
-            None => None,
-        };
-        match block {
-            Block::Code => {
-                let s = parse_statement(code, entry.statements.len()).map_err(at)?;
-                if varies {
-                    entry.varies.push(entry.statements.len());
-                }
-                entry.statements.push(s);
-                entry.expected_steps.push(expected);
-            }
-            Block::Observe => {
-                let o = parse_observer(code).map_err(at)?;
-                let e = expected.ok_or_else(|| at("an observer without its value".into()))?;
-                entry.observers.push(o);
-                entry.observations.push(e);
-            }
-            Block::None => return Err(at("indented line outside `code` or `observe`".into())),
-        }
-        Ok(())
-    }
-
-    /// Ends the current entry and checks it.
-    fn close(&mut self) -> Result<(), SuiteError> {
-        let Some(e) = self.entry.take() else {
-            return Ok(());
-        };
-        let bad = |m: &str| syntax(self.path, e.line, format!("test {}: {m}", e.id));
-        if !e.summed {
-            return Err(bad("no sum line"));
-        }
-        if e.statements.is_empty() {
-            return Err(bad("no statements"));
-        }
-        check_references(&e).map_err(|m| bad(&m))?;
-        if self.errors_section {
-            let (Some(contract), Some(stmt), Some(detail)) = (e.contract, e.stmt, e.detail) else {
-                return Err(bad("needs contract, stmt and detail"));
-            };
-            let violation = Violation {
-                stmt,
-                contract,
-                detail,
-            };
-            self.suite.error_revealing.push(ErrorTest {
-                id: e.id,
-                statements: e.statements,
-                violation,
-            });
-        } else {
-            self.suite.tests.push(Test {
-                id: e.id,
-                statements: e.statements,
-                observers: e.observers,
-                expected_steps: e.expected_steps,
-                expected_observations: e.observations,
-                varies: e.varies,
-            });
-        }
-        Ok(())
-    }
-}
-
-/// Every variable a statement or observer reads must be defined before it.
-fn check_references(e: &Entry) -> Result<(), String> {
-    for (i, s) in e.statements.iter().enumerate() {
-        if let Some(bad) = s.inputs().into_iter().find(|&v| v >= i) {
-            return Err(format!("v{i} reads v{bad} before it is defined"));
-        }
-    }
-    let n = e.statements.len();
-    match e.observers.iter().find(|o| o.stmt >= n) {
-        Some(o) => Err(format!(
-            "an observer reads v{}, which does not exist",
-            o.stmt
-        )),
-        None => Ok(()),
-    }
 }

@@ -2,6 +2,7 @@
 //! test as a YAML block of Java-like lines written by hand and closed by its checksum,
 //! streamed to a temporary file that replaces the target only when everything, and the end
 //! line with the counts and the whole file's checksum ([`super::checksum`]), is written.
+//! A path ending in `.zst` gets the same text zstd-compressed ([`super::compress`]).
 //!
 //! ```yaml
 //! tests:
@@ -16,9 +17,9 @@
 //! ```
 
 use super::checksum::{Running, end_line, sum_line};
+use super::compress::Sink;
 use super::syntax::{EXPECT, VARIES, write_expr, write_observed, write_observer};
 use super::{ErrorTest, Header, SuiteError, Test};
-use crate::atomic::AtomicFile;
 use crate::contracts::ExceptionKind;
 use crate::sequence::Statement;
 use serde::Serialize;
@@ -46,7 +47,7 @@ enum Section {
 /// A suite being written; nothing replaces the target until [`Writer::finish`].
 pub struct Writer {
     path: PathBuf,
-    out: AtomicFile,
+    out: Sink,
     section: Section,
     buf: String,
     total: Running,
@@ -65,7 +66,7 @@ impl Writer {
             path: path.to_path_buf(),
             source,
         };
-        let out = AtomicFile::create(path).map_err(io)?;
+        let out = Sink::create(path).map_err(io)?;
         // The file gets checksums, so it is of the current format whatever `header` says.
         let header = &Header {
             format: super::FORMAT_VERSION,

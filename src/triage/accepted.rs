@@ -134,6 +134,13 @@ pub enum AcceptedError {
 
 /// `oracles/REF.accepted.yaml` for the suite `oracles/REF.yaml`.
 pub fn path_for(suite: &Path) -> PathBuf {
+    // `REF.yaml.zst` shares `REF.accepted.yaml` with `REF.yaml`.
+    let plain = suite.with_extension("");
+    let suite = if crate::suite::compress::wanted(suite) {
+        plain.as_path()
+    } else {
+        suite
+    };
     let stem = suite
         .file_stem()
         .map_or_else(|| "suite".into(), |s| s.to_string_lossy().into_owned());

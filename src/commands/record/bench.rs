@@ -30,6 +30,7 @@ pub fn run(
         seed: 0,
         reruns,
         output: Some(output.clone()),
+        compress: false,
         literals_file: None,
         observers: None,
         null_ratio: 0.0,

@@ -293,6 +293,13 @@ fn summary(plan: &Plan, g: &Generated, r: &RerunReport, generation_rss: u64, par
             unstable.join(", ")
         },
     );
+    if !r.new_per_rerun.is_empty() {
+        let per: Vec<String> = r.new_per_rerun.iter().map(u64::to_string).collect();
+        println!(
+            "unstable values first found by rerun 1, 2, …: {}",
+            per.join(", ")
+        );
+    }
     let own = self_peak_rss_kib();
     println!(
         "peak RSS: difftest {} MiB (CPU {:.1} s), workers {} MiB while generating, {} MiB while \

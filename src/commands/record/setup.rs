@@ -61,12 +61,7 @@ pub fn plan(args: &RecordArgs) -> anyhow::Result<Plan> {
     if let Some(path) = &args.observers {
         generation.user_observers = read_patterns(path).map_err(|e| bad_input(e.to_string()))?;
     }
-    let output = args.output.clone().unwrap_or_else(|| {
-        Path::new("oracles").join(format!(
-            "{}.yaml",
-            crate::target::overlay::file_stem(&args.reference)
-        ))
-    });
+    let output = output_path(args);
     check_writable(&output)?;
     Ok(Plan {
         classes,
@@ -249,4 +244,24 @@ pub fn filter_model(model: &ApiModel, omit: &OmitList, skip_deprecated: bool) ->
         c.methods.retain(|m| !m.deprecated_for_removal);
     }
     out
+}
+
+/// Where the suite goes: `--output` or `oracles/REF.yaml`, with `.zst` added for
+/// `--compress` (a name that already ends in `.zst` is compressed anyway).
+fn output_path(args: &RecordArgs) -> PathBuf {
+    let path = args
+        .output
+        .clone()
+        .unwrap_or_else(|| {
+            Path::new("oracles").join(format!(
+                "{}.yaml",
+                crate::target::overlay::file_stem(&args.reference)
+            ))
+        });
+    if args.compress && !crate::suite::compress::wanted(&path) {
+        let mut name = path.clone().into_os_string();
+        name.push(".zst");
+        return PathBuf::from(name);
+    }
+    path
 }

@@ -1,0 +1,38 @@
+//! Writes a suite N times as large as a recorded one, for memory and throughput
+//! measurements (README, Performance): every test is repeated N times under new ids, in
+//! ascending id order, and the copy is sealed like any suite difftest writes.
+//!
+//! ```sh
+//! cargo run --release --example grow_suite -- oracles/temurin17.yaml 4 /tmp/x4.yaml.zst
+//! ```
+
+use difftest::suite::Writer;
+use difftest::suite::read::{SuiteReader, collect};
+use std::path::PathBuf;
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let [from, times, to] = args.as_slice() else {
+        return Err("usage: grow_suite SUITE N OUT".into());
+    };
+    let times: u64 = times.parse()?;
+    let (from, to) = (PathBuf::from(from), PathBuf::from(to));
+    let reader = SuiteReader::open(&from)?;
+    let mut header = reader.header().clone();
+    let suite = collect(reader)?;
+    let span = suite.tests.iter().map(|t| t.id).max().unwrap_or(0) + 1;
+    let tests = suite.tests.len() as u64 * times;
+    header.counts.insert("tests".into(), tests);
+    header.counts.insert("error-revealing".into(), 0);
+    let mut w = Writer::create(&to, &header, &suite.exceptions)?;
+    for copy in 0..times {
+        for t in &suite.tests {
+            let mut t = t.clone();
+            t.id += copy * span;
+            w.test(&t)?;
+        }
+    }
+    w.finish()?;
+    println!("wrote {}: {tests} tests", to.display());
+    Ok(())
+}

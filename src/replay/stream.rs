@@ -1,0 +1,214 @@
+//! Replay as the suite is read. The tests, in file order (difftest writes them in ascending
+//! id order, so these are the segments [`super::run_segments`] cuts), are cut into segments
+//! of `options.segment`; `lane.jobs()` threads take the segments in turn, each on a fresh
+//! single-worker runner. Each thread reads the file itself, forward only ([`Source`]):
+//! it skips, without parsing, to the start of its next segment and parses that segment
+//! [`CALL`] tests at a time as it runs them. So the supervisor holds `jobs × CALL` tests,
+//! whatever the size of the suite or of a segment; of every test that passes only its id is
+//! kept, of the others the test and its verdict. The failing tests are then confirmed as in
+//! [`super::replay`].
+//!
+//! A source that fails part-way (a corrupt or cut suite) stops every thread after the call
+//! it runs, and the whole replay fails: nothing of it is reported.
+
+use super::{CALL, Lane, ReplayOptions, TestOutcome, confirm_rounds, run_and_compare};
+use crate::compare::Verdict;
+use crate::pool::PoolError;
+use crate::suite::Test;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+/// The tests to replay, read forward by one thread.
+pub trait Source<E> {
+    /// Moves to the `index`-th test (from 0), never backwards; false if there is none.
+    fn skip_to(&mut self, index: usize) -> Result<bool, E>;
+    /// The next test, if any.
+    fn next_test(&mut self) -> Result<Option<Test>, E>;
+}
+
+/// What a streamed replay keeps for the report.
+#[derive(Debug, Default)]
+pub struct Streamed {
+    /// The tests that did not pass, in file order, with their outcomes.
+    pub kept: Vec<Test>,
+    pub outcomes: Vec<TestOutcome>,
+    /// The ids of the tests that passed, in file order.
+    pub passed: Vec<u64>,
+}
+
+impl Streamed {
+    /// Tests replayed.
+    pub fn total(&self) -> usize {
+        self.kept.len() + self.passed.len()
+    }
+}
+
+/// Why a streamed replay failed: its source, or the workers.
+#[derive(Debug, thiserror::Error)]
+pub enum StreamError<E: std::error::Error + 'static> {
+    #[error(transparent)]
+    Source(E),
+    #[error(transparent)]
+    Pool(#[from] PoolError),
+}
+
+/// One segment's results: its place, its failing tests, the ids of its passing tests, the
+/// failing tests' verdicts.
+type Part = (usize, Vec<Test>, Vec<u64>, Vec<Verdict>);
+
+/// What the threads share.
+struct Shared<'a, E: std::error::Error + 'static> {
+    lane: &'a dyn Lane,
+    segment: usize,
+    next_segment: AtomicUsize,
+    stop: AtomicBool,
+    parts: Mutex<Vec<Part>>,
+    failed: Mutex<Option<StreamError<E>>>,
+    done: AtomicUsize,
+    progress: &'a (dyn Fn(usize) + Sync),
+}
+
+/// Replays the tests of the sources `open` gives (one per thread, each reading the same
+/// tests), then confirms the failing ones; `progress` hears how many tests are done.
+pub fn replay_stream<E, S>(
+    open: &(dyn Fn() -> Result<S, E> + Sync),
+    lane: &dyn Lane,
+    options: &ReplayOptions,
+    progress: &(dyn Fn(usize) + Sync),
+) -> Result<Streamed, StreamError<E>>
+where
+    E: std::error::Error + Send + 'static,
+    S: Source<E>,
+{
+    let shared = Shared {
+        lane,
+        segment: options.segment.max(1),
+        next_segment: AtomicUsize::new(0),
+        stop: AtomicBool::new(false),
+        parts: Mutex::default(),
+        failed: Mutex::default(),
+        done: AtomicUsize::new(0),
+        progress,
+    };
+    std::thread::scope(|scope| {
+        for _ in 0..lane.jobs() {
+            scope.spawn(|| {
+                let result = open()
+                    .map_err(StreamError::Source)
+                    .and_then(|mut source| run_thread(&mut source, &shared));
+                if let Err(e) = result {
+                    shared.stop.store(true, Ordering::Relaxed);
+                    if let Ok(mut f) = shared.failed.lock() {
+                        f.get_or_insert(e);
+                    }
+                }
+            });
+        }
+    });
+    if let Some(e) = shared.failed.into_inner().ok().flatten() {
+        return Err(e);
+    }
+    let mut streamed = gather(shared.parts.into_inner().unwrap_or_default());
+    let refs: Vec<&Test> = streamed.kept.iter().collect();
+    confirm_rounds(&refs, lane, options, &mut streamed.outcomes)?;
+    Ok(streamed)
+}
+
+/// Takes segments until there are no more (or the replay stops).
+fn run_thread<E: std::error::Error + 'static, S: Source<E>>(
+    source: &mut S,
+    shared: &Shared<E>,
+) -> Result<(), StreamError<E>> {
+    while !shared.stop.load(Ordering::Relaxed) {
+        let k = shared.next_segment.fetch_add(1, Ordering::Relaxed);
+        if !source
+            .skip_to(k * shared.segment)
+            .map_err(StreamError::Source)?
+        {
+            return Ok(());
+        }
+        let part = run_segment(source, shared, k)?;
+        if let Ok(mut p) = shared.parts.lock() {
+            p.push(part);
+        }
+    }
+    Ok(())
+}
+
+/// Runs segment `k` on a fresh runner, `CALL` tests at a time.
+fn run_segment<E: std::error::Error + 'static, S: Source<E>>(
+    source: &mut S,
+    shared: &Shared<E>,
+    k: usize,
+) -> Result<Part, StreamError<E>> {
+    let runner = shared.lane.start_single()?;
+    let mut part: Part = (k, Vec::new(), Vec::new(), Vec::new());
+    let mut taken = 0;
+    while taken < shared.segment && !shared.stop.load(Ordering::Relaxed) {
+        let mut chunk = Vec::with_capacity(CALL);
+        while chunk.len() < CALL.min(shared.segment - taken) {
+            match source.next_test().map_err(StreamError::Source)? {
+                Some(t) => chunk.push(t),
+                None => break,
+            }
+        }
+        if chunk.is_empty() {
+            break;
+        }
+        let refs: Vec<&Test> = chunk.iter().collect();
+        let verdicts = run_and_compare(&refs, runner.as_ref())?;
+        taken += chunk.len();
+        let n = chunk.len();
+        for (t, v) in chunk.into_iter().zip(verdicts) {
+            if v == Verdict::Pass {
+                part.2.push(t.id);
+            } else {
+                part.1.push(t);
+                part.3.push(v);
+            }
+        }
+        (shared.progress)(shared.done.fetch_add(n, Ordering::Relaxed) + n);
+    }
+    Ok(part)
+}
+
+/// The segments' results in file order.
+fn gather(mut parts: Vec<Part>) -> Streamed {
+    parts.sort_by_key(|p| p.0);
+    let mut streamed = Streamed::default();
+    for (_, kept, passed, verdicts) in parts {
+        streamed.kept.extend(kept);
+        streamed.passed.extend(passed);
+        streamed.outcomes.extend(
+            verdicts
+                .into_iter()
+                .map(|verdict| TestOutcome::Differs { verdict }),
+        );
+    }
+    streamed
+}
+
+/// A source over tests in memory (for tests and small callers).
+pub struct Slice<'a> {
+    tests: &'a [Test],
+    at: usize,
+}
+
+impl<'a> Slice<'a> {
+    pub fn new(tests: &'a [Test]) -> Slice<'a> {
+        Slice { tests, at: 0 }
+    }
+}
+
+impl Source<std::convert::Infallible> for Slice<'_> {
+    fn skip_to(&mut self, index: usize) -> Result<bool, std::convert::Infallible> {
+        self.at = self.at.max(index);
+        Ok(self.at < self.tests.len())
+    }
+
+    fn next_test(&mut self) -> Result<Option<Test>, std::convert::Infallible> {
+        let t = self.tests.get(self.at).cloned();
+        self.at += 1;
+        Ok(t)
+    }
+}
