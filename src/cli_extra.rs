@@ -1,8 +1,8 @@
-//! Command-line definitions of the ecosystem commands (`targets new`, `explain`), kept
-//! apart from [`crate::cli`] so each file stays short.
+//! Command-line definitions of the ecosystem commands (`targets new`, `explain`), of
+//! `suite` and of two benches, kept apart from [`crate::cli`] so each file stays short.
 
 use super::PoolArgs;
-use clap::Args;
+use clap::{Args, Subcommand};
 use std::path::PathBuf;
 
 /// `difftest targets new`.
@@ -45,4 +45,97 @@ pub struct ExplainArgs {
     pub no_rerun: bool,
     #[command(flatten)]
     pub pool: PoolArgs,
+}
+
+/// `difftest suite`.
+#[derive(Subcommand, Debug)]
+pub enum SuiteCommand {
+    /// Tests, statements, size and the classes covered (the whole file is verified)
+    Stats {
+        #[arg(value_name = "FILE")]
+        file: PathBuf,
+        /// Also list every class covered, with its number of calls
+        #[arg(long)]
+        classes: bool,
+    },
+}
+
+/// `difftest bench detection`.
+#[derive(Args, Debug, Clone)]
+pub struct BenchDetectionArgs {
+    /// The list of documented changes
+    #[arg(
+        long,
+        default_value = "examples/known-changes/changes.yaml",
+        value_name = "FILE"
+    )]
+    pub changes: PathBuf,
+    /// Pairs of feature releases, OLD-NEW: record on temurinOLD, replay on temurinNEW
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "17-21,21-25",
+        value_name = "OLD-NEW,…"
+    )]
+    pub pairs: Vec<String>,
+    /// A variant of the record: NAME=FLAGS (extra `record` flags, space-separated), or
+    /// `defaults`; repeat to compare variants at the same budget
+    #[arg(
+        long = "variant",
+        default_value = "defaults",
+        value_name = "NAME=FLAGS"
+    )]
+    pub variants: Vec<String>,
+    /// Also record on the newer release and replay on the older (finds added API)
+    #[arg(long)]
+    pub both_directions: bool,
+    /// Seconds of generation per record
+    #[arg(long, default_value_t = 120.0, value_name = "SECONDS")]
+    pub time_limit: f64,
+    /// Stop each record at this many tests (an equal budget that load does not change)
+    #[arg(long, value_name = "N")]
+    pub output_limit: Option<usize>,
+    /// Reruns for flake removal per record
+    #[arg(long, default_value_t = 10, value_name = "N")]
+    pub reruns: usize,
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Where suites, reports and logs are kept; a variant whose report is already there is
+    /// scored again without running [default: a temporary folder]
+    #[arg(long, value_name = "DIR")]
+    pub work: Option<PathBuf>,
+    #[command(flatten)]
+    pub pool: PoolArgs,
+}
+
+/// `difftest bench replay`.
+#[derive(Args, Debug, Clone)]
+pub struct BenchReplayArgs {
+    /// The reference the suite is recorded on
+    #[arg(long = "ref", default_value = "temurin17", value_name = "REF")]
+    pub reference: String,
+    /// The target it is replayed on
+    #[arg(long = "impl", default_value = "temurin21", value_name = "TGT")]
+    pub target: String,
+    /// Tests in the suite
+    #[arg(long, default_value_t = 40_000)]
+    pub tests: usize,
+    /// Use difftest's hand-built JDK call templates instead of `difftest record`
+    #[arg(long)]
+    pub synthetic: bool,
+    /// With --synthetic: templates concatenated into one test (about 4 statements each)
+    #[arg(long, default_value_t = 3)]
+    pub calls_per_test: usize,
+    /// Seed of the generated sequences
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Job counts to measure
+    #[arg(long, value_delimiter = ',', default_value = "1,2")]
+    pub jobs: Vec<usize>,
+    /// Keep the suite and reports in this folder (default: a temporary one)
+    #[arg(long, value_name = "DIR")]
+    pub keep: Option<PathBuf>,
+    /// Replay this recorded suite (plain or .zst) instead of recording one
+    #[arg(long, value_name = "FILE", conflicts_with = "synthetic")]
+    pub suite: Option<PathBuf>,
 }

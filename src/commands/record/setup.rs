@@ -249,15 +249,12 @@ pub fn filter_model(model: &ApiModel, omit: &OmitList, skip_deprecated: bool) ->
 /// Where the suite goes: `--output` or `oracles/REF.yaml`, with `.zst` added for
 /// `--compress` (a name that already ends in `.zst` is compressed anyway).
 fn output_path(args: &RecordArgs) -> PathBuf {
-    let path = args
-        .output
-        .clone()
-        .unwrap_or_else(|| {
-            Path::new("oracles").join(format!(
-                "{}.yaml",
-                crate::target::overlay::file_stem(&args.reference)
-            ))
-        });
+    let path = args.output.clone().unwrap_or_else(|| {
+        Path::new("oracles").join(format!(
+            "{}.yaml",
+            crate::target::overlay::file_stem(&args.reference)
+        ))
+    });
     if args.compress && !crate::suite::compress::wanted(&path) {
         let mut name = path.clone().into_os_string();
         name.push(".zst");
