@@ -262,14 +262,7 @@ fn parse_probe(line: &str) -> Result<(Fingerprint, String), String> {
     let props: BTreeMap<String, String> =
         serde_json::from_str(line).map_err(|e| format!("unreadable guest properties: {e}"))?;
     let get = |k: &str| props.get(k).cloned().ok_or(format!("the guest has no {k}"));
-    let fingerprint = Fingerprint {
-        java_version: get("java.version")?,
-        java_vendor: get("java.vendor")?,
-        vm_name: get("java.vm.name")?,
-        runtime_version: get("java.runtime.version")?,
-        data_versions: None,
-    };
-    Ok((fingerprint, get("java.vm.version")?))
+    super::fingerprint::from_properties(get)
 }
 
 #[cfg(test)]

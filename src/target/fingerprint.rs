@@ -185,6 +185,13 @@ pub fn parse_properties(text: &str) -> Result<(Fingerprint, String), String> {
             })
             .ok_or_else(|| format!("its -XshowSettings:properties output has no {key}"))
     };
+    from_properties(get)
+}
+
+/// The fingerprint and `java.vm.version` from a lookup of system properties.
+pub fn from_properties(
+    get: impl Fn(&str) -> Result<String, String>,
+) -> Result<(Fingerprint, String), String> {
     let fingerprint = Fingerprint {
         java_version: get("java.version")?,
         java_vendor: get("java.vendor")?,
