@@ -3,21 +3,7 @@ import java.util.*;
 import java.util.regex.Pattern;
 
 // Behaviour changes in java.lang / java.util / java.text outside locale and Unicode data.
-public class CoreLib {
-    static String esc(Object o) {
-        String s = String.valueOf(o);
-        StringBuilder b = new StringBuilder();
-        for (char c : s.toCharArray()) {
-            if (c < 0x20 || c > 0x7e) b.append(String.format("\\u%04X", (int) c)); else b.append(c);
-        }
-        return b.toString();
-    }
-    interface T { Object get() throws Throwable; }
-    static void t(String id, T f) {
-        Object r;
-        try { r = f.get(); } catch (Throwable e) { r = "throws " + e; }
-        System.out.println(id + ": " + esc(r));
-    }
+public class CoreLib extends Probe {
     static List<Integer> bounds(String s) {
         BreakIterator b = BreakIterator.getCharacterInstance();
         b.setText(s);

@@ -3,21 +3,7 @@ import java.util.*;
 import javax.crypto.*;
 
 // Security defaults and the algorithms the built-in providers offer.
-public class Crypto {
-    static String esc(Object o) {
-        String s = String.valueOf(o);
-        StringBuilder b = new StringBuilder();
-        for (char c : s.toCharArray()) {
-            if (c < 0x20 || c > 0x7e) b.append(String.format("\\u%04X", (int) c)); else b.append(c);
-        }
-        return b.toString();
-    }
-    interface T { Object get() throws Throwable; }
-    static void t(String id, T f) {
-        Object r;
-        try { r = f.get(); } catch (Throwable e) { r = "throws " + e; }
-        System.out.println(id + ": " + esc(r));
-    }
+public class Crypto extends Probe {
     public static void main(String[] a) throws Exception {
         // 17 -> 21: JDK-8267319 (JDK 19) larger default key sizes
         t("default-aes-keysize", () -> {

@@ -1,19 +1,5 @@
 // Double.toString and Float.toString give the shortest decimal that rounds back (JDK 19, JDK-4511638).
-public class FloatingPoint {
-    static String esc(Object o) {
-        String s = String.valueOf(o);
-        StringBuilder b = new StringBuilder();
-        for (char c : s.toCharArray()) {
-            if (c < 0x20 || c > 0x7e) b.append(String.format("\\u%04X", (int) c)); else b.append(c);
-        }
-        return b.toString();
-    }
-    interface T { Object get() throws Throwable; }
-    static void t(String id, T f) {
-        Object r;
-        try { r = f.get(); } catch (Throwable e) { r = "throws " + e; }
-        System.out.println(id + ": " + esc(r));
-    }
+public class FloatingPoint extends Probe {
     public static void main(String[] a) throws Exception {
         t("double-tostring-shortest", () -> Double.toString(2.0E23) + " " + Double.toString(1.0E23) + " " + Double.toString(2.82879384806159E17) + " " + Double.toString(1.0E-322) + " " + String.valueOf(8.41E21));
         t("float-tostring-shortest", () -> Float.toString(Float.MIN_NORMAL) + " " + Float.toString(2.0E-44f) + " " + Float.intBitsToFloat(16));

@@ -4,21 +4,7 @@ import java.time.format.*;
 import java.util.*;
 
 // Locale data (CLDR) changes visible with the en/ROOT data of java.base alone.
-public class LocaleData {
-    static String esc(Object o) {
-        String s = String.valueOf(o);
-        StringBuilder b = new StringBuilder();
-        for (char c : s.toCharArray()) {
-            if (c < 0x20 || c > 0x7e) b.append(String.format("\\u%04X", (int) c)); else b.append(c);
-        }
-        return b.toString();
-    }
-    interface T { Object get() throws Throwable; }
-    static void t(String id, T f) {
-        Object r;
-        try { r = f.get(); } catch (Throwable e) { r = "throws " + e; }
-        System.out.println(id + ": " + esc(r));
-    }
+public class LocaleData extends Probe {
     public static void main(String[] a) throws Exception {
         Date epoch = new Date(0L);
         // JDK 20, CLDR 42

@@ -2,21 +2,7 @@ import java.time.*;
 import java.util.*;
 
 // Time-zone data (tzdata) and currency data (ISO 4217) shipped with each runtime.
-public class TimeAndMoney {
-    static String esc(Object o) {
-        String s = String.valueOf(o);
-        StringBuilder b = new StringBuilder();
-        for (char c : s.toCharArray()) {
-            if (c < 0x20 || c > 0x7e) b.append(String.format("\\u%04X", (int) c)); else b.append(c);
-        }
-        return b.toString();
-    }
-    interface T { Object get() throws Throwable; }
-    static void t(String id, T f) {
-        Object r;
-        try { r = f.get(); } catch (Throwable e) { r = "throws " + e; }
-        System.out.println(id + ": " + esc(r));
-    }
+public class TimeAndMoney extends Probe {
     static String code(String c) {
         try { return c + "=" + Currency.getInstance(c).getNumericCode(); } catch (IllegalArgumentException e) { return c + "=" + e.getClass().getName(); }
     }

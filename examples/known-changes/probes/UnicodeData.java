@@ -1,19 +1,5 @@
 // Unicode upgrades: JDK 17 = Unicode 13, JDK 21 = Unicode 15.0, JDK 25 = Unicode 16.0.
-public class UnicodeData {
-    static String esc(Object o) {
-        String s = String.valueOf(o);
-        StringBuilder b = new StringBuilder();
-        for (char c : s.toCharArray()) {
-            if (c < 0x20 || c > 0x7e) b.append(String.format("\\u%04X", (int) c)); else b.append(c);
-        }
-        return b.toString();
-    }
-    interface T { Object get() throws Throwable; }
-    static void t(String id, T f) {
-        Object r;
-        try { r = f.get(); } catch (Throwable e) { r = "throws " + e; }
-        System.out.println(id + ": " + esc(r));
-    }
+public class UnicodeData extends Probe {
     public static void main(String[] a) {
         // Unicode 14 (JDK 19) and 15.0 (JDK 20)
         t("unicode14-15-letters", () -> Character.isLetter(0x0870) + " " + Character.getType(0x0870) + " " + Character.isLetter(0x10570) + " " + Character.getType(0x1E030) + " " + Character.isDefined(0x1E030));
