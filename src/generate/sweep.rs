@@ -50,6 +50,8 @@ pub(super) struct Sweeps {
     /// Lookups of catalogue values, one queue per operation, taken in turn so that every
     /// catalogue advances at once.
     queue: RoundRobin,
+    /// The lookups of each (owner class, value type), found once.
+    lookups_of: HashMap<(NameId, NameId), Vec<usize>>,
     /// Lookups of mined constants, tried when `queue` is empty.
     constants: RoundRobin,
     /// Catalogues being swept, each waiting for its next chunk.
@@ -215,17 +217,29 @@ impl Generator<'_> {
     }
 
     fn queue_lookups(&mut self, owner: NameId, ty: NameId, tmpl: u32) {
-        let owner = self.names.name(owner).to_string();
-        for op in 0..self.random_ops {
-            let o = &self.ops[op];
-            let fits = !o.receiver
-                && o.inputs.len() == 1
-                && self.op_class[op] == owner
-                && self.names.assignable(ty, o.inputs[0]);
-            if fits && self.sweeps.queue.len < MAX_QUEUED {
+        if !self.sweeps.lookups_of.contains_key(&(owner, ty)) {
+            let ops = self.lookups_of(owner, ty);
+            self.sweeps.lookups_of.insert((owner, ty), ops);
+        }
+        for &op in &self.sweeps.lookups_of[&(owner, ty)] {
+            if self.sweeps.queue.len < MAX_QUEUED {
                 self.sweeps.queue.push(Lookup { op, tmpl, ty });
             }
         }
+    }
+
+    /// The static operations of class `owner` taking one value of type `ty`.
+    fn lookups_of(&self, owner: NameId, ty: NameId) -> Vec<usize> {
+        let owner = self.names.name(owner);
+        (0..self.random_ops)
+            .filter(|&op| {
+                let o = &self.ops[op];
+                !o.receiver
+                    && o.inputs.len() == 1
+                    && self.op_class[op] == owner
+                    && self.names.assignable(ty, o.inputs[0])
+            })
+            .collect()
     }
 
     /// Lookup candidates for the start of a round: at most one in [`ROUND_SHARE`].
