@@ -80,7 +80,7 @@ pub enum Command {
     Accept(AcceptArgs),
     /// Merge the JSON reports of shards (`replay --shard K/N`) into one report
     Report(ReportArgs),
-    /// Record a regression suite on a reference implementation (oracles/REF.yaml)
+    /// Record a regression suite on a reference implementation (oracles/REF.yaml.zst)
     Record(Box<RecordArgs>),
     /// Record on two implementations with the same seed and budget, replay each suite on
     /// the other, and report what changed from the first to the second, API added and
@@ -231,7 +231,7 @@ pub enum BenchCommand {
         #[arg(long, default_value_t = 120.0)]
         time_limit: f64,
         /// Reruns for flake removal
-        #[arg(long, default_value_t = 10)]
+        #[arg(long, default_value_t = crate::rerun::DEFAULT_RERUNS)]
         reruns: usize,
         #[command(flatten)]
         pool: PoolArgs,
@@ -346,11 +346,10 @@ pub struct RecordArgs {
     /// Use only this omit list instead of the shipped one
     #[arg(long, value_name = "FILE")]
     pub omit_replace: Option<PathBuf>,
-    /// Keep only the tests that observe a behaviour (a call's shape and value) no earlier
-    /// test observed, and rerun only those: a smaller suite, but it shows fewer differences
-    /// (see the README)
+    /// Keep every test; by default only a subset that observes every behaviour the whole
+    /// suite observed is kept and rerun (see the README)
     #[arg(long)]
-    pub reduce: bool,
+    pub keep_all: bool,
     /// Leave out API deprecated for removal (kept by default: its removal is a difference)
     #[arg(long)]
     pub skip_deprecated_for_removal: bool,
@@ -364,13 +363,14 @@ pub struct RecordArgs {
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
     /// Times the suite runs again on fresh workers to drop unstable values
-    #[arg(long, default_value_t = 10, value_name = "N")]
+    #[arg(long, default_value_t = crate::rerun::DEFAULT_RERUNS, value_name = "N")]
     pub reruns: usize,
-    /// Where to write the suite [default: oracles/REF.yaml]; a name ending in .zst is
-    /// written zstd-compressed
+    /// Where to write the suite [default: oracles/REF.yaml.zst]; a name ending in .zst is
+    /// written zstd-compressed, any other name as plain text
     #[arg(long, short = 'o', value_name = "PATH")]
     pub output: Option<PathBuf>,
-    /// Write the suite zstd-compressed: oracles/REF.yaml.zst, or --output with .zst added
+    /// Write --output zstd-compressed, with .zst added to its name (the default output is
+    /// compressed anyway)
     #[arg(long)]
     pub compress: bool,
     /// Extra primitive and String literals (`TYPE VALUE` lines)

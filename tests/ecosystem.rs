@@ -90,7 +90,7 @@ fn quick_start_records_and_gates_a_jar_without_a_target_file() {
     assert!(
         f.work
             .path()
-            .join("oracles/temurin17+mylib-1.0.yaml")
+            .join("oracles/temurin17+mylib-1.0.yaml.zst")
             .is_file()
     );
     let reports = f.work.path().join("reports");

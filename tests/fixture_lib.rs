@@ -56,7 +56,7 @@ fn record_on_release_1_and_replay_on_release_2_finds_every_injected_regression()
         "--reruns",
         "3",
     ]);
-    record.extend(["--seed", "5", "--no-progress"]);
+    record.extend(["--seed", "5", "--no-progress", "-o", "oracles/lib-v1.yaml"]);
     record.extend(common);
     let out = difftest(work.path(), &record);
     assert!(out.status.success(), "{}", stderr(&out));

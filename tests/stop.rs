@@ -155,7 +155,14 @@ fn sigterm_stops_a_record_of_hanging_calls_within_seconds_with_a_partial_suite()
     let mut child = record(
         work.path(),
         &targets,
-        &["--timeout", "60", "--time-limit", "120"],
+        &[
+            "--timeout",
+            "60",
+            "--time-limit",
+            "120",
+            "-o",
+            "oracles/hang.yaml",
+        ],
     );
     let pid = child.id();
     let workers = wait_for_hanging_workers(pid, Duration::from_secs(2));

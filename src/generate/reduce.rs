@@ -1,13 +1,25 @@
-//! Suite reduction over observed behaviour: of the regression tests generation kept, keep
-//! those that observe something no earlier test observed, and drop the rest. A behaviour is
-//! a checked step's statement shape (the callee, with literals as written) and the value it
-//! gave (its rendering, runtime class, or exception class and message), or an observer call
-//! (type and method) and its value. Like test-suite minimisation for coverage, but the
-//! coverage is what the reference did, so every value the full suite checked is still
-//! checked by some test. Tests are taken in id order, so the result is deterministic.
+//! Suite reduction over observed behaviour: of the regression tests generation kept, keep a
+//! subset that still observes every behaviour the full suite observed, and drop the rest
+//! (test-suite minimisation, with observed behaviour as the coverage). A behaviour is a
+//! checked value together with the computation that gave it: the call's shape (callee, with
+//! literals as written) applied to the *states* of its inputs, where the state of a variable
+//! is the computation that made it plus every later call that took it as an input (and so
+//! may have changed it); an observer's behaviour is its method on the final state of its
+//! variable. So `count()` of two different streams, or `size()` of a list after other
+//! `add`s, are different behaviours even when the values agree: the same value from other
+//! inputs on the reference need not be the same on the target. Aliasing (an iterator that
+//! changes its list) is not followed.
+//!
+//! Greedy, and deterministic: tests with more checks are taken first (ties by id), a test is
+//! kept if it observes a behaviour no kept test observes, and the kept tests stay in id
+//! order. Error-revealing tests are all kept.
 
 use super::Recorded;
 use super::components::key_of;
+use super::kept::KeptTest;
+use super::kept::Values;
+use super::store::Store;
+use crate::sequence::Observed;
 use std::collections::HashSet;
 
 /// What reduction did.
@@ -19,28 +31,79 @@ pub struct Reduction {
     pub behaviours: usize,
 }
 
-/// Keeps the tests that add a behaviour; error-revealing tests are all kept.
+/// Keeps the tests that add a behaviour (see the module comment).
 pub fn reduce(rec: &mut Recorded) -> Reduction {
     let before = rec.tests.len();
+    let mut order: Vec<usize> = (0..before).collect();
+    order.sort_by_key(|&t| {
+        (
+            std::cmp::Reverse(rec.tests[t].check_count()),
+            rec.tests[t].id,
+        )
+    });
     let mut seen: HashSet<u128> = HashSet::new();
-    let (store, tests) = (&rec.store, &mut rec.tests);
-    tests.retain(|t| {
-        let parts = &store.node(t.seq).parts;
-        let mut new = false;
-        for &(step, value) in &t.checks {
-            let shape = store.template_at(parts, step);
-            new |= seen.insert(key_of(&(0u8, shape, value)));
+    let mut keep = vec![false; before];
+    for t in order {
+        for b in behaviours(&rec.store, &rec.values, &rec.tests[t]) {
+            keep[t] |= seen.insert(b);
         }
-        for (o, &value) in t.observers.iter().zip(&t.observations) {
-            new |= seen.insert(key_of(&(1u8, o.class, o.method, value)));
-        }
-        new
+    }
+    let mut index = 0;
+    rec.tests.retain(|_| {
+        index += 1;
+        keep[index - 1]
     });
     Reduction {
         before,
         after: rec.tests.len(),
         behaviours: seen.len(),
     }
+}
+
+/// Reduces again once reruns dropped unstable values, which may leave kept tests with
+/// nothing new; the counts are from `first`'s full suite to the end.
+pub fn after_reruns(first: Reduction, rec: &mut Recorded) -> Reduction {
+    let again = reduce(rec);
+    Reduction {
+        before: first.before,
+        ..again
+    }
+}
+
+/// The behaviours test `t` checks: a key per checked step and per observer.
+pub fn behaviours(store: &Store, values: &Values, t: &KeptTest) -> Vec<u128> {
+    let flat = store.flatten(&store.node(t.seq).parts);
+    let mut state: Vec<u128> = Vec::with_capacity(flat.len());
+    let mut call: Vec<u128> = Vec::with_capacity(flat.len());
+    let mut value: Vec<Option<u128>> = vec![None; flat.len()];
+    for &(step, v) in &t.checks {
+        if let Observed::Value { .. } = values.get(v) {
+            value[step as usize] = Some(key_of(&(2u8, v)));
+        }
+    }
+    for (s, (tmpl, inputs)) in flat.iter().enumerate() {
+        let ins: Vec<u128> = inputs
+            .iter()
+            .map(|&i| value[i as usize].unwrap_or(state[i as usize]))
+            .collect();
+        let key = key_of(&(tmpl, &ins));
+        for (j, &i) in inputs.iter().enumerate() {
+            state[i as usize] = key_of(&(state[i as usize], key, j));
+        }
+        debug_assert_eq!(state.len(), s);
+        state.push(key);
+        call.push(key);
+    }
+    let checks = t
+        .checks
+        .iter()
+        .map(|&(step, value)| key_of(&(0u8, call[step as usize], value)));
+    let observers = t
+        .observers
+        .iter()
+        .zip(&t.observations)
+        .map(|(o, &value)| key_of(&(1u8, state[o.stmt as usize], o.class, o.method, value)));
+    checks.chain(observers).collect()
 }
 
 #[cfg(test)]
@@ -74,15 +137,38 @@ mod tests {
         }
     }
 
+    /// Every behaviour key the tests of `rec` observe.
+    fn keys(rec: &Recorded) -> HashSet<u128> {
+        let all = rec.tests.iter();
+        all.flat_map(|t| super::behaviours(&rec.store, &rec.values, t))
+            .collect()
+    }
+
+    fn ids(rec: &Recorded) -> Vec<u64> {
+        rec.tests.iter().map(|t| t.id).collect()
+    }
+
     #[test]
     fn keeps_fewer_tests_that_still_observe_every_behaviour_in_id_order() {
         let mut rec = fake::recorded(3, 400);
-        let all = behaviours(&rec);
+        let (all, all_keys) = (behaviours(&rec), keys(&rec));
         let errors = rec.errors.len();
         let r = reduce(&mut rec);
         assert!(r.before >= 400 && r.after < r.before, "{r:?}");
-        assert_eq!(behaviours(&rec), all, "no behaviour lost");
+        assert_eq!(behaviours(&rec), all, "no (callee, value) lost");
+        assert_eq!(keys(&rec), all_keys, "no behaviour lost");
+        assert_eq!(r.behaviours, all_keys.len());
         assert_eq!(rec.errors.len(), errors);
         assert!(rec.tests.windows(2).all(|w| w[0].id < w[1].id));
+        let mut again = fake::recorded(3, 400);
+        reduce(&mut again);
+        assert_eq!(ids(&again), ids(&rec), "the same tests for the same seed");
+    }
+
+    #[test]
+    fn a_callee_giving_the_same_value_from_other_inputs_is_another_behaviour() {
+        let rec = fake::recorded(5, 400);
+        let coarse = behaviours(&rec).len();
+        assert!(keys(&rec).len() > coarse, "inputs tell behaviours apart");
     }
 }

@@ -24,7 +24,7 @@ pub fn run(
         omit: Vec::new(),
         omit_replace: None,
         skip_deprecated_for_removal: false,
-        reduce: false,
+        keep_all: false,
         time_limit,
         output_limit: None,
         seed: 0,

@@ -1,6 +1,6 @@
 //! `difftest record --impl REF`: describes the scope on the reference, generates sequences
 //! for the time budget (or until the output limit), reruns the suite on fresh workers to
-//! drop unstable values, and writes `oracles/REF.yaml` atomically. Ctrl-C stops generation
+//! drop unstable values, and writes `oracles/REF.yaml.zst` atomically. Ctrl-C stops generation
 //! at once (the calls still running are killed, that round dropped) and still reruns and
 //! writes what was kept, marked `partial: true`; a second one (or SIGTERM) also stops the
 //! reruns at once; the exit code of an interrupted record is 130. The time limit is a hard
@@ -15,7 +15,7 @@ use super::{pool_config, store};
 use crate::cli::{GlobalArgs, RecordArgs};
 use crate::exit::{Exit, bad_input};
 use crate::generate::mined::{self, Mined};
-use crate::generate::reduce::reduce;
+use crate::generate::reduce::{self, reduce};
 use crate::generate::{Executor, Generator, Recorded, StopReason};
 use crate::interrupt;
 use crate::model::ApiModel;
@@ -80,14 +80,9 @@ pub fn record(global: &GlobalArgs, args: &RecordArgs) -> anyhow::Result<Outcome>
     if let Some(n) = plan.generation.output_limit {
         generated.rec.tests.truncate(n);
     }
-    let reduction = args.reduce.then(|| reduce(&mut generated.rec));
-    if let Some(r) = reduction {
-        println!(
-            "reduced: {} of {} tests observe all {} distinct behaviours; the rest dropped",
-            r.after, r.before, r.behaviours
-        );
-    }
+    let reduction = (!args.keep_all).then(|| reduce(&mut generated.rec));
     let report = reruns(args, &provisioned, &config, &mut generated.rec)?;
+    let reduction = reduction.map(|first| reduce::after_reruns(first, &mut generated.rec));
     let expected = output::expected_exceptions(&generated.rec);
     kinds.retain(|class, _| expected.contains(class));
     let partial = interrupt::interrupted() || generated.error.is_some();
@@ -106,6 +101,13 @@ pub fn record(global: &GlobalArgs, args: &RecordArgs) -> anyhow::Result<Outcome>
     let header = output::header(made, &generated.rec, &kinds);
     output::write(&plan.output, &header, &kinds, &generated.rec)?;
     summary(&plan, &generated, &report, generation_rss, partial);
+    if let Some(r) = reduction {
+        println!(
+            "reduced: kept {} of {} tests, which observe all {} distinct behaviours \
+             (--keep-all keeps every test)",
+            r.after, r.before, r.behaviours
+        );
+    }
     if let Some(e) = generated.error {
         return Err(e.into());
     }

@@ -68,7 +68,7 @@ pub struct Made<'a> {
     pub options: BTreeMap<String, String>,
     pub reason: Option<StopReason>,
     pub report: &'a RerunReport,
-    /// Suite reduction, with `--reduce`.
+    /// Suite reduction, unless `--keep-all`.
     pub reduction: Option<Reduction>,
     pub partial: bool,
 }

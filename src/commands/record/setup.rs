@@ -218,7 +218,7 @@ fn options(args: &RecordArgs) -> BTreeMap<String, String> {
         ("literals-file", path(&args.literals_file)),
         ("observers", path(&args.observers)),
         ("omit-replace", path(&args.omit_replace)),
-        ("reduce", args.reduce.then(|| "true".to_string())),
+        ("keep-all", args.keep_all.then(|| "true".to_string())),
         (
             "skip-deprecated-for-removal",
             args.skip_deprecated_for_removal.then(|| "true".to_string()),
@@ -246,12 +246,14 @@ pub fn filter_model(model: &ApiModel, omit: &OmitList, skip_deprecated: bool) ->
     out
 }
 
-/// Where the suite goes: `--output` or `oracles/REF.yaml`, with `.zst` added for
-/// `--compress` (a name that already ends in `.zst` is compressed anyway).
+/// Where the suite goes: `--output`, with `.zst` added for `--compress`, or
+/// `oracles/REF.yaml.zst`. Compressed by default because the readable text repeats every
+/// test's calls in full: a default record is about 80 MB of text, 14× smaller compressed,
+/// small enough to commit (`zstd -dc` or `-o REF.yaml` gives the text).
 fn output_path(args: &RecordArgs) -> PathBuf {
     let path = args.output.clone().unwrap_or_else(|| {
         Path::new("oracles").join(format!(
-            "{}.yaml",
+            "{}.yaml.zst",
             crate::target::overlay::file_stem(&args.reference)
         ))
     });
