@@ -19,7 +19,14 @@ fn record(dir: &Path, name: &str, extra: &[&str]) -> Suite {
     let output = dir.join(name);
     let output = output.to_str().unwrap();
     let mut args = vec!["record", "--impl", "temurin17", "--classes", CLASSES];
-    args.extend(["--output-limit", "1500", "--time-limit", "60", "--seed", "4"]);
+    args.extend([
+        "--output-limit",
+        "1500",
+        "--time-limit",
+        "60",
+        "--seed",
+        "4",
+    ]);
     args.extend(["--reruns", "1", "--no-progress", "-j", "2", "-o", output]);
     args.extend(extra);
     let out = difftest(dir, &args);
