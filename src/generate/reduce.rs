@@ -2,13 +2,14 @@
 //! subset that still observes every behaviour the full suite observed, and drop the rest
 //! (test-suite minimisation, with observed behaviour as the coverage). A behaviour is a
 //! checked value together with the computation that gave it: the call's shape (callee, with
-//! literals as written) applied to the *states* of its inputs, where the state of a variable
-//! is the computation that made it plus every later call that took it as an input (and so
-//! may have changed it); an observer's behaviour is its method on the final state of its
-//! variable. So `count()` of two different streams, or `size()` of a list after other
-//! `add`s, are different behaviours even when the values agree: the same value from other
-//! inputs on the reference need not be the same on the target. Aliasing (an iterator that
-//! changes its list) is not followed.
+//! literals as written) applied to the *states* of its inputs. A checked primitive, String
+//! or enum value is its value (how it was computed does not matter to the callee); any
+//! other variable is the computation that made it plus every later call that took it as an
+//! input (and so may have changed it). An observer's behaviour is its method on the final
+//! state of its variable. So `count()` of two different streams, or `size()` of a list
+//! after other `add`s, are different behaviours even when the values agree: the same value
+//! from other inputs on the reference need not be the same on the target. Aliasing (an
+//! iterator that changes its list) and static state are not followed.
 //!
 //! Greedy, and deterministic: tests with more checks are taken first (ties by id), a test is
 //! kept if it observes a behaviour no kept test observes, and the kept tests stay in id
@@ -16,8 +17,7 @@
 
 use super::Recorded;
 use super::components::key_of;
-use super::kept::KeptTest;
-use super::kept::Values;
+use super::kept::{KeptTest, Values};
 use super::store::Store;
 use crate::sequence::Observed;
 use std::collections::HashSet;
