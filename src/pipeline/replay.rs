@@ -12,7 +12,7 @@ use crate::report::{Implementation, Options, Report, Stats, TestReport, TestStat
 use crate::suite::entries::Entries;
 use crate::suite::read::{SuiteReader, verify};
 use crate::suite::{Header, SuiteError, Test};
-use crate::target::TargetStore;
+use crate::target::{Fingerprint, TargetStore};
 use crate::triage::accepted::{AcceptedList, path_for};
 use crate::triage::{Group, group, minimize::minimize_all};
 use std::path::{Path, PathBuf};
@@ -166,7 +166,28 @@ impl Session {
             notes.push("one shard replayed: stale accepted entries are final only after `difftest report --merge`".into());
         }
         let seconds = began.elapsed().as_secs_f64();
-        let context = Context {
+        let times = Times {
+            seconds,
+            replay: replay_seconds,
+            minimize: minimize_seconds,
+        };
+        let stats = stats(&lane, streamed.total(), seconds, self.config.jobs);
+        let context = self.context(name, &provisioned.fingerprint, times, stats, notes);
+        let mut report = build(context, &tests, outcomes, &groups);
+        add_passes(&mut report, &streamed.passed);
+        Ok(report)
+    }
+
+    /// What the report of `name` is built from.
+    fn context(
+        &self,
+        name: &str,
+        fingerprint: &Fingerprint,
+        times: Times,
+        stats: Stats,
+        notes: Vec<String>,
+    ) -> Context<'_> {
+        Context {
             reference: Implementation {
                 name: self.header.reference.clone(),
                 fingerprint: Some(self.header.fingerprint.one_line()),
@@ -174,12 +195,8 @@ impl Session {
             },
             target: Implementation {
                 name: name.to_string(),
-                fingerprint: Some(provisioned.fingerprint.one_line()),
-                data_versions: provisioned
-                    .fingerprint
-                    .data_versions
-                    .clone()
-                    .unwrap_or_default(),
+                fingerprint: Some(fingerprint.one_line()),
+                data_versions: fingerprint.data_versions.clone().unwrap_or_default(),
             },
             suite: self.suite_path.display().to_string(),
             shard: self.plan.shard,
@@ -191,18 +208,15 @@ impl Session {
                 segment: self.plan.segment,
             },
             accepted: &self.accepted,
-            seconds,
+            seconds: times.seconds,
             stats: Stats {
                 load_seconds: self.load_seconds,
-                replay_seconds,
-                minimize_seconds,
-                ..stats(&lane, streamed.total(), seconds, self.config.jobs)
+                replay_seconds: times.replay,
+                minimize_seconds: times.minimize,
+                ..stats
             },
             notes,
-        };
-        let mut report = build(context, &tests, outcomes, &groups);
-        add_passes(&mut report, &streamed.passed);
-        Ok(report)
+        }
     }
 
     /// Replays the suite on `lane` as it is read from the file, by each thread.
@@ -242,11 +256,7 @@ impl Session {
             .unwrap_or_default()
     }
 
-    fn fingerprint_notes(
-        &self,
-        name: &str,
-        fingerprint: &crate::target::Fingerprint,
-    ) -> Vec<String> {
+    fn fingerprint_notes(&self, name: &str, fingerprint: &Fingerprint) -> Vec<String> {
         let header = &self.header;
         let mut notes = Vec::new();
         if name == header.reference
@@ -335,6 +345,13 @@ impl Session {
             });
         self.reference = Some(started);
     }
+}
+
+/// Wall times of one target's replay, in seconds.
+struct Times {
+    seconds: f64,
+    replay: f64,
+    minimize: f64,
 }
 
 /// The suite file read forward by one replay thread.
