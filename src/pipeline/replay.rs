@@ -7,8 +7,8 @@ use super::Error;
 use crate::pool::{Executor, Lane, PoolConfig, PoolLane};
 use crate::replay::stream::{Source, StreamError, Streamed, replay_stream};
 use crate::replay::{ReplayOptions, Shard};
-use crate::report::build::{Context, build, summarize};
-use crate::report::{Implementation, Options, Report, Stats, TestReport, TestStatus};
+use crate::report::build::{Context, add_passes, build};
+use crate::report::{Implementation, Options, Report, Stats};
 use crate::suite::entries::Entries;
 use crate::suite::read::{SuiteReader, verify};
 use crate::suite::{Header, SuiteError, Test};
@@ -368,25 +368,6 @@ impl Source<SuiteError> for FileSource {
     fn next_test(&mut self) -> Result<Option<Test>, SuiteError> {
         self.reader.next_test(&mut self.entries)
     }
-}
-
-/// Adds the tests that passed (only their ids were kept) to a report built from the
-/// others, in id order, and counts the summary again.
-fn add_passes(report: &mut Report, passed: &[u64]) {
-    report.tests.extend(passed.iter().map(|&id| TestReport {
-        id,
-        status: TestStatus::Pass,
-        group: None,
-        cause: None,
-        kind: None,
-        label: None,
-        callee: None,
-        ref_value: None,
-        tgt_value: None,
-    }));
-    report.tests.sort_by_key(|t| t.id);
-    let seconds = report.summary.seconds;
-    report.summary = summarize(&report.tests, &report.groups, &report.causes, seconds);
 }
 
 fn stats(lane: &PoolLane, tests: usize, seconds: f64, jobs: usize) -> Stats {
