@@ -161,7 +161,9 @@ fn child(
     if let Some(jobs) = pool.jobs {
         cmd.arg("--jobs").arg(jobs.to_string());
     }
-    cmd.arg("--timeout").arg(pool.timeout.to_string());
+    if let Some(timeout) = pool.timeout {
+        cmd.arg("--timeout").arg(timeout.to_string());
+    }
     let out = std::fs::File::create(log)?;
     cmd.stdout(out.try_clone()?)
         .stderr(out)

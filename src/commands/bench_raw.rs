@@ -25,7 +25,7 @@ pub fn execute(
     let store = store(global)?;
     let mut config = pool_config(&PoolArgs {
         jobs: None,
-        timeout: 5.0,
+        timeout: Some(5.0),
         worker_memory: "2G".into(),
         no_sandbox: false,
     })?;

@@ -84,7 +84,7 @@ fn record(global: &GlobalArgs, args: &BenchReplayArgs, work: &Path) -> anyhow::R
     let store = store(global)?;
     let mut config = pool_config(&PoolArgs {
         jobs: None,
-        timeout: 5.0,
+        timeout: Some(5.0),
         worker_memory: "2G".into(),
         no_sandbox: false,
     })?;

@@ -199,8 +199,8 @@ fn bench_replay(
     let reports = tempfile::tempdir()?;
     let reference = &suite.header.reference;
     let mut cmd = super::difftest_child(global)?;
-    cmd.args(["replay", "--impl", reference, "--no-minimize", "--timeout"])
-        .arg(pool.timeout.to_string())
+    cmd.args(["replay", "--impl", reference, "--no-minimize"])
+        .args(pool.timeout.map(|t| format!("--timeout={t}")))
         .arg("--suite")
         .arg(suite_path)
         .arg("--report-dir")
