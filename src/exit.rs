@@ -6,6 +6,7 @@
 //! | 1 | `replay` found new differences |
 //! | 2 | bad input: a flag, target file, suite file or scope that is wrong |
 //! | 3 | infrastructure failure: a JDK could not be provisioned or a JVM would not start |
+//! | 130 | interrupted (Ctrl-C or SIGTERM); what was done so far is written, marked partial |
 
 use crate::pool::PoolError;
 use crate::target::TargetError;
@@ -18,6 +19,7 @@ pub enum Exit {
     Differences = 1,
     BadInput = 2,
     Infrastructure = 3,
+    Interrupted = 130,
 }
 
 impl From<Exit> for ExitCode {

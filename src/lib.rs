@@ -3,7 +3,8 @@
 //! The pipeline, one module per stage: a [`target`] names an implementation and provisions
 //! its JDK; [`worker`] processes embed that JVM and run method-call [`sequence`]s against the
 //! API [`model`] it describes; the [`pool`] supervises workers, enforcing timeouts and
-//! surviving crashes.
+//! surviving crashes. [`pipeline`] runs the stages end to end for record, replay, compare
+//! and export; `commands` only turns flags into its plans and prints what comes back.
 
 pub mod atomic;
 pub mod cli;
@@ -19,6 +20,7 @@ pub mod generate;
 pub mod interrupt;
 pub mod model;
 pub mod observe;
+pub mod pipeline;
 pub mod pool;
 pub mod progress;
 pub mod replay;
@@ -29,4 +31,5 @@ pub mod sequence;
 pub mod suite;
 pub mod target;
 pub mod triage;
+pub mod usage;
 pub mod worker;

@@ -6,7 +6,6 @@ use super::{pool_config, store};
 use crate::cli::{ExportArgs, GlobalArgs, PoolArgs};
 use crate::exit::{Exit, bad_input};
 use crate::export::{self, ExportError, Exported, Junit, Options, Types, run};
-use crate::pool::Pool;
 use crate::report::Report;
 use crate::suite::Suite;
 use std::path::{Path, PathBuf};
@@ -66,42 +65,9 @@ fn types_for(global: &GlobalArgs, suite: &Suite, offline: bool) -> Types {
 }
 
 fn describe_on_reference(global: &GlobalArgs, suite: &Suite) -> Result<Types, String> {
-    let name = &suite.header.reference;
     let mut store = store(global).map_err(|e| e.to_string())?;
     store.set_progress(false);
-    let spec = store.load(name).map_err(|e| e.to_string())?;
-    let status = store.status(&spec);
-    if !status.installed {
-        return Err(format!("the reference target {name} is not installed"));
-    }
-    let recorded = &suite.header.fingerprint.java_version;
-    match &status.fingerprint {
-        Some(fp) if &fp.java_version == recorded => {}
-        Some(fp) => {
-            return Err(format!(
-                "{name} is now Java {}, the suite was recorded on {recorded}",
-                fp.java_version
-            ));
-        }
-        None => return Err(format!("{name} has no fingerprint")),
-    }
-    let provisioned = store.provision(&spec).map_err(|e| e.to_string())?;
-    let mut config = crate::pool::PoolConfig::new();
-    config.jobs = 1;
-    let pool = Pool::start(name, provisioned.jvm, config).map_err(|e| e.to_string())?;
-    let classes: Vec<String> = export::types::classes_to_describe(suite)
-        .into_iter()
-        .collect();
-    let (model, _) = pool.describe(&classes, &[]).map_err(|e| e.to_string())?;
-    let mut types = Types::new(suite, Some(model));
-    let more: Vec<String> = export::types::more_to_describe(suite, &types)
-        .into_iter()
-        .collect();
-    if !more.is_empty() {
-        let (model, _) = pool.describe(&more, &[]).map_err(|e| e.to_string())?;
-        types.add_model(model);
-    }
-    Ok(types)
+    crate::pipeline::export::reference_types(&store, suite)
 }
 
 fn plural(n: usize, one: &str) -> String {

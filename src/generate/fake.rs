@@ -3,8 +3,8 @@
 //! contracts on object values), including one nondeterministic method and one class whose
 //! `equals` is not reflexive.
 
-use super::Executor;
 use crate::model::{ApiClass, ApiModel, Callable, ClassKind};
+use crate::pool::Executor;
 use crate::pool::PoolError;
 use crate::sequence::{Observed, SeqResult, Statement, Violation};
 use crate::worker::protocol::SeqRequest;
@@ -110,9 +110,13 @@ pub struct Fake {
 }
 
 impl Executor for Fake {
-    fn execute(&self, seqs: &[SeqRequest], contracts: bool) -> Result<Vec<SeqResult>, PoolError> {
+    fn target(&self) -> &str {
+        "ref"
+    }
+
+    fn run(&self, seqs: &[SeqRequest], contracts: bool) -> Result<Vec<SeqResult>, PoolError> {
         self.calls.fetch_add(1, Ordering::Relaxed);
-        Ok(seqs.iter().map(|s| self.run(s, contracts)).collect())
+        Ok(seqs.iter().map(|s| self.run_one(s, contracts)).collect())
     }
 }
 
@@ -143,7 +147,7 @@ fn threw(class: &str) -> Observed {
 }
 
 impl Fake {
-    fn run(&self, seq: &SeqRequest, contracts: bool) -> SeqResult {
+    fn run_one(&self, seq: &SeqRequest, contracts: bool) -> SeqResult {
         let mut vals: Vec<Val> = Vec::new();
         let mut counters: Vec<i64> = Vec::new();
         let mut steps = Vec::new();

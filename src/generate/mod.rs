@@ -35,8 +35,8 @@ pub mod types;
 
 use crate::model::{ApiModel, boxed};
 use crate::observe::Observers;
-use crate::pool::{Pool, PoolError};
-use crate::sequence::{Observed, SeqResult, Statement};
+use crate::pool::{Executor, PoolError};
+use crate::sequence::{Observed, Statement};
 use crate::worker::protocol::SeqRequest;
 use components::{Components, ValueRef};
 use kept::{ErrorKept, KeptTest, Values};
@@ -51,33 +51,6 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 use store::{Builder, SeqId, Store};
 use types::{NameId, Names};
-
-/// Runs sequences on the reference; the pool in production, a fake in tests.
-pub trait Executor {
-    fn execute(&self, seqs: &[SeqRequest], contracts: bool) -> Result<Vec<SeqResult>, PoolError>;
-
-    /// Peak resident set size of each worker so far, in KiB.
-    fn peak_rss_kib(&self) -> Vec<u64> {
-        Vec::new()
-    }
-
-    /// Work still running at `deadline` is killed and fails with `PoolError::Stopped`.
-    fn set_deadline(&self, _deadline: Option<Instant>) {}
-}
-
-impl Executor for Pool {
-    fn execute(&self, seqs: &[SeqRequest], contracts: bool) -> Result<Vec<SeqResult>, PoolError> {
-        self.run(seqs, contracts)
-    }
-
-    fn peak_rss_kib(&self) -> Vec<u64> {
-        Pool::peak_rss_kib(self)
-    }
-
-    fn set_deadline(&self, deadline: Option<Instant>) {
-        Pool::set_deadline(self, deadline)
-    }
-}
 
 /// Default of `--mined-literal-ratio`: off, since the detection benchmark has not shown the
 /// input mechanisms to help at an equal budget (README, "Detection").
@@ -453,7 +426,7 @@ impl<'m> Generator<'m> {
                 continue;
             }
             empty_rounds = 0;
-            let results = exec.execute(&reqs, true)?;
+            let results = exec.run(&reqs, true)?;
             for ((c, req), r) in cands.into_iter().zip(&reqs).zip(results) {
                 self.fold(c, req, r);
             }

@@ -12,7 +12,10 @@
 //! killer) is not the sequence's doing: a sequence is run again (twice at most) before such a
 //! death is blamed on it, and a worker killed while starting or describing is replaced.
 
+pub mod executor;
 mod process;
+
+pub use executor::{Executor, Lane, PoolLane, Usage};
 
 use crate::model::ApiModel;
 use crate::sequence::SeqResult;

@@ -246,18 +246,12 @@ impl WorkerProcess {
 
     /// Resident set size of the worker now, in KiB, from /proc.
     pub fn rss_kib(&self) -> Option<u64> {
-        let statm = std::fs::read_to_string(format!("/proc/{}/statm", self.child.id())).ok()?;
-        let pages: u64 = statm.split_whitespace().nth(1)?.parse().ok()?;
-        // SAFETY: sysconf has no preconditions.
-        let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) }.max(4096) as u64;
-        Some(pages * page / 1024)
+        crate::usage::rss_kib(self.child.id())
     }
 
     /// Peak resident set size of the worker, in KiB, from /proc.
     pub fn peak_rss_kib(&self) -> Option<u64> {
-        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).ok()?;
-        let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-        line.split_whitespace().nth(1)?.parse().ok()
+        crate::usage::peak_rss_kib(self.child.id())
     }
 
     fn died(&mut self) -> Failure {

@@ -2,8 +2,8 @@
 //! `get()` returns the sum of what was `add`ed, with injectable bugs (the target adds one
 //! when 7 was ever added; `spin()` hangs; `boom()` crashes; `flaky()` alternates).
 
-use super::{Lane, Runner};
 use crate::pool::PoolError;
+use crate::pool::{Executor, Lane};
 use crate::sequence::{Observed, ObserverCall, SeqResult, Statement};
 use crate::suite::Test;
 use crate::worker::protocol::SeqRequest;
@@ -176,12 +176,12 @@ impl Fake {
     }
 }
 
-impl Runner for Fake {
+impl Executor for Fake {
     fn target(&self) -> &str {
         &self.name
     }
 
-    fn run(&self, seqs: &[SeqRequest]) -> Result<Vec<SeqResult>, PoolError> {
+    fn run(&self, seqs: &[SeqRequest], _contracts: bool) -> Result<Vec<SeqResult>, PoolError> {
         Ok(seqs.iter().map(|s| self.execute(s)).collect())
     }
 }
@@ -194,12 +194,12 @@ impl Lane for FakeLane {
         &self.0.name
     }
 
-    fn start(&self) -> Result<Box<dyn Runner>, PoolError> {
+    fn start(&self) -> Result<Box<dyn Executor>, PoolError> {
         self.1.fetch_add(1, Ordering::Relaxed);
         Ok(Box::new(Shared(self.0.clone())))
     }
 
-    fn start_single(&self) -> Result<Box<dyn Runner>, PoolError> {
+    fn start_single(&self) -> Result<Box<dyn Executor>, PoolError> {
         self.start()
     }
 
@@ -219,12 +219,12 @@ impl Lane for FreshLane {
         "tgt"
     }
 
-    fn start(&self) -> Result<Box<dyn Runner>, PoolError> {
+    fn start(&self) -> Result<Box<dyn Executor>, PoolError> {
         self.starts.fetch_add(1, Ordering::Relaxed);
         Ok(Box::new(Fake::new(Flavor::Target)))
     }
 
-    fn start_single(&self) -> Result<Box<dyn Runner>, PoolError> {
+    fn start_single(&self) -> Result<Box<dyn Executor>, PoolError> {
         self.start()
     }
 
@@ -235,13 +235,13 @@ impl Lane for FreshLane {
 
 struct Shared(std::sync::Arc<Fake>);
 
-impl Runner for Shared {
+impl Executor for Shared {
     fn target(&self) -> &str {
         self.0.target()
     }
 
-    fn run(&self, seqs: &[SeqRequest]) -> Result<Vec<SeqResult>, PoolError> {
-        self.0.run(seqs)
+    fn run(&self, seqs: &[SeqRequest], contracts: bool) -> Result<Vec<SeqResult>, PoolError> {
+        self.0.run(seqs, contracts)
     }
 }
 

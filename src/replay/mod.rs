@@ -1,5 +1,5 @@
-//! Replaying a suite on a target: the [`Runner`] abstraction over a worker pool, the
-//! [`Lane`] that starts fresh runners for confirmation reruns, stable sharding by test id
+//! Replaying a suite on a target through the pool's executors (a [`Lane`] starts fresh ones
+//! for confirmation reruns): stable sharding by test id
 //! ([`Shard`]), and the replay itself ([`replay`]), which compares every result with the
 //! test's expectations and reruns the failures to tell real differences from unstable ones.
 
@@ -9,139 +9,12 @@ pub mod samples;
 pub mod stream;
 
 use crate::compare::{Verdict, compare};
-use crate::pool::{Pool, PoolConfig, PoolError};
-use crate::sequence::SeqResult;
+use crate::pool::{Executor, Lane, PoolError};
 use crate::suite::Test;
-use crate::target::JvmSpec;
 use crate::worker::protocol::SeqRequest;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
-
-/// Something that runs sequences on one implementation, results in input order.
-pub trait Runner: Sync {
-    /// The implementation's target name.
-    fn target(&self) -> &str;
-    /// Runs every sequence (in parallel where it can); results in input order.
-    fn run(&self, seqs: &[SeqRequest]) -> Result<Vec<SeqResult>, PoolError>;
-}
-
-impl Runner for Pool {
-    fn target(&self) -> &str {
-        Pool::target(self)
-    }
-
-    fn run(&self, seqs: &[SeqRequest]) -> Result<Vec<SeqResult>, PoolError> {
-        Pool::run(self, seqs, false)
-    }
-}
-
-/// Starts runners on one implementation; each start gives fresh workers (fresh JVMs).
-pub trait Lane: Sync {
-    fn name(&self) -> &str;
-    /// A runner with `jobs` workers.
-    fn start(&self) -> Result<Box<dyn Runner>, PoolError>;
-    /// A runner with one fresh worker: one JVM that runs what it is given in order.
-    fn start_single(&self) -> Result<Box<dyn Runner>, PoolError>;
-    /// How many single runners may run at once.
-    fn jobs(&self) -> usize;
-}
-
-/// A lane of worker pools for one provisioned target; it adds up what its pools used.
-pub struct PoolLane {
-    pub name: String,
-    pub jvm: JvmSpec,
-    pub config: PoolConfig,
-    usage: Arc<Mutex<Usage>>,
-}
-
-/// What the pools of a lane used, summed when each pool is dropped.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Usage {
-    pub workers_started: u64,
-    pub startup_ms: u64,
-    pub timeouts: u64,
-    pub crashes: u64,
-    /// The largest peak RSS of any worker, KiB.
-    pub worker_peak_rss_kib: u64,
-}
-
-impl PoolLane {
-    pub fn new(name: &str, jvm: JvmSpec, config: PoolConfig) -> PoolLane {
-        PoolLane {
-            name: name.to_string(),
-            jvm,
-            config,
-            usage: Arc::default(),
-        }
-    }
-
-    /// What the lane's finished pools used.
-    pub fn usage(&self) -> Usage {
-        self.usage.lock().map(|u| u.clone()).unwrap_or_default()
-    }
-}
-
-impl Lane for PoolLane {
-    fn name(&self) -> &str {
-        &self.name
-    }
-
-    fn start(&self) -> Result<Box<dyn Runner>, PoolError> {
-        self.start_with(self.config.clone())
-    }
-
-    fn start_single(&self) -> Result<Box<dyn Runner>, PoolError> {
-        let mut config = self.config.clone();
-        config.jobs = 1;
-        self.start_with(config)
-    }
-
-    fn jobs(&self) -> usize {
-        self.config.jobs.max(1)
-    }
-}
-
-impl PoolLane {
-    fn start_with(&self, config: PoolConfig) -> Result<Box<dyn Runner>, PoolError> {
-        let pool = Pool::start(&self.name, self.jvm.clone(), config)?;
-        Ok(Box::new(Tracked {
-            pool,
-            usage: self.usage.clone(),
-        }))
-    }
-}
-
-/// A pool that reports its usage to its lane when dropped.
-struct Tracked {
-    pool: Pool,
-    usage: Arc<Mutex<Usage>>,
-}
-
-impl Runner for Tracked {
-    fn target(&self) -> &str {
-        self.pool.target()
-    }
-
-    fn run(&self, seqs: &[SeqRequest]) -> Result<Vec<SeqResult>, PoolError> {
-        self.pool.run(seqs, false)
-    }
-}
-
-impl Drop for Tracked {
-    fn drop(&mut self) {
-        let stats = self.pool.stats();
-        let peak = self.pool.peak_rss_kib().into_iter().max().unwrap_or(0);
-        if let Ok(mut u) = self.usage.lock() {
-            u.workers_started += stats.workers_started;
-            u.startup_ms += stats.startup_ms_total;
-            u.timeouts += stats.timeouts;
-            u.crashes += stats.crashes;
-            u.worker_peak_rss_kib = u.worker_peak_rss_kib.max(peak);
-        }
-    }
-}
 
 /// Part `k` of `n` of a suite (1-based, like nextest's `--partition`): a stable split by
 /// test id that depends neither on the order of the tests nor on how many there are.
@@ -239,11 +112,11 @@ impl Default for ReplayOptions {
 pub(crate) const CALL: usize = 500;
 
 /// Runs `tests` on `runner` and compares each result with its expectations.
-pub fn run_and_compare(tests: &[&Test], runner: &dyn Runner) -> Result<Vec<Verdict>, PoolError> {
+pub fn run_and_compare(tests: &[&Test], runner: &dyn Executor) -> Result<Vec<Verdict>, PoolError> {
     let mut verdicts = Vec::with_capacity(tests.len());
     for part in tests.chunks(CALL) {
         let requests: Vec<SeqRequest> = part.iter().map(|t| t.request()).collect();
-        let results = runner.run(&requests)?;
+        let results = runner.run(&requests, false)?;
         verdicts.extend(part.iter().zip(&results).map(|(t, r)| compare(t, r)));
     }
     Ok(verdicts)

@@ -5,7 +5,7 @@
 //! `2.0E23` on 19+), plus seeded random variations of a dozen templates; and [`record`],
 //! which turns sequences into tests by running them on a reference twice.
 
-use super::Runner;
+use crate::pool::Executor;
 use crate::pool::PoolError;
 use crate::sequence::{Observed, ObserverCall, SeqResult, Statement};
 use crate::suite::Test;
@@ -389,12 +389,12 @@ fn display_name(rng: &mut ChaCha8Rng, loc: &str) -> Vec<Statement> {
 /// between the runs and objects are not checked, observers that differ are dropped, and
 /// sequences that hang, crash or change outcome are dropped. Ids count from `first_id`.
 pub fn record(
-    reference: &dyn Runner,
+    reference: &dyn Executor,
     seqs: &[SeqRequest],
     first_id: u64,
 ) -> Result<Vec<Test>, PoolError> {
-    let a = reference.run(seqs)?;
-    let b = reference.run(seqs)?;
+    let a = reference.run(seqs, false)?;
+    let b = reference.run(seqs, false)?;
     let tests = seqs
         .iter()
         .zip(a.iter().zip(&b))

@@ -262,17 +262,7 @@ fn test_report(
     status_of: &BTreeMap<&str, GroupStatus>,
     group: Option<&str>,
 ) -> TestReport {
-    let mut report = TestReport {
-        id,
-        status: TestStatus::Pass,
-        group: None,
-        cause: None,
-        kind: None,
-        label: None,
-        callee: None,
-        ref_value: None,
-        tgt_value: None,
-    };
+    let mut report = passed(id);
     let divergence = match outcome {
         TestOutcome::Pass => return report,
         TestOutcome::Unstable { first, .. } => {
@@ -305,4 +295,28 @@ fn test_report(
         report.tgt_value = Some(t);
     }
     report
+}
+
+/// The entry of a test that passed.
+fn passed(id: u64) -> TestReport {
+    TestReport {
+        id,
+        status: TestStatus::Pass,
+        group: None,
+        cause: None,
+        kind: None,
+        label: None,
+        callee: None,
+        ref_value: None,
+        tgt_value: None,
+    }
+}
+
+/// Adds the tests that passed (a streaming replay keeps only their ids) to a report built
+/// from the others, in id order, and counts the summary again.
+pub fn add_passes(report: &mut Report, ids: &[u64]) {
+    report.tests.extend(ids.iter().map(|&id| passed(id)));
+    report.tests.sort_by_key(|t| t.id);
+    let seconds = report.summary.seconds;
+    report.summary = summarize(&report.tests, &report.groups, &report.causes, seconds);
 }

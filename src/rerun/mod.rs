@@ -11,8 +11,9 @@
 
 pub mod taint;
 
+use crate::generate::Recorded;
 use crate::generate::kept::{KeptTest, retain_observers};
-use crate::generate::{Executor, Recorded};
+use crate::pool::Executor;
 use crate::pool::PoolError;
 use crate::sequence::{Observed, SeqResult};
 use rand::seq::SliceRandom;
@@ -112,7 +113,7 @@ pub fn remove_flakes(
                 .iter()
                 .map(|&t| rec.tests[t].request(&rec.store, &rec.names))
                 .collect();
-            let results = match exec.execute(&reqs, false) {
+            let results = match exec.run(&reqs, false) {
                 Err(PoolError::Stopped) => break, // interrupted: this rerun does not count
                 other => other?,
             };
@@ -404,16 +405,20 @@ mod tests {
 
     /// Runs the fake, then gives every expected exception another message in rerun 0 and
     /// crashes the tests that throw in rerun 1.
-    struct Twist(Fake, std::cell::Cell<usize>);
+    struct Twist(Fake, std::sync::atomic::AtomicUsize);
 
     impl Executor for Twist {
-        fn execute(
+        fn target(&self) -> &str {
+            "ref"
+        }
+
+        fn run(
             &self,
             seqs: &[crate::worker::protocol::SeqRequest],
             contracts: bool,
         ) -> Result<Vec<SeqResult>, PoolError> {
-            let rerun = self.1.get();
-            let mut results = self.0.execute(seqs, contracts)?;
+            let rerun = self.1.load(std::sync::atomic::Ordering::Relaxed);
+            let mut results = self.0.run(seqs, contracts)?;
             for r in &mut results {
                 let SeqResult::Done { steps, .. } = r else {
                     continue;
@@ -450,7 +455,10 @@ mod tests {
             .count();
         assert!(throwing > 0, "the fake records expected exceptions");
         let mut factory = |i: usize| -> Result<Box<dyn Executor>, PoolError> {
-            Ok(Box::new(Twist(Fake::default(), std::cell::Cell::new(i))))
+            Ok(Box::new(Twist(
+                Fake::default(),
+                std::sync::atomic::AtomicUsize::new(i),
+            )))
         };
         let report = remove_flakes(
             &mut rec,

@@ -10,8 +10,8 @@
 
 use super::{Group, Minimized};
 use crate::compare::{Divergence, Kind, Site, compare};
+use crate::pool::Executor;
 use crate::pool::PoolError;
-use crate::replay::Runner;
 use crate::sequence::{SeqResult, Statement};
 use crate::suite::Test;
 use crate::worker::protocol::SeqRequest;
@@ -59,8 +59,8 @@ type Found = Option<(Test, Divergence)>;
 pub fn minimize_all(
     groups: &mut [Group],
     tests: &[&Test],
-    reference: &dyn Runner,
-    target: &dyn Runner,
+    reference: &dyn Executor,
+    target: &dyn Executor,
     budget: u32,
 ) -> Result<(), PoolError> {
     let mut searches: Vec<Search> = groups
@@ -106,13 +106,13 @@ pub fn minimize_all(
 }
 
 fn run_both(
-    reference: &dyn Runner,
-    target: &dyn Runner,
+    reference: &dyn Executor,
+    target: &dyn Executor,
     requests: &[SeqRequest],
 ) -> Result<(Vec<SeqResult>, Vec<SeqResult>), PoolError> {
     let (r, t) = std::thread::scope(|scope| {
-        let r = scope.spawn(|| reference.run(requests));
-        let t = target.run(requests);
+        let r = scope.spawn(|| reference.run(requests, false));
+        let t = target.run(requests, false);
         (r.join(), t)
     });
     let r = r.map_err(|_| PoolError::Threads("the reference run panicked".into()))?;

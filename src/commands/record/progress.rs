@@ -1,43 +1,120 @@
 //! The progress of `record` (see [`crate::progress`]; off with `--no-progress` or
 //! `--quiet`): sequences executed per second, tests kept, errors, pool size and time left
-//! while generating; rerun number and tests done while removing flakes.
+//! while generating; rerun number and tests done while removing flakes; a line on stderr
+//! when generation stops early, and the reduction on stdout.
 
-use crate::generate::Progress;
+use crate::generate::reduce::Reduction;
+use crate::generate::{self, StopReason};
+use crate::interrupt;
+use crate::pipeline::record::{Plan, Progress};
 use crate::progress::{Mode, Phase, rate_and_eta};
+use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-/// Generation, measured against its time limit.
-pub fn generation(limit: Duration, quiet: bool) -> Phase {
-    Phase::start("generating", limit.as_secs(), Mode::detect(quiet))
+/// What `record` shows of a [`crate::pipeline::record`] run.
+pub struct Shown {
+    quiet: bool,
+    limit: Duration,
+    /// An output limit was asked for (so a time limit reached first is worth a warning).
+    output_limit: bool,
+    phase: Option<Phase>,
+    reruns: usize,
+    tests: usize,
 }
 
-/// Shows a round's progress.
-pub fn generated(phase: &Phase, p: &Progress, limit: Duration) {
-    let left = limit.saturating_sub(p.elapsed).as_secs();
-    phase.update(p.elapsed.as_secs(), || {
-        let (rate, _) = rate_and_eta(p.executed, 0, p.elapsed);
-        format!(
-            "{} run ({rate:.0}/s) · {} tests · {} errors · pool {} · at most {left} s left",
-            p.executed, p.tests, p.errors, p.pool,
-        )
-    });
+impl Shown {
+    pub fn new(plan: &Plan, quiet: bool) -> Shown {
+        Shown {
+            quiet,
+            limit: plan.generation.time_limit,
+            output_limit: plan.generation.output_limit.is_some(),
+            phase: None,
+            reruns: 0,
+            tests: 0,
+        }
+    }
+
+    fn update(&self, position: u64, message: impl FnOnce() -> String) {
+        if let Some(phase) = &self.phase {
+            phase.update(position, message);
+        }
+    }
+
+    fn finish(&mut self, summary: &str) {
+        if let Some(phase) = self.phase.take() {
+            phase.finish(summary);
+        }
+    }
 }
 
-/// All reruns of all tests.
-pub fn reruns(reruns: usize, tests: usize, quiet: bool) -> Phase {
-    let name = format!("rerunning {tests} tests {reruns} times");
-    Phase::start(&name, (reruns * tests) as u64, Mode::detect(quiet))
-}
+impl Progress for Shown {
+    fn generating(&mut self, limit: Duration) {
+        self.limit = limit;
+        let phase = Phase::start("generating", limit.as_secs(), Mode::detect(self.quiet));
+        self.phase = Some(phase);
+    }
 
-/// Shows how far rerun `i` got.
-pub fn rerun(phase: &Phase, i: usize, of: usize, tests: usize, done: usize, elapsed: Duration) {
-    let position = (i * tests + done) as u64;
-    let total = (of * tests) as u64;
-    phase.update(position, || {
-        let (rate, eta) = rate_and_eta(position, total.saturating_sub(position), elapsed);
-        format!(
-            "rerun {}/{of} · {done}/{tests} tests · {rate:.0} tests/s · about {eta} s left",
-            i + 1
-        )
-    });
+    fn generated(&mut self, p: &generate::Progress) {
+        let left = self.limit.saturating_sub(p.elapsed).as_secs();
+        self.update(p.elapsed.as_secs(), || {
+            let (rate, _) = rate_and_eta(p.executed, 0, p.elapsed);
+            format!(
+                "{} run ({rate:.0}/s) · {} tests · {} errors · pool {} · at most {left} s left",
+                p.executed, p.tests, p.errors, p.pool,
+            )
+        });
+    }
+
+    fn generation_done(&mut self, tests: usize, reason: Option<StopReason>) {
+        self.finish(&format!("{tests} tests kept"));
+        match reason {
+            Some(StopReason::Interrupted) if interrupt::SECOND.load(Ordering::SeqCst) => {
+                eprintln!("difftest: interrupted; writing the tests kept so far without reruns")
+            }
+            Some(StopReason::Interrupted) => eprintln!(
+                "difftest: interrupted; rerunning and writing the tests kept so far \
+                 (Ctrl-C again to skip the reruns)"
+            ),
+            Some(StopReason::TimeLimit) if self.output_limit => eprintln!(
+                "difftest: warning: the time limit came before the output limit; this suite \
+                 depends on the machine's speed and is not reproducible byte for byte"
+            ),
+            Some(StopReason::Exhausted) => {
+                eprintln!("difftest: no new sequences could be drawn; the scope is exhausted")
+            }
+            _ => {}
+        }
+    }
+
+    fn reduced(&mut self, r: &Reduction) {
+        println!(
+            "reduced: kept {} of {} tests, which observe all {} distinct behaviours \
+             (--keep-all keeps every test)",
+            r.after, r.before, r.behaviours
+        );
+    }
+
+    fn rerunning(&mut self, reruns: usize, tests: usize) {
+        (self.reruns, self.tests) = (reruns, tests);
+        let name = format!("rerunning {tests} tests {reruns} times");
+        let phase = Phase::start(&name, (reruns * tests) as u64, Mode::detect(self.quiet));
+        self.phase = Some(phase);
+    }
+
+    fn rerun(&mut self, i: usize, done: usize, elapsed: Duration) {
+        let (of, tests) = (self.reruns, self.tests);
+        let position = (i * tests + done) as u64;
+        let total = (of * tests) as u64;
+        self.update(position, || {
+            let (rate, eta) = rate_and_eta(position, total.saturating_sub(position), elapsed);
+            format!(
+                "rerun {}/{of} · {done}/{tests} tests · {rate:.0} tests/s · about {eta} s left",
+                i + 1
+            )
+        });
+    }
+
+    fn reruns_done(&mut self, done: usize) {
+        self.finish(&format!("{done} reruns done"));
+    }
 }

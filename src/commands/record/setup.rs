@@ -1,4 +1,4 @@
-//! Turns `record`'s flags into a plan: the scope, the omit list, the generation settings
+//! Turns `record`'s flags into a [`Plan`]: the scope, the omit list, the generation settings
 //! (with the literals and observer files read), the output path (checked writable), and
 //! the options written into the suite header. Everything wrong here is bad input (exit 2).
 
@@ -6,27 +6,12 @@ use crate::cli::RecordArgs;
 use crate::exit::bad_input;
 use crate::generate::GenConfig;
 use crate::generate::literals;
-use crate::model::ApiModel;
 use crate::observe::read_patterns;
+use crate::pipeline::record::Plan;
 use crate::scope::{OmitList, default_scope, is_java_name, read_class_list};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
-
-/// What `record` will do.
-pub struct Plan {
-    pub classes: Vec<String>,
-    pub packages: Vec<String>,
-    pub omit: OmitList,
-    /// Leave out API deprecated for removal.
-    pub skip_deprecated: bool,
-    pub generation: GenConfig,
-    pub output: PathBuf,
-    /// Options as written into the header (nothing that depends on the machine or `--jobs`).
-    pub options: BTreeMap<String, String>,
-    /// The `--observers` file, if any.
-    pub observers_file: Option<PathBuf>,
-}
 
 /// Checks the flags and reads the files they name.
 pub fn plan(args: &RecordArgs) -> anyhow::Result<Plan> {
@@ -64,11 +49,15 @@ pub fn plan(args: &RecordArgs) -> anyhow::Result<Plan> {
     let output = output_path(args);
     check_writable(&output)?;
     Ok(Plan {
+        reference: args.reference.clone(),
         classes,
         packages,
         omit,
         skip_deprecated: args.skip_deprecated_for_removal,
         generation,
+        mine: !args.no_mined_literals,
+        reduce: !args.keep_all,
+        reruns: args.reruns,
         output,
         options: options(args),
         observers_file: args.observers.clone(),
@@ -229,21 +218,6 @@ fn options(args: &RecordArgs) -> BTreeMap<String, String> {
     o.into_iter()
         .filter_map(|(k, v)| v.map(|v| (k.to_string(), v)))
         .collect()
-}
-
-/// The model without omitted classes and members, and with `skip_deprecated`, without
-/// anything deprecated for removal.
-pub fn filter_model(model: &ApiModel, omit: &OmitList, skip_deprecated: bool) -> ApiModel {
-    let mut out = omit.filter(model);
-    if !skip_deprecated {
-        return out;
-    }
-    out.classes.retain(|_, c| !c.deprecated_for_removal);
-    for c in out.classes.values_mut() {
-        c.constructors.retain(|m| !m.deprecated_for_removal);
-        c.methods.retain(|m| !m.deprecated_for_removal);
-    }
-    out
 }
 
 /// Where the suite goes: `--output`, with `.zst` added for `--compress`, or

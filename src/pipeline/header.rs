@@ -1,4 +1,4 @@
-//! What `record` writes: the classification of the exceptions the tests expect, the header
+//! What a record writes: the classification of the exceptions the tests expect, the header
 //! (options and counts that do not depend on the machine or the number of workers), and the
 //! suite itself, streamed test by test from the compact form generation kept.
 

@@ -1,0 +1,50 @@
+//! The stages run end to end, one entry point per command that has a pipeline: [`record`]
+//! (describe, mine, generate, rerun, classify, write the suite), [`replay`] (check the
+//! suite, replay it on each target, group, minimize, build and write the reports),
+//! [`compare`] (two replay reports read from A to B) and [`export`] (the reference's model
+//! for an export's declared types). Each is driven by a plan and tells its progress to a
+//! trait the caller implements; nothing here prints. `commands/` turns flags into plans and
+//! prints what comes back.
+
+pub mod compare;
+pub mod export;
+pub mod header;
+pub mod record;
+pub mod replay;
+
+use crate::pool::PoolError;
+use crate::report::ReportError;
+use crate::suite::SuiteError;
+use crate::target::TargetError;
+
+/// Why a pipeline stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// Something the user gave (a scope, a suite, a flag's value) is wrong: exit code 2.
+    #[error("{0}")]
+    BadInput(String),
+    #[error(transparent)]
+    Target(#[from] TargetError),
+    #[error(transparent)]
+    Pool(#[from] PoolError),
+    #[error(transparent)]
+    Suite(#[from] SuiteError),
+    #[error(transparent)]
+    Report(#[from] ReportError),
+    #[error("cannot handle Ctrl-C: {0}")]
+    Signals(std::io::Error),
+}
+
+impl Error {
+    /// The error as the command line reports it, keeping the inner error for its exit code.
+    pub fn into_anyhow(self) -> anyhow::Error {
+        match self {
+            Error::BadInput(m) => crate::exit::bad_input(m),
+            Error::Target(e) => e.into(),
+            Error::Pool(e) => e.into(),
+            Error::Suite(e) => e.into(),
+            Error::Report(e) => e.into(),
+            Error::Signals(e) => anyhow::anyhow!("cannot handle Ctrl-C: {e}"),
+        }
+    }
+}

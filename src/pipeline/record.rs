@@ -1,0 +1,283 @@
+//! The record pipeline: describes the scope on the reference, mines its class files'
+//! constants, generates sequences for the time budget (or until the output limit), reruns
+//! the suite on fresh workers to drop unstable values, classifies the exceptions the tests
+//! expect and writes the suite atomically. The first Ctrl-C stops generation at once (the
+//! calls still running are killed, that round dropped) and the tests kept so far are still
+//! rerun and written, marked `partial: true`; a second one (or SIGTERM) also stops the
+//! reruns. The time limit is a hard deadline too.
+
+use super::Error;
+use super::header::{self, Made};
+use crate::generate::mined::{self, Mined};
+use crate::generate::reduce::{self, Reduction, reduce};
+use crate::generate::{self, Generator, Recorded, StopReason};
+use crate::interrupt;
+use crate::model::ApiModel;
+use crate::pool::{Executor, Pool, PoolConfig, PoolError};
+use crate::rerun::{RerunReport, remove_flakes};
+use crate::scope::OmitList;
+use crate::target::{Provisioned, TargetStore};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// What `record` will do.
+pub struct Plan {
+    /// The reference target's name.
+    pub reference: String,
+    pub classes: Vec<String>,
+    pub packages: Vec<String>,
+    pub omit: OmitList,
+    /// Leave out API deprecated for removal.
+    pub skip_deprecated: bool,
+    pub generation: generate::GenConfig,
+    /// Mine the constants of the class files in scope.
+    pub mine: bool,
+    /// Keep only a subset of tests that observes every behaviour the whole suite observed,
+    /// and rerun only those (not with `--keep-all`).
+    pub reduce: bool,
+    pub reruns: usize,
+    pub output: PathBuf,
+    /// Options as written into the header (nothing that depends on the machine or `--jobs`).
+    pub options: BTreeMap<String, String>,
+    /// The `--observers` file, if any.
+    pub observers_file: Option<PathBuf>,
+}
+
+/// What a record tells as it goes; every method does nothing unless overridden.
+pub trait Progress {
+    /// Generation starts, with its time limit.
+    fn generating(&mut self, _limit: Duration) {}
+    /// A round of generation was folded.
+    fn generated(&mut self, _progress: &generate::Progress) {}
+    /// Generation stopped, for `reason` (none when the workers failed), with `tests` kept.
+    fn generation_done(&mut self, _tests: usize, _reason: Option<StopReason>) {}
+    /// Reduction kept a subset of the tests (after the reruns).
+    fn reduced(&mut self, _reduction: &Reduction) {}
+    /// Reruns start: `reruns` times `tests` tests.
+    fn rerunning(&mut self, _reruns: usize, _tests: usize) {}
+    /// Rerun `i` has run `done` tests.
+    fn rerun(&mut self, _i: usize, _done: usize, _elapsed: Duration) {}
+    /// Reruns ended with `done` complete.
+    fn reruns_done(&mut self, _done: usize) {}
+}
+
+/// What a record did; the suite is written.
+pub struct Recording {
+    /// The tests as written, with generation's counters.
+    pub rec: Recorded,
+    /// Why generation stopped; none when the workers failed (see `error`).
+    pub reason: Option<StopReason>,
+    /// The failure that cut generation short; the suite was still written, partial.
+    pub error: Option<PoolError>,
+    /// Wall time of generation.
+    pub generation: Duration,
+    pub reruns: RerunReport,
+    /// The sum of the workers' peak RSS while generating, in KiB.
+    pub generation_rss_kib: u64,
+    /// The suite is partial: interrupted, or generation failed.
+    pub partial: bool,
+}
+
+/// Records a suite on `store`'s reference with `config`'s pools; writes it even when
+/// interrupted or when the workers fail (then `error` or `partial` say so).
+pub fn record(
+    store: &TargetStore,
+    mut plan: Plan,
+    mut config: PoolConfig,
+    progress: &mut dyn Progress,
+) -> Result<Recording, Error> {
+    let spec = store.load(&plan.reference)?;
+    let provisioned = store.provision(&spec)?;
+    // The first Ctrl-C (or SIGTERM) kills the calls running in generation at once…
+    config.abort = Some(&interrupt::FIRST);
+    let pool = Pool::start(&plan.reference, provisioned.jvm.clone(), config.clone())?;
+    // …the second those of a rerun.
+    config.abort = Some(&interrupt::SECOND);
+    let model = describe(&pool, &plan)?;
+    if plan.mine {
+        plan.generation.mined = Some(Arc::new(mine(&pool, &model, &plan)?));
+    }
+    interrupt::install().map_err(Error::Signals)?;
+    let (mut rec, generated) = generate(&plan, &model, &pool, progress)?;
+    let mut kinds = header::exception_kinds(&rec, &model, &pool);
+    let generation_rss_kib: u64 = pool.peak_rss_kib().iter().sum();
+    drop(pool);
+    if let Some(n) = plan.generation.output_limit {
+        rec.tests.truncate(n);
+    }
+    let reduction = plan.reduce.then(|| reduce(&mut rec));
+    let reruns = reruns(&plan, &provisioned, &config, &mut rec, progress)?;
+    let reduction = reduction.map(|first| reduce::after_reruns(first, &mut rec));
+    if let Some(r) = &reduction {
+        progress.reduced(r);
+    }
+    let expected = header::expected_exceptions(&rec);
+    kinds.retain(|class, _| expected.contains(class));
+    let partial = interrupt::interrupted() || generated.error.is_some();
+    let made = Made {
+        reference: &plan.reference,
+        fingerprint: provisioned.fingerprint.clone(),
+        seed: plan.generation.seed,
+        classes: plan.classes.clone(),
+        packages: plan.packages.clone(),
+        options: plan.options.clone(),
+        reason: generated.reason,
+        report: &reruns,
+        reduction,
+        partial,
+    };
+    let header = header::header(made, &rec, &kinds);
+    header::write(&plan.output, &header, &kinds, &rec)?;
+    Ok(Recording {
+        rec,
+        reason: generated.reason,
+        error: generated.error,
+        generation: generated.elapsed,
+        reruns,
+        generation_rss_kib,
+        partial,
+    })
+}
+
+/// The filtered model of the scope; unknown names and an empty scope are bad input.
+fn describe(pool: &Pool, plan: &Plan) -> Result<ApiModel, Error> {
+    let (model, unknown) = pool.describe(&plan.classes, &plan.packages)?;
+    if let Some(first) = unknown.first() {
+        let more = match unknown.len() {
+            1 => String::new(),
+            n => format!(" (and {} more)", n - 1),
+        };
+        let reference = &plan.reference;
+        return Err(Error::BadInput(format!(
+            "{reference} does not know {first}{more}"
+        )));
+    }
+    if let (Some(path), Some((pattern, class))) = (
+        plan.observers_file.as_ref(),
+        crate::observe::unknown_class(&plan.generation.user_observers, &model),
+    ) {
+        return Err(Error::BadInput(format!(
+            "{}: observer pattern {pattern}: class {class} is not in scope",
+            path.display()
+        )));
+    }
+    let model = filter_model(&model, &plan.omit, plan.skip_deprecated);
+    if model.callable_count() == 0 && model.classes.values().all(|c| c.fields.is_empty()) {
+        return Err(Error::BadInput(format!(
+            "empty scope: nothing public to call in {}",
+            scope_text(plan)
+        )));
+    }
+    Ok(model)
+}
+
+/// The model without omitted classes and members, and with `skip_deprecated`, without
+/// anything deprecated for removal.
+pub fn filter_model(model: &ApiModel, omit: &OmitList, skip_deprecated: bool) -> ApiModel {
+    let mut out = omit.filter(model);
+    if !skip_deprecated {
+        return out;
+    }
+    out.classes.retain(|_, c| !c.deprecated_for_removal);
+    for c in out.classes.values_mut() {
+        c.constructors.retain(|m| !m.deprecated_for_removal);
+        c.methods.retain(|m| !m.deprecated_for_removal);
+    }
+    out
+}
+
+/// Classes asked for their constants in one request.
+const CONSTANTS_BATCH: usize = 100;
+
+/// The constants of the class files of every class in scope (see [`crate::generate::mined`]).
+fn mine(pool: &Pool, model: &ApiModel, plan: &Plan) -> Result<Mined, PoolError> {
+    let names: Vec<String> = model.classes.keys().cloned().collect();
+    let mut raw = BTreeMap::new();
+    for chunk in names.chunks(CONSTANTS_BATCH) {
+        raw.extend(pool.constants(chunk)?);
+    }
+    Ok(mined::mine(&raw, &plan.generation.literals))
+}
+
+fn scope_text(plan: &Plan) -> String {
+    let mut all: Vec<&str> = plan.classes.iter().map(String::as_str).collect();
+    all.extend(plan.packages.iter().map(String::as_str));
+    all.join(", ")
+}
+
+/// How generation ended.
+struct Generated {
+    reason: Option<StopReason>,
+    error: Option<PoolError>,
+    elapsed: Duration,
+}
+
+fn generate(
+    plan: &Plan,
+    model: &ApiModel,
+    pool: &Pool,
+    progress: &mut dyn Progress,
+) -> Result<(Recorded, Generated), Error> {
+    let began = Instant::now();
+    let mut generator = Generator::new(model, plan.generation.clone())
+        .map_err(|e| Error::BadInput(format!("{e}: {}", scope_text(plan))))?;
+    progress.generating(plan.generation.time_limit);
+    let outcome = generator.run(pool, &interrupt::FIRST, |p| progress.generated(p));
+    let (reason, error) = match outcome {
+        Ok(r) => (Some(r), None),
+        Err(e) => (None, Some(e)),
+    };
+    progress.generation_done(generator.test_count(), reason);
+    let generated = Generated {
+        reason,
+        error,
+        elapsed: began.elapsed(),
+    };
+    Ok((generator.finish(), generated))
+}
+
+/// HotSpot's identity hash from a global sequence instead of the per-thread xor-shift: the
+/// same JVM and the same calls give other hashes, so hash-derived values show as unstable.
+const IDENTITY_HASH_SHIFT: &[&str] = &["-XX:+UnlockExperimentalVMOptions", "-XX:hashCode=3"];
+
+/// Reruns the tests on fresh pools: rerun `i` batches `64 << (i % 4)` sequences per worker,
+/// and every other rerun draws identity hashes another way.
+fn reruns(
+    plan: &Plan,
+    provisioned: &Provisioned,
+    config: &PoolConfig,
+    rec: &mut Recorded,
+    progress: &mut dyn Progress,
+) -> Result<RerunReport, Error> {
+    let tests = rec.tests.len();
+    progress.rerunning(plan.reruns, tests);
+    let began = Instant::now();
+    let mut factory = |i: usize| -> Result<Box<dyn Executor>, PoolError> {
+        let mut config = config.clone();
+        config.batch = 64 << (i % 4);
+        if i % 2 == 1 {
+            // Every other rerun draws identity hashes another way, so values derived from
+            // them (`Object.toString` text appended somewhere, its length) change and go.
+            let mut jvm = provisioned.jvm.clone();
+            jvm.options
+                .extend(IDENTITY_HASH_SHIFT.iter().map(|o| o.to_string()));
+            if let Ok(pool) = Pool::start(&plan.reference, jvm, config.clone()) {
+                return Ok(Box::new(pool));
+            }
+        }
+        let pool = Pool::start(&plan.reference, provisioned.jvm.clone(), config)?;
+        Ok(Box::new(pool))
+    };
+    let report = remove_flakes(
+        rec,
+        plan.reruns,
+        plan.generation.seed,
+        &mut factory,
+        &interrupt::SECOND,
+        |i, done| progress.rerun(i, done, began.elapsed()),
+    )?;
+    progress.reruns_done(report.reruns_done);
+    Ok(report)
+}

@@ -1,0 +1,391 @@
+//! The replay pipeline: checks the suite whole before any JVM starts, then for each target
+//! replays it as it is read (keeping only the tests that do not pass), groups the
+//! differences, minimizes those not accepted on the reference (started once, on first use),
+//! applies the accepted list, and builds and writes the target's report.
+
+use super::Error;
+use crate::pool::{Executor, Lane, PoolConfig, PoolLane};
+use crate::replay::stream::{Source, StreamError, Streamed, replay_stream};
+use crate::replay::{ReplayOptions, Shard};
+use crate::report::build::{Context, add_passes, build};
+use crate::report::{Implementation, Options, Report, Stats};
+use crate::suite::entries::Entries;
+use crate::suite::read::{SuiteReader, verify};
+use crate::suite::{Header, SuiteError, Test};
+use crate::target::{Fingerprint, TargetStore};
+use crate::triage::accepted::{AcceptedList, path_for};
+use crate::triage::{Group, group, minimize::minimize_all};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// What `replay` will do, besides the suite (see [`Session::open`]).
+pub struct Plan {
+    /// Targets to replay on, in order; repeats are replayed once.
+    pub impls: Vec<String>,
+    /// Where each target's reports go.
+    pub report_dir: PathBuf,
+    pub shard: Option<Shard>,
+    /// Reruns of failing tests on fresh workers.
+    pub confirm: u32,
+    /// Tests per fresh JVM.
+    pub segment: usize,
+    pub strict_messages: bool,
+    /// Minimize an example test per group not accepted (starts the reference).
+    pub minimize: bool,
+    /// Candidate runs per group when minimizing.
+    pub minimize_budget: u32,
+}
+
+/// What a replay tells as it goes; every method does nothing unless overridden. Called from
+/// the replay threads, so shared.
+pub trait Progress: Sync {
+    /// Replay on `target` starts (it is provisioned), `tests` tests to run.
+    fn replaying(&self, _target: &str, _tests: usize) {}
+    /// `done` of `tests` tests ran, `elapsed` since the target's replay began.
+    fn replayed(&self, _done: usize, _tests: usize, _elapsed: Duration) {}
+    /// Every test ran on the target.
+    fn replay_done(&self, _tests: usize) {}
+    /// A target's report files were written.
+    fn wrote(&self, _paths: &[PathBuf]) {}
+}
+
+/// A checked suite and everything shared by its replays on several targets.
+pub struct Session {
+    plan: Plan,
+    header: Header,
+    suite_path: PathBuf,
+    /// Regression tests in the replayed shard (all of them without a shard).
+    total: usize,
+    store: TargetStore,
+    config: PoolConfig,
+    accepted: AcceptedList,
+    /// The reference executor for minimization, started on first use (or why it could not be).
+    reference: Option<Result<Box<dyn Executor>, String>>,
+    /// Set when the reference's JDK is no longer the one the suite was recorded on.
+    reference_note: Option<String>,
+    load_seconds: f64,
+}
+
+/// A suite checked whole (end line, counts, checksums, duplicate ids) before any JVM starts.
+pub struct Checked {
+    path: PathBuf,
+    header: Header,
+    total: usize,
+    load_seconds: f64,
+}
+
+impl Checked {
+    /// Checks the suite at `path`, counting the tests of `shard`; anything wrong is bad input.
+    pub fn open(path: &Path, shard: Option<Shard>) -> Result<Checked, Error> {
+        let loading = Instant::now();
+        let total = verify(path, |id| shard.is_none_or(|s| s.contains(id))).map_err(cannot_load)?;
+        let header = SuiteReader::open(path)
+            .map_err(cannot_load)?
+            .header()
+            .clone();
+        Ok(Checked {
+            path: path.to_path_buf(),
+            header,
+            total,
+            load_seconds: loading.elapsed().as_secs_f64(),
+        })
+    }
+}
+
+fn cannot_load(e: SuiteError) -> Error {
+    Error::BadInput(format!("cannot load the suite: {e}"))
+}
+
+/// Replays the checked suite on every target of `plan`, writing each report as it is done.
+/// Unknown targets and a broken accepted list are refused before any JVM starts.
+pub fn replay(
+    suite: Checked,
+    plan: Plan,
+    store: TargetStore,
+    config: PoolConfig,
+    progress: &dyn Progress,
+) -> Result<Vec<Report>, Error> {
+    let mut impls: Vec<String> = Vec::new();
+    for name in &plan.impls {
+        store.load(name)?; // an unknown target is bad input, before any JVM starts
+        if !impls.contains(name) {
+            impls.push(name.clone());
+        }
+    }
+    let accepted =
+        AcceptedList::load(&path_for(&suite.path)).map_err(|e| Error::BadInput(e.to_string()))?;
+    let mut session = Session {
+        plan,
+        header: suite.header,
+        suite_path: suite.path,
+        total: suite.total,
+        store,
+        config,
+        accepted,
+        reference: None,
+        reference_note: None,
+        load_seconds: suite.load_seconds,
+    };
+    let mut reports = Vec::new();
+    for name in impls {
+        let report = session.replay_target(&name, progress)?;
+        progress.wrote(&report.write_all(&session.plan.report_dir)?);
+        reports.push(report);
+    }
+    Ok(reports)
+}
+
+impl Session {
+    /// Replays the session's tests on one target and builds its report.
+    fn replay_target(&mut self, name: &str, progress: &dyn Progress) -> Result<Report, Error> {
+        let began = Instant::now();
+        let spec = self.store.load(name)?;
+        let provisioned = self.store.provision(&spec)?;
+        let lane = PoolLane::new(name, provisioned.jvm.clone(), self.config.clone());
+        let options = ReplayOptions {
+            confirm: self.plan.confirm,
+            segment: self.plan.segment,
+        };
+        progress.replaying(name, self.total);
+        let streamed = self.stream(&lane, &options, &|done| {
+            progress.replayed(done, self.total, began.elapsed())
+        })?;
+        progress.replay_done(self.total);
+        let replay_seconds = began.elapsed().as_secs_f64();
+        let tests: Vec<&Test> = streamed.kept.iter().collect();
+        let outcomes = &streamed.outcomes;
+        let mut groups = group(&tests, outcomes);
+        let mut notes = self.fingerprint_notes(name, &provisioned.fingerprint);
+        let minimizing = Instant::now();
+        if self.plan.minimize {
+            self.minimize(&lane, &tests, &mut groups, &mut notes)?;
+        }
+        let minimize_seconds = minimizing.elapsed().as_secs_f64();
+        notes.extend(self.reference_note.clone());
+        if self.plan.shard.is_some() && !self.accepted.accepted.is_empty() {
+            notes.push("one shard replayed: stale accepted entries are final only after `difftest report --merge`".into());
+        }
+        let seconds = began.elapsed().as_secs_f64();
+        let times = Times {
+            seconds,
+            replay: replay_seconds,
+            minimize: minimize_seconds,
+        };
+        let stats = stats(&lane, streamed.total(), seconds, self.config.jobs);
+        let context = self.context(name, &provisioned.fingerprint, times, stats, notes);
+        let mut report = build(context, &tests, outcomes, &groups);
+        add_passes(&mut report, &streamed.passed);
+        Ok(report)
+    }
+
+    /// What the report of `name` is built from.
+    fn context(
+        &self,
+        name: &str,
+        fingerprint: &Fingerprint,
+        times: Times,
+        stats: Stats,
+        notes: Vec<String>,
+    ) -> Context<'_> {
+        Context {
+            reference: Implementation {
+                name: self.header.reference.clone(),
+                fingerprint: Some(self.header.fingerprint.one_line()),
+                data_versions: self.reference_data_versions(),
+            },
+            target: Implementation {
+                name: name.to_string(),
+                fingerprint: Some(fingerprint.one_line()),
+                data_versions: fingerprint.data_versions.clone().unwrap_or_default(),
+            },
+            suite: self.suite_path.display().to_string(),
+            shard: self.plan.shard,
+            options: Options {
+                strict_messages: self.plan.strict_messages,
+                confirm: self.plan.confirm,
+                jobs: self.config.jobs,
+                minimize_budget: self.plan.minimize_budget,
+                segment: self.plan.segment,
+            },
+            accepted: &self.accepted,
+            seconds: times.seconds,
+            stats: Stats {
+                load_seconds: self.load_seconds,
+                replay_seconds: times.replay,
+                minimize_seconds: times.minimize,
+                ..stats
+            },
+            notes,
+        }
+    }
+
+    /// Replays the suite on `lane` as it is read from the file, by each thread.
+    fn stream(
+        &self,
+        lane: &PoolLane,
+        options: &ReplayOptions,
+        progress: &(dyn Fn(usize) + Sync),
+    ) -> Result<Streamed, Error> {
+        let shard = self.plan.shard;
+        let open = || -> Result<FileSource, SuiteError> {
+            let mut reader = SuiteReader::open(&self.suite_path)?;
+            reader.filter(Box::new(move |id| shard.is_none_or(|s| s.contains(id))));
+            let entries = Entries::new(&self.suite_path);
+            Ok(FileSource { reader, entries })
+        };
+        match replay_stream(&open, lane, options, progress) {
+            Ok(streamed) => Ok(streamed),
+            Err(StreamError::Source(e)) => Err(cannot_load(e)),
+            Err(StreamError::Pool(e)) => Err(e.into()),
+        }
+    }
+
+    /// The reference's data versions: the suite's, else (suites recorded before they were
+    /// read) those of the installed reference when it is the JDK the suite was recorded on.
+    fn reference_data_versions(&self) -> std::collections::BTreeMap<String, String> {
+        let header = &self.header;
+        if let Some(v) = &header.fingerprint.data_versions {
+            return v.clone();
+        }
+        self.store
+            .load(&header.reference)
+            .ok()
+            .and_then(|spec| self.store.status(&spec).fingerprint)
+            .filter(|f| f.differences(&header.fingerprint).is_none())
+            .and_then(|f| f.data_versions)
+            .unwrap_or_default()
+    }
+
+    fn fingerprint_notes(&self, name: &str, fingerprint: &Fingerprint) -> Vec<String> {
+        let header = &self.header;
+        let mut notes = Vec::new();
+        if name == header.reference
+            && let Some(change) = fingerprint.differences(&header.fingerprint)
+        {
+            notes.push(format!(
+                "{name} is not the JDK the suite was recorded on: {change}"
+            ));
+        } else if !self.plan.minimize && name != header.reference {
+            // Minimizing would start the reference and note a change; without it, the
+            // installed reference's recorded fingerprint (read only) tells.
+            let installed = self
+                .store
+                .load(&header.reference)
+                .ok()
+                .and_then(|spec| self.store.status(&spec).fingerprint);
+            if let Some(change) = installed.and_then(|f| f.differences(&header.fingerprint)) {
+                notes.push(format!(
+                    "{} is not the JDK the suite was recorded on: {change}",
+                    header.reference
+                ));
+            }
+        }
+        if header.partial {
+            notes.push("the suite is partial (its recording was interrupted)".into());
+        }
+        notes
+    }
+
+    /// Minimizes the groups that are not accepted, on the reference and a fresh target pool.
+    fn minimize(
+        &mut self,
+        lane: &PoolLane,
+        tests: &[&Test],
+        groups: &mut Vec<Group>,
+        notes: &mut Vec<String>,
+    ) -> Result<(), Error> {
+        let target = lane.name.clone();
+        let (todo, done): (Vec<Group>, Vec<Group>) = std::mem::take(groups)
+            .into_iter()
+            .partition(|g| self.accepted.find(&g.callee, g.kind, &target).is_none());
+        if !todo.is_empty() {
+            let mut todo = todo;
+            self.start_reference();
+            match self.reference.as_ref().map(|r| r.as_ref().map(Box::as_ref)) {
+                Some(Ok(reference)) => {
+                    let tgt = lane.start()?;
+                    minimize_all(
+                        &mut todo,
+                        tests,
+                        reference,
+                        tgt.as_ref(),
+                        self.plan.minimize_budget,
+                    )?;
+                }
+                Some(Err(why)) => notes.push(format!(
+                    "not minimized: the reference would not start: {why}"
+                )),
+                None => {}
+            }
+            groups.extend(todo);
+        }
+        groups.extend(done);
+        Ok(())
+    }
+
+    /// Starts the reference runner, once per session.
+    fn start_reference(&mut self) {
+        if self.reference.is_some() {
+            return;
+        }
+        let name = self.header.reference.clone();
+        let started = self
+            .store
+            .load(&name)
+            .and_then(|spec| self.store.provision(&spec))
+            .map_err(|e| e.to_string())
+            .and_then(|p| {
+                if let Some(change) = p.fingerprint.differences(&self.header.fingerprint) {
+                    self.reference_note = Some(format!(
+                        "minimized on {name}, which is not the JDK the suite was recorded on: {change}"
+                    ));
+                }
+                let lane = PoolLane::new(&name, p.jvm, self.config.clone());
+                lane.start().map_err(|e| e.to_string())
+            });
+        self.reference = Some(started);
+    }
+}
+
+/// Wall times of one target's replay, in seconds.
+struct Times {
+    seconds: f64,
+    replay: f64,
+    minimize: f64,
+}
+
+/// The suite file read forward by one replay thread.
+struct FileSource {
+    reader: SuiteReader,
+    entries: Entries,
+}
+
+impl Source<SuiteError> for FileSource {
+    fn skip_to(&mut self, index: usize) -> Result<bool, SuiteError> {
+        self.reader.skip_to(&mut self.entries, index)
+    }
+
+    fn next_test(&mut self) -> Result<Option<Test>, SuiteError> {
+        self.reader.next_test(&mut self.entries)
+    }
+}
+
+fn stats(lane: &PoolLane, tests: usize, seconds: f64, jobs: usize) -> Stats {
+    let usage = lane.usage();
+    let supervisor = crate::usage::self_peak_rss_kib();
+    Stats {
+        workers_started: usage.workers_started,
+        worker_startup_ms: usage.startup_ms,
+        timeouts: usage.timeouts,
+        crashes: usage.crashes,
+        tests_per_second: if seconds > 0.0 {
+            tests as f64 / seconds
+        } else {
+            0.0
+        },
+        peak_rss_kib_supervisor: supervisor,
+        peak_rss_kib_worker_max: usage.worker_peak_rss_kib,
+        peak_rss_kib_total: supervisor + usage.worker_peak_rss_kib * jobs as u64,
+        ..Stats::default()
+    }
+}

@@ -1,0 +1,70 @@
+//! Resource usage from `/proc`: a process's resident set size now and at its peak, and
+//! this process's CPU time. Zero or `None` where `/proc` cannot be read.
+
+/// The peak resident set size (`VmHWM`) of this process, in KiB; 0 when unknown.
+pub fn self_peak_rss_kib() -> u64 {
+    peak_rss_kib("self").unwrap_or(0)
+}
+
+/// The peak resident set size (`VmHWM`) of process `pid` (or `self`), in KiB.
+pub fn peak_rss_kib(pid: impl std::fmt::Display) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    status_kib(&status, "VmHWM:")
+}
+
+/// The resident set size of process `pid` now, in KiB.
+pub fn rss_kib(pid: impl std::fmt::Display) -> Option<u64> {
+    let statm = std::fs::read_to_string(format!("/proc/{pid}/statm")).ok()?;
+    let pages: u64 = statm.split_whitespace().nth(1)?.parse().ok()?;
+    // SAFETY: sysconf has no preconditions.
+    let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) }.max(4096) as u64;
+    Some(pages * page / 1024)
+}
+
+/// CPU time (user and system) this process used, in seconds; 0 when unknown.
+pub fn self_cpu_secs() -> f64 {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    // SAFETY: sysconf has no preconditions.
+    let hz = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as f64;
+    stat_ticks(&stat) / hz
+}
+
+/// The value in KiB of the `/proc/PID/status` line that starts with `key`.
+fn status_kib(status: &str, key: &str) -> Option<u64> {
+    let line = status.lines().find_map(|l| l.strip_prefix(key))?;
+    line.split_whitespace().next()?.parse().ok()
+}
+
+/// User plus system clock ticks from `/proc/PID/stat` (fields 14 and 15; the command name
+/// in parentheses may hold spaces, so fields are counted after its closing parenthesis).
+fn stat_ticks(stat: &str) -> f64 {
+    let after = stat.rsplit(')').next().unwrap_or("");
+    let fields: Vec<&str> = after.split_whitespace().collect();
+    let ticks = |i: usize| {
+        fields
+            .get(i)
+            .and_then(|f| f.parse::<f64>().ok())
+            .unwrap_or(0.0)
+    };
+    ticks(11) + ticks(12)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn status_lines_are_read_in_kib() {
+        let status = "Name:\tx\nVmPeak:\t  900 kB\nVmHWM:\t  1234 kB\nVmRSS:\t 1000 kB\n";
+        assert_eq!(status_kib(status, "VmHWM:"), Some(1234));
+        assert_eq!(status_kib(status, "VmSwap:"), None);
+    }
+
+    #[test]
+    fn ticks_are_counted_after_the_command_name() {
+        let stat = "42 (a) b) S 1 2 3 4 5 6 7 8 9 10 300 45 0 0";
+        assert_eq!(stat_ticks(stat), 345.0);
+        assert!(self_peak_rss_kib() > 0, "this test process has a peak RSS");
+        assert!(rss_kib("self").is_some());
+    }
+}
