@@ -187,7 +187,7 @@ fn floating(class: &str, value: &str, suffix: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::replay::samples::{call, field, lit, new, time_format_statements};
+    use crate::replay::samples::time_format_statements;
 
     #[test]
     fn renders_the_time_format_example() {
@@ -208,18 +208,18 @@ mod tests {
     #[test]
     fn declares_constructed_values_and_casts_unknown_receivers() {
         let s = vec![
-            new("java.util.ArrayList", &[], &[]),
-            lit("java.lang.String", "a\"b\\n"),
-            call(
+            Statement::new("java.util.ArrayList", &[], &[]),
+            Statement::literal("java.lang.String", "a\"b\\n"),
+            Statement::call(
                 "java.util.ArrayList",
                 "add",
                 &["java.lang.Object"],
                 Some(0),
                 &[1],
             ),
-            call("java.util.ArrayList", "clone", &[], Some(0), &[]),
-            call("java.util.ArrayList", "size", &[], Some(3), &[]),
-            field("java.util.Map$Entry", "X"),
+            Statement::call("java.util.ArrayList", "clone", &[], Some(0), &[]),
+            Statement::call("java.util.ArrayList", "size", &[], Some(3), &[]),
+            Statement::field("java.util.Map$Entry", "X", None),
         ];
         let lines = java_source(&s);
         assert_eq!(
@@ -236,10 +236,10 @@ mod tests {
     #[test]
     fn values_observed_later_are_declared() {
         let s = vec![
-            new("java.lang.StringBuilder", &[], &[]),
-            call("java.lang.StringBuilder", "reverse", &[], Some(0), &[]),
+            Statement::new("java.lang.StringBuilder", &[], &[]),
+            Statement::call("java.lang.StringBuilder", "reverse", &[], Some(0), &[]),
         ];
-        let o = crate::replay::samples::observer(1, "java.lang.StringBuilder", "length");
+        let o = crate::sequence::ObserverCall::new(1, "java.lang.StringBuilder", "length");
         assert_eq!(java_source(&s)[1], "v0.reverse();");
         assert_eq!(
             java_source_observed(&s, std::slice::from_ref(&o))[1],
