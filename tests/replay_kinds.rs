@@ -7,8 +7,8 @@
 //! JDKs' data versions are in the report; accepting a cause passes the gate. Asserted on the
 //! JSON report.
 
-#[path = "replay_support.rs"]
-mod support;
+mod common;
+use common::support;
 
 use difftest::sequence::Statement;
 use difftest::worker::protocol::SeqRequest;
@@ -124,13 +124,7 @@ fn kinds_of_change_are_labelled_and_join_into_causes() {
         )
     };
     let out = replay();
-    assert_eq!(
-        out.status.code(),
-        Some(1),
-        "{}\n{}",
-        stdout(&out),
-        stderr(&out)
-    );
+    support::assert_exit(&out, 1);
     let report = report_json(work.path(), "kinds2-vs-kinds1");
 
     let floats = cause(&report, "fixture.Num.minNormal", "rendering");

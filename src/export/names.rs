@@ -8,6 +8,10 @@
 //! `java.lang`, so that a class of the same name in the test's own package cannot shadow
 //! it — and written by its simple name; every other class is written fully qualified.
 //! Nested classes are written through their top-level class (`Character.UnicodeBlock`).
+//!
+//! That is the compilable style. The reports' reproducers are for people and stand alone,
+//! without imports: [`for_people`] writes a class of `java.lang` by its simple name and any
+//! other fully qualified ([`source_name`]).
 
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 
@@ -82,6 +86,36 @@ pub fn resolve(text: &str, reserved: &[&str]) -> (String, Vec<String>) {
     let mut imports: Vec<String> = imported.into_iter().collect();
     imports.sort();
     (out, imports)
+}
+
+/// The source form of a binary class name, fully qualified: `java.util.Map$Entry` →
+/// `java.util.Map.Entry`.
+pub fn source_name(binary: &str) -> String {
+    binary.replace('$', ".")
+}
+
+/// Replaces the class references in `text` in the style for people: a top-level class of
+/// `java.lang` (and its nested classes) by its simple name, every other class fully
+/// qualified (`Double.NaN`, `java.util.Locale.US`).
+pub fn for_people(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(start) = rest.find(OPEN) {
+        out.push_str(&rest[..start]);
+        let after = &rest[start + 1..];
+        let end = after.find(CLOSE).unwrap_or(after.len());
+        let binary = &after[..end];
+        let (package, simple, nested) = split(binary);
+        if package == "java.lang" {
+            out.push_str(simple);
+            out.push_str(&nested);
+        } else {
+            out.push_str(&source_name(binary));
+        }
+        rest = after.get(end + 1..).unwrap_or("");
+    }
+    out.push_str(rest);
+    out
 }
 
 fn references(text: &str) -> impl Iterator<Item = &str> {

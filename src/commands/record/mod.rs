@@ -6,6 +6,7 @@
 //! reruns at once; the exit code of an interrupted record is 130. The time limit is a hard
 //! deadline too: a round still running when it passes is cut short the same way.
 
+#[cfg(feature = "bench")]
 pub mod bench;
 mod output;
 mod progress;
