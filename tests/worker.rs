@@ -41,11 +41,7 @@ fn short_time_of_epoch() -> SeqRequest {
             &[0, 1],
         ),
         Statement::literal("long", "0"),
-        Statement::New {
-            class: "java.util.Date".into(),
-            params: vec!["long".into()],
-            args: vec![3],
-        },
+        Statement::new("java.util.Date", &["long"], &[3]),
         Statement::call(
             "java.text.DateFormat",
             "format",
@@ -130,11 +126,7 @@ fn an_exception_is_reported_and_the_worker_goes_on() {
 fn observers_and_contracts_run_after_the_sequence() {
     let pool = common::pool("temurin17", &[], common::config(1, 5000));
     let mut req = seq(vec![
-        Statement::New {
-            class: "java.util.ArrayList".into(),
-            params: vec![],
-            args: vec![],
-        },
+        Statement::new("java.util.ArrayList", &[], &[]),
         Statement::literal("java.lang.String", "x\\u00E9"),
         Statement::call(
             "java.util.ArrayList",

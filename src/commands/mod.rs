@@ -56,6 +56,7 @@ fn store(global: &GlobalArgs) -> anyhow::Result<TargetStore> {
 }
 
 /// `difftest` itself as a child process, with the global flags.
+#[cfg(feature = "bench")]
 fn difftest_child(global: &GlobalArgs) -> anyhow::Result<std::process::Command> {
     let mut cmd = std::process::Command::new(std::env::current_exe()?);
     if let Some(dir) = &global.targets_dir {
@@ -68,6 +69,7 @@ fn difftest_child(global: &GlobalArgs) -> anyhow::Result<std::process::Command> 
 }
 
 /// Appends the pool flags a child shares with its parent: `--jobs` when given, `--timeout`.
+#[cfg(feature = "bench")]
 fn pass_pool_flags(cmd: &mut std::process::Command, pool: &PoolArgs) {
     if let Some(jobs) = pool.jobs {
         cmd.arg("--jobs").arg(jobs.to_string());
@@ -77,6 +79,7 @@ fn pass_pool_flags(cmd: &mut std::process::Command, pool: &PoolArgs) {
 
 /// Runs a [`difftest_child`] to its end, its output into `log` when given; an exit code
 /// other than those in `ok` is an error naming the child's arguments (and the log).
+#[cfg(feature = "bench")]
 fn run_child(
     mut cmd: std::process::Command,
     ok: &[i32],

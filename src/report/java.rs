@@ -1,11 +1,11 @@
 //! Java source for a sequence in the style for people (the reports' reproducers; the JUnit
 //! export writes the compilable style from `export::body`): one statement a line, `vN` the
 //! value of statement N, classes fully qualified. Literals follow the one set of rules in
-//! `export::java`, class names the people style of `export::names`. Values used later are declared
-//! (`java.util.ArrayList v0 = new java.util.ArrayList();`, or `var` where the type is
-//! not in the statement); others are expression statements, which is valid whether the
-//! method is void or not. Arguments whose static type is unknown or differs are cast to the
-//! parameter type, so javac picks the overload that was recorded.
+//! `export::java`, class names in literals the people style of `export::names`. Values used
+//! later are declared (`java.util.ArrayList v0 = new java.util.ArrayList();`, or `var` where
+//! the type is not in the statement); others are expression statements, which is valid
+//! whether the method is void or not. Arguments whose static type is unknown or differs are
+//! cast to the parameter type, so javac picks the overload that was recorded.
 
 use crate::export::{java, names};
 use crate::sequence::{ObserverCall, Statement};

@@ -38,6 +38,7 @@ struct Generated {
 }
 
 /// Numbers of one record, for the summary and `difftest bench record`.
+#[cfg_attr(not(feature = "bench"), allow(dead_code))]
 pub struct Outcome {
     pub executed: u64,
     pub generation: Duration,
