@@ -66,23 +66,15 @@ pub fn resolve(text: &str, reserved: &[&str]) -> (String, Vec<String>) {
         .flat_map(|(_, tops)| tops.iter().cloned())
         .filter(|top| top.contains('.'))
         .collect();
-    let mut out = String::with_capacity(text.len());
-    let mut rest = text;
-    while let Some(start) = rest.find(OPEN) {
-        out.push_str(&rest[..start]);
-        let after = &rest[start + 1..];
-        let end = after.find(CLOSE).unwrap_or(after.len());
-        let (package, simple, nested) = split(&after[..end]);
+    let out = replace_refs(text, |binary| {
+        let (package, simple, nested) = split(binary);
         let top = format!("{package}.{simple}");
         if package.is_empty() || imported.contains(&top) {
-            out.push_str(simple);
+            format!("{simple}{nested}")
         } else {
-            out.push_str(&top);
+            format!("{top}{nested}")
         }
-        out.push_str(&nested);
-        rest = after.get(end + 1..).unwrap_or("");
-    }
-    out.push_str(rest);
+    });
     let mut imports: Vec<String> = imported.into_iter().collect();
     imports.sort();
     (out, imports)
@@ -98,20 +90,21 @@ pub fn source_name(binary: &str) -> String {
 /// `java.lang` (and its nested classes) by its simple name, every other class fully
 /// qualified (`Double.NaN`, `java.util.Locale.US`).
 pub fn for_people(text: &str) -> String {
+    replace_refs(text, |binary| match split(binary) {
+        ("java.lang", simple, nested) => format!("{simple}{nested}"),
+        _ => source_name(binary),
+    })
+}
+
+/// `text` with each class reference replaced by `name(binary name)`.
+fn replace_refs(text: &str, name: impl Fn(&str) -> String) -> String {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
     while let Some(start) = rest.find(OPEN) {
         out.push_str(&rest[..start]);
         let after = &rest[start + 1..];
         let end = after.find(CLOSE).unwrap_or(after.len());
-        let binary = &after[..end];
-        let (package, simple, nested) = split(binary);
-        if package == "java.lang" {
-            out.push_str(simple);
-            out.push_str(&nested);
-        } else {
-            out.push_str(&source_name(binary));
-        }
+        out.push_str(&name(&after[..end]));
         rest = after.get(end + 1..).unwrap_or("");
     }
     out.push_str(rest);

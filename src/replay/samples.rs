@@ -23,17 +23,22 @@ pub fn string(text: &str) -> Observed {
 
 /// `DateFormat.getTimeInstance(3, Locale.US).format(new Date(0L))`.
 pub fn time_format_statements() -> Vec<Statement> {
+    date_format("getTimeInstance", "3", "US", "0")
+}
+
+/// `DateFormat.METHOD(STYLE, Locale.LOCALE).format(new Date(MILLIS))`.
+fn date_format(method: &str, style: &str, locale: &str, millis: &str) -> Vec<Statement> {
     vec![
-        Statement::literal("int", "3"),
-        Statement::field("java.util.Locale", "US", None),
+        Statement::literal("int", style),
+        Statement::field("java.util.Locale", locale, None),
         Statement::call(
             "java.text.DateFormat",
-            "getTimeInstance",
+            method,
             &["int", "java.util.Locale"],
             None,
             &[0, 1],
         ),
-        Statement::literal("long", "0"),
+        Statement::literal("long", millis),
         Statement::new("java.util.Date", &["long"], &[3]),
         Statement::call(
             "java.text.DateFormat",
@@ -155,26 +160,8 @@ fn float_to_string(rng: &mut ChaCha8Rng) -> Vec<Statement> {
 fn time_format(rng: &mut ChaCha8Rng, loc: &str) -> Vec<Statement> {
     let method = ["getTimeInstance", "getDateInstance"][rng.random_range(0..2)];
     let millis = rng.random_range(0..4_000_000_000_000i64).to_string();
-    vec![
-        Statement::literal("int", &rng.random_range(0..4).to_string()),
-        Statement::field("java.util.Locale", loc, None),
-        Statement::call(
-            "java.text.DateFormat",
-            method,
-            &["int", "java.util.Locale"],
-            None,
-            &[0, 1],
-        ),
-        Statement::literal("long", &millis),
-        Statement::new("java.util.Date", &["long"], &[3]),
-        Statement::call(
-            "java.text.DateFormat",
-            "format",
-            &["java.util.Date"],
-            Some(2),
-            &[4],
-        ),
-    ]
+    let style = rng.random_range(0..4).to_string();
+    date_format(method, &style, loc, &millis)
 }
 
 fn currency(rng: &mut ChaCha8Rng, loc: &str) -> Vec<Statement> {

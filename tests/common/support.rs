@@ -79,6 +79,14 @@ pub fn write_suite(dir: &Path, suite: &Suite) -> PathBuf {
     path
 }
 
+/// Records `seqs` on the fixture target `reference` of `targets`, asserts that every
+/// sequence was stable, and writes the suite into `work/oracles`.
+pub fn record_stable(work: &Path, reference: &str, targets: &Path, seqs: &[SeqRequest]) {
+    let suite = record(reference, Some(targets), seqs, 0);
+    assert_eq!(suite.tests.len(), seqs.len(), "all stable on {reference}");
+    write_suite(work, &suite);
+}
+
 /// Runs `difftest ARGS` in `cwd`.
 pub fn difftest(cwd: &Path, args: &[&str]) -> Output {
     difftest_env(cwd, args, &[])
