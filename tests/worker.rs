@@ -372,3 +372,34 @@ fn only_unstarted_threads_and_own_thread_groups_are_reachable() {
     assert!(!group.iter().any(|n| n == "getParent" || n == "enumerate"));
     assert!(model.class("java.lang.Thread$Builder").is_none());
 }
+
+#[test]
+fn a_targets_own_timeout_applies_unless_the_user_gave_one() {
+    let fixtures = common::compile_fixtures("worker");
+    let home = common::provision("temurin21").jvm.java_home;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = format!(
+        "name: slow-calls\njdk:\n  path: {}\ntimeout: 0.8\n",
+        home.display()
+    );
+    std::fs::write(dir.path().join("slow-calls.yaml"), file).expect("target file");
+    let store = difftest::target::TargetStore::new(Some(dir.path().into()), None).unwrap();
+    let mut jvm = store
+        .provision(&store.load("slow-calls").unwrap())
+        .unwrap()
+        .jvm;
+    jvm.classpath.push(fixtures.path().into());
+    // `target_timeout` is what `pool_config` sets when no --timeout was given.
+    for (target_timeout, millis) in [(true, 800), (false, 3000)] {
+        let mut config = common::config(1, 3000);
+        config.target_timeout = target_timeout;
+        let pool =
+            difftest::pool::Pool::start("slow-calls", jvm.clone(), config).expect("pool starts");
+        let results = pool.run(&[misbehave("sleepForever")], false).unwrap();
+        assert!(
+            matches!(results[0], SeqResult::Timeout { millis: m } if m == millis),
+            "target_timeout {target_timeout}: {:?}",
+            results[0]
+        );
+    }
+}

@@ -155,7 +155,7 @@ public final class EspressoHost {
         }
         long started = System.nanoTime();
         System.out.println(call("properties",
-                "java.version\njava.vendor\njava.vm.name\njava.runtime.version\njava.vm.version"));
+                "java.version\njava.vendor\njava.vm.name\njava.runtime.version\njava.vm.version\njava.vm.info"));
         System.out.println("started in " + (started - began) / 1_000_000 + " ms");
     }
 }

@@ -19,7 +19,7 @@ const BATCH: usize = 2000;
 pub fn config(jobs: usize) -> anyhow::Result<PoolConfig> {
     let mut config = pool_config(&PoolArgs {
         jobs: None,
-        timeout: 5.0,
+        timeout: Some(5.0),
         worker_memory: "2G".into(),
         no_sandbox: false,
     })?;

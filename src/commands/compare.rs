@@ -118,7 +118,9 @@ fn replay_one(
     let mut line: Vec<String> = vec!["--impl".into(), target.into(), "--suite".into()];
     line.push(suite.display().to_string());
     line.extend(["--report-dir".into(), report_dir.display().to_string()]);
-    line.extend(["--timeout".into(), rec.pool.timeout.to_string()]);
+    if let Some(timeout) = rec.pool.timeout {
+        line.extend(["--timeout".into(), timeout.to_string()]);
+    }
     if let Some(jobs) = rec.pool.jobs {
         line.extend(["--jobs".into(), jobs.to_string()]);
     }

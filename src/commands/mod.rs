@@ -68,13 +68,15 @@ fn difftest_child(global: &GlobalArgs) -> anyhow::Result<std::process::Command> 
     Ok(cmd)
 }
 
-/// Appends the pool flags a child shares with its parent: `--jobs` when given, `--timeout`.
+/// Appends the pool flags a child shares with its parent: `--jobs` and `--timeout` when given.
 #[cfg(feature = "bench")]
 fn pass_pool_flags(cmd: &mut std::process::Command, pool: &PoolArgs) {
     if let Some(jobs) = pool.jobs {
         cmd.arg("--jobs").arg(jobs.to_string());
     }
-    cmd.arg("--timeout").arg(pool.timeout.to_string());
+    if let Some(timeout) = pool.timeout {
+        cmd.arg("--timeout").arg(timeout.to_string());
+    }
 }
 
 /// Runs a [`difftest_child`] to its end, its output into `log` when given; an exit code
@@ -106,13 +108,15 @@ pub fn pool_config(args: &PoolArgs) -> anyhow::Result<PoolConfig> {
     if let Some(jobs) = args.jobs {
         config.jobs = check_jobs(jobs, "--jobs")?;
     }
-    if !(args.timeout.is_finite() && args.timeout > 0.0) {
-        return Err(bad_input(format!(
-            "--timeout must be a positive number of seconds, not {}",
-            args.timeout
-        )));
+    if let Some(timeout) = args.timeout {
+        if !(timeout.is_finite() && timeout > 0.0) {
+            return Err(bad_input(format!(
+                "--timeout must be a positive number of seconds, not {timeout}"
+            )));
+        }
+        config.timeout = Duration::from_secs_f64(timeout);
     }
-    config.timeout = Duration::from_secs_f64(args.timeout);
+    config.target_timeout = args.timeout.is_none();
     config.worker_memory = parse_size(&args.worker_memory).ok_or_else(|| {
         bad_input(format!(
             "--worker-memory must be a size such as 512M or 2G (at least 64M), or off, not {:?}",
@@ -183,7 +187,27 @@ pub fn start_pool(
 
 #[cfg(test)]
 mod tests {
-    use super::parse_size;
+    use super::{PoolArgs, parse_size, pool_config};
+    use std::time::Duration;
+
+    #[test]
+    fn a_timeout_flag_wins_over_the_targets_own() {
+        let mut args = PoolArgs {
+            jobs: None,
+            timeout: None,
+            worker_memory: "2G".into(),
+            no_sandbox: false,
+        };
+        let config = pool_config(&args).unwrap();
+        assert!(config.target_timeout);
+        assert_eq!(config.timeout, Duration::from_secs(5));
+        args.timeout = Some(30.0);
+        let config = pool_config(&args).unwrap();
+        assert!(!config.target_timeout);
+        assert_eq!(config.timeout, Duration::from_secs(30));
+        args.timeout = Some(0.0);
+        assert!(pool_config(&args).is_err());
+    }
 
     #[test]
     fn sizes_parse_with_binary_suffixes() {

@@ -184,6 +184,9 @@ impl Generator<'_> {
             ..
         } = c;
         let seq = self.push_node(b, is_test);
+        if normal && matches!(harvest, Some(Step::Lookup)) {
+            self.queue_consumers(seq, last, &steps[last as usize]);
+        }
         let mut result = self.ops[op].result;
         let mut offer = normal;
         if normal

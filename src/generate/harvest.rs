@@ -27,6 +27,9 @@ pub const ELEMENTS: u32 = 3;
 const MAX_QUEUED: usize = 10_000;
 /// Share of a round's candidates that may be harvest sequences.
 const ROUND_SHARE: usize = 16;
+/// Share of a round's candidates that may read chunks of swept catalogues: a chunk is no
+/// test and catalogues are few, so they are read out within the first rounds.
+const SWEEP_SHARE: usize = 4;
 
 /// The collection interfaces of `java.util`: a value declared as one of them is harvested
 /// even when the scope does not describe `java.util` (so its supertypes are unknown).
@@ -64,6 +67,9 @@ pub(crate) enum Step {
     Element(NameId),
     /// Reads elements of a catalogue swept for lookups of its class.
     Sweep(Chunk),
+    /// A lookup of an object element's textual form: the object it returns goes on to the
+    /// static calls that take its class (`sweep::Generator::queue_consumers`).
+    Lookup,
 }
 
 /// Elements of a swept catalogue read by one sequence: `count` of them, each two statements
@@ -188,18 +194,19 @@ impl Generator<'_> {
         self.swept.insert(callee).then(|| self.names.intern(&class))
     }
 
-    /// Harvest candidates for the start of a round: at most one in [`ROUND_SHARE`].
+    /// Harvest candidates for the start of a round: chunks of the catalogues being swept,
+    /// at most one in [`SWEEP_SHARE`], then other harvests, at most one in [`ROUND_SHARE`].
     pub(super) fn harvest_round(&mut self, want: usize, cands: &mut Vec<Candidate>) {
-        let quota = want / ROUND_SHARE;
-        // Catalogues being swept first, one chunk each.
+        let chunks = cands.len() + want / SWEEP_SHARE;
         let waiting: Vec<Harvest> = self.sweeps.pending.drain(..).collect();
         for h in waiting {
-            if cands.len() >= quota {
+            if cands.len() >= chunks {
                 self.sweeps.pending.push_back(h);
             } else if let Some(c) = self.draft_harvest(h) {
                 cands.push(c);
             }
         }
+        let quota = cands.len() + want / ROUND_SHARE;
         let mut tries = 0;
         while cands.len() < quota && tries < quota * 4 {
             tries += 1;
@@ -302,7 +309,7 @@ impl Generator<'_> {
         }
         let observers: Vec<ObsRef> = match step {
             Step::Element(elem) => self.observers_for(last, Some(elem), &[]),
-            Step::Length(_) | Step::Sweep(..) => Vec::new(),
+            Step::Length(_) | Step::Sweep(..) | Step::Lookup => Vec::new(),
         };
         self.stats.harvests += 1;
         Some(Candidate {
@@ -325,6 +332,7 @@ impl Generator<'_> {
         last: usize,
     ) -> Option<Option<NameId>> {
         match step {
+            Step::Lookup => None,
             Step::Length(h) => {
                 if let Observed::Value { text, .. } = &steps[last]
                     && let Ok(n) = text.parse::<u32>()

@@ -192,6 +192,8 @@ pub struct GenStats {
     pub harvested: u64,
     /// Lookups of swept catalogue values drafted.
     pub lookups: u64,
+    /// Of those, calls taking an object that a lookup of an element's textual form returned.
+    pub consumers: u64,
     /// Inputs that are another copy of a value picked for the same call.
     pub twins: u64,
 }

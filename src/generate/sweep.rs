@@ -15,30 +15,56 @@
 
 use super::components::ValueRef;
 use super::fold::value_key;
-use super::harvest::{COLLECTIONS, Chunk, Harvest};
+use super::harvest::{COLLECTIONS, Chunk, Harvest, Step};
 use super::kept::ObsRef;
 use super::mined::Kind;
 use super::store::{Builder, SeqId};
 use super::types::NameId;
 use super::{Candidate, Generator};
 use crate::sequence::{Observed, Statement};
-use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 
 /// Most elements swept from one catalogue.
 pub const MAX_ELEMENTS: u32 = 2000;
 /// Share of a round's candidates that may be lookups of swept values.
-const ROUND_SHARE: usize = 4;
+const ROUND_SHARE: usize = 3;
 /// Most mined constants of one API unit passed to its lookups.
 const MAX_CONSTANTS: usize = 3000;
 /// Most lookups waiting; later ones are dropped.
 const MAX_QUEUED: usize = 50_000;
 
-/// One lookup to try: operation `op` on the one-statement literal `tmpl` of type `ty`.
+/// One lookup to try: operation `op` with a value of type `ty` as its parameter `pos`, and
+/// the neutral value of its type as every other parameter.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Lookup {
     op: usize,
-    tmpl: u32,
+    value: Source,
     ty: NameId,
+    pos: u8,
+}
+
+/// Where a lookup's value comes from.
+#[derive(Clone, Copy, Debug)]
+enum Source {
+    /// A one-statement literal: a swept String or enum constant, or a mined constant.
+    Literal(u32),
+    /// The object a lookup of an element's textual form returned (statement `.1` of
+    /// sequence `.0`), passed on to the calls that take its class.
+    Object(SeqId, u32),
+}
+
+/// Most parameters of a lookup (the swept value and neutral values).
+const MAX_LOOKUP_ARITY: usize = 3;
+
+/// The neutral value of a parameter type that a lookup fills in beside the swept value:
+/// `new Locale("", "TR")` names a country where `new Locale("TR")` names a language.
+fn neutral(ty: &str) -> Option<&'static str> {
+    match ty {
+        "java.lang.String" => Some(""),
+        "int" | "long" | "short" | "byte" => Some("0"),
+        "boolean" => Some("false"),
+        _ => None,
+    }
 }
 
 /// The sweep's queues.
@@ -50,10 +76,17 @@ pub(super) struct Sweeps {
     /// Lookups of catalogue values, one queue per operation, taken in turn so that every
     /// catalogue advances at once.
     queue: RoundRobin,
-    /// The lookups of each (owner class, value type), found once.
-    lookups_of: HashMap<(NameId, NameId), Vec<usize>>,
-    /// Lookups of mined constants, tried when `queue` is empty.
+    /// The lookups of each (owner class, value type), found once: operation and the
+    /// parameter the value is passed as.
+    lookups_of: HashMap<(NameId, NameId), Vec<(usize, u8)>>,
+    /// The (owner, literal) pairs whose lookups were queued.
+    looked_up: HashSet<(NameId, u32)>,
+    /// The static calls of any class that take one object of a class, found once.
+    consumers_of: HashMap<NameId, Vec<(usize, u8)>>,
+    /// Lookups of mined constants, taken in turn with `queue`.
     constants: RoundRobin,
+    /// Whether the next lookup comes from `constants`.
+    constants_next: bool,
     /// Catalogues being swept, each waiting for its next chunk.
     pub(super) pending: VecDeque<Harvest>,
     /// The class of each catalogue's elements, once its first element was read: `None`
@@ -64,24 +97,25 @@ pub(super) struct Sweeps {
 /// Queues per operation, popped in turn.
 #[derive(Default)]
 struct RoundRobin {
-    queues: Vec<VecDeque<Lookup>>,
+    /// Lookups, and whether what each returns goes on to its consumers.
+    queues: Vec<VecDeque<(Lookup, bool)>>,
     of_op: HashMap<usize, usize>,
     next: usize,
     len: usize,
 }
 
 impl RoundRobin {
-    fn push(&mut self, l: Lookup) {
+    fn push(&mut self, l: Lookup, object: bool) {
         let n = self.queues.len();
         let i = *self.of_op.entry(l.op).or_insert(n);
         if i == n {
             self.queues.push(VecDeque::new());
         }
-        self.queues[i].push_back(l);
+        self.queues[i].push_back((l, object));
         self.len += 1;
     }
 
-    fn pop(&mut self) -> Option<Lookup> {
+    fn pop(&mut self) -> Option<(Lookup, bool)> {
         for _ in 0..self.queues.len() {
             let i = self.next % self.queues.len();
             self.next = i + 1;
@@ -151,7 +185,7 @@ impl Generator<'_> {
         self.sweeps.elements.entry(chunk.key).or_insert(None);
         for (_, text) in calls.iter().zip(got) {
             if matches!(text, Observed::Value { class, .. } if class == "java.lang.String") {
-                self.sweep_value(chunk.owner, text);
+                self.sweep_text(chunk.owner, text, true);
             }
         }
     }
@@ -160,6 +194,12 @@ impl Generator<'_> {
     /// joins the pool as a literal, and the owner's lookups of it are queued. Returns false
     /// for other values, which join the pool as before.
     pub(super) fn sweep_value(&mut self, owner: Option<NameId>, shown: &Observed) -> bool {
+        self.sweep_text(owner, shown, false)
+    }
+
+    /// [`Self::sweep_value`]; with `object`, the value is an object element's textual
+    /// form, and what its lookups return goes on to the calls taking its class.
+    fn sweep_text(&mut self, owner: Option<NameId>, shown: &Observed, object: bool) -> bool {
         let Observed::Value { class, text } = shown else {
             return false;
         };
@@ -181,11 +221,14 @@ impl Generator<'_> {
             return false;
         };
         let ty = self.names.intern(class);
-        let Some(tmpl) = self.seed_value(stmt, ty, shown) else {
-            return true;
-        };
-        if let Some(owner) = owner {
-            self.queue_lookups(owner, ty, tmpl);
+        let tmpl = self.store.templates.intern(stmt.clone(), Some(ty));
+        self.seed_value(stmt, ty, shown);
+        // Once per owner, even when another catalogue named the value first: zone IDs
+        // come from `ZoneId` and from `TimeZone`, and each has its own lookups.
+        if let Some(owner) = owner
+            && self.sweeps.looked_up.insert((owner, tmpl))
+        {
+            self.queue_lookups(owner, ty, tmpl, object);
         }
         true
     }
@@ -216,30 +259,101 @@ impl Generator<'_> {
         Some(tmpl)
     }
 
-    fn queue_lookups(&mut self, owner: NameId, ty: NameId, tmpl: u32) {
+    fn queue_lookups(&mut self, owner: NameId, ty: NameId, tmpl: u32, object: bool) {
         if !self.sweeps.lookups_of.contains_key(&(owner, ty)) {
             let ops = self.lookups_of(owner, ty);
             self.sweeps.lookups_of.insert((owner, ty), ops);
         }
-        for &op in &self.sweeps.lookups_of[&(owner, ty)] {
+        let value = Source::Literal(tmpl);
+        for &(op, pos) in &self.sweeps.lookups_of[&(owner, ty)] {
             if self.sweeps.queue.len < MAX_QUEUED {
-                self.sweeps.queue.push(Lookup { op, tmpl, ty });
+                let l = Lookup { op, value, ty, pos };
+                // Only what a one-parameter lookup makes of the text goes on: the
+                // neutral fills make other objects than the catalogue named.
+                let unary = self.ops[op].inputs.len() == 1;
+                self.sweeps.queue.push(l, object && unary);
             }
         }
     }
 
-    /// The static operations of class `owner` taking one value of type `ty`.
-    fn lookups_of(&self, owner: NameId, ty: NameId) -> Vec<usize> {
-        let owner = self.names.name(owner);
-        (0..self.random_ops)
-            .filter(|&op| {
-                let o = &self.ops[op];
-                !o.receiver
-                    && o.inputs.len() == 1
-                    && self.op_class[op] == owner
-                    && self.names.assignable(ty, o.inputs[0])
-            })
-            .collect()
+    /// After a lookup of an object element's textual form returned `shown` (statement
+    /// `pos` of sequence `seq`): the object is passed, once, to every static call of any
+    /// class that takes its class — `Calendar.getInstance(locale)`,
+    /// `DateFormat.getDateTimeInstance(0, 0, locale)` for each locale the catalogue named.
+    pub(super) fn queue_consumers(&mut self, seq: SeqId, pos: u32, shown: &Observed) {
+        let Observed::Object { class } = shown else {
+            return;
+        };
+        if self.model.class(class).is_none() {
+            return;
+        }
+        let ty = self.names.intern(class);
+        if !self.sweeps.consumers_of.contains_key(&ty) {
+            let ops = self.calls_taking(None, ty);
+            self.sweeps.consumers_of.insert(ty, ops);
+        }
+        let value = Source::Object(seq, pos);
+        for &(op, pos) in &self.sweeps.consumers_of[&ty] {
+            if self.sweeps.queue.len < MAX_QUEUED {
+                self.sweeps.queue.push(Lookup { op, value, ty, pos }, false);
+            }
+        }
+    }
+
+    /// The static operations of class `owner` that take a value of type `ty`: those with
+    /// one parameter it is assignable to, and those with up to [`MAX_LOOKUP_ARITY`] where
+    /// one parameter is of type `ty` and every other has a [`neutral`] value — once for
+    /// each such parameter.
+    fn lookups_of(&self, owner: NameId, ty: NameId) -> Vec<(usize, u8)> {
+        self.calls_taking(Some(owner), ty)
+    }
+
+    /// The static operations (of class `owner`, or of any class with a result) taking a
+    /// value of type `ty`, as [`Self::lookups_of`] describes.
+    fn calls_taking(&self, owner: Option<NameId>, ty: NameId) -> Vec<(usize, u8)> {
+        let owner = owner.map(|o| self.names.name(o));
+        let mut out = Vec::new();
+        let mut inherited = HashSet::new();
+        for op in 0..self.random_ops {
+            let o = &self.ops[op];
+            let mine = match owner {
+                Some(owner) => self.op_class[op] == owner,
+                // A static method listed on each subclass too is one call.
+                None => {
+                    !o.receiver && o.result.is_some() && inherited.insert(self.static_signature(op))
+                }
+            };
+            if o.receiver || !mine {
+                continue;
+            }
+            match o.inputs.len() {
+                1 if owner.is_none() && o.inputs[0] == ty => out.push((op, 0)),
+                1 if owner.is_some() && self.names.assignable(ty, o.inputs[0]) => out.push((op, 0)),
+                2..=MAX_LOOKUP_ARITY => {
+                    let fills = o
+                        .inputs
+                        .iter()
+                        .all(|&p| p == ty || neutral(self.names.name(p)).is_some());
+                    let at = o.inputs.iter().enumerate().filter(|(_, p)| **p == ty);
+                    if fills {
+                        out.extend(at.map(|(i, _)| (op, i as u8)));
+                    }
+                }
+                _ => {}
+            }
+        }
+        out
+    }
+
+    /// A static method's name, parameters and result: the same on every class that lists
+    /// it (`NumberFormat.getInstance(Locale)` on `DecimalFormat`); a constructor is its own.
+    fn static_signature(&self, op: usize) -> (String, Option<NameId>) {
+        let stmt = &self.store.templates.get(self.ops[op].tmpl).stmt;
+        let key = match stmt {
+            Statement::Call { method, params, .. } => format!("{method}({})", params.join(",")),
+            other => other.callee(),
+        };
+        (key, self.ops[op].result)
     }
 
     /// Lookup candidates for the start of a round: at most one in [`ROUND_SHARE`].
@@ -263,17 +377,23 @@ impl Generator<'_> {
             }
         }
         while cands.len() < quota {
-            let next = self.sweeps.queue.pop();
-            let Some(l) = next.or_else(|| self.sweeps.constants.pop()) else {
+            // Catalogue values and mined constants in turn, so neither starves the other.
+            self.sweeps.constants_next = !self.sweeps.constants_next;
+            let (first, second) = match self.sweeps.constants_next {
+                true => (&mut self.sweeps.constants, &mut self.sweeps.queue),
+                false => (&mut self.sweeps.queue, &mut self.sweeps.constants),
+            };
+            let Some(l) = first.pop().or_else(|| second.pop()) else {
                 return;
             };
-            let mut b = Builder::default();
-            let at = b.push_stmt(l.tmpl, &[]);
-            let last = b.push_stmt(self.ops[l.op].tmpl, &[at]);
+            let (b, last, inputs) = self.lookup_call(l.0);
             if !self.seen.insert(b.hash.key()) {
                 continue;
             }
-            let inputs = vec![(at, l.ty, false)];
+            let (l, object) = l;
+            if matches!(l.value, Source::Object(..)) {
+                self.stats.consumers += 1;
+            }
             let result = self.runtime.get(&l.op).copied().or(self.ops[l.op].result);
             let observers = self.observers_for(last, result, &inputs);
             self.stats.lookups += 1;
@@ -283,9 +403,33 @@ impl Generator<'_> {
                 last,
                 inputs,
                 observers,
-                harvest: None,
+                harvest: object.then_some(Step::Lookup),
             });
         }
+    }
+
+    /// The statements of a lookup: the swept value, a neutral value for each other
+    /// parameter, the call.
+    fn lookup_call(&mut self, l: Lookup) -> (Builder, u32, Vec<(u32, NameId, bool)>) {
+        let params = self.ops[l.op].inputs.clone();
+        let mut b = Builder::default();
+        let mut inputs = Vec::with_capacity(params.len());
+        for (i, &p) in params.iter().enumerate() {
+            let at = if i == usize::from(l.pos) {
+                match l.value {
+                    Source::Literal(tmpl) => b.push_stmt(tmpl, &[]),
+                    Source::Object(seq, pos) => b.push_seq(&self.store, seq) + pos,
+                }
+            } else {
+                let value = neutral(self.names.name(p)).unwrap_or_default();
+                let tmpl = self.literal_template(p, value);
+                b.push_stmt(tmpl, &[])
+            };
+            inputs.push((at, if i == usize::from(l.pos) { l.ty } else { p }, false));
+        }
+        let at: Vec<u32> = inputs.iter().map(|i| i.0).collect();
+        let last = b.push_stmt(self.ops[l.op].tmpl, &at);
+        (b, last, inputs)
     }
 
     /// Queues every static call without inputs that returns an array or a collection.
@@ -333,7 +477,10 @@ impl Generator<'_> {
                     break;
                 };
                 let tmpl = self.literal_template(ty, value);
-                self.sweeps.constants.push(Lookup { op, tmpl, ty });
+                let (value, pos) = (Source::Literal(tmpl), 0);
+                self.sweeps
+                    .constants
+                    .push(Lookup { op, value, ty, pos }, false);
             }
         }
     }

@@ -44,6 +44,9 @@ pub struct PoolConfig {
     pub jobs: usize,
     /// Longest a single sequence may run before its worker is killed.
     pub timeout: Duration,
+    /// Use the target's own `timeout:` instead of `timeout` when it sets one (the user gave
+    /// no `--timeout`).
+    pub target_timeout: bool,
     /// Longest a JVM may take to start.
     pub startup_timeout: Duration,
     /// Sequences sent to a worker in one message.
@@ -64,6 +67,7 @@ impl PoolConfig {
         PoolConfig {
             jobs: std::thread::available_parallelism().map_or(1, |n| n.get()),
             timeout: Duration::from_secs(5),
+            target_timeout: false,
             startup_timeout: Duration::from_secs(60),
             batch: 500,
             worker_exe: std::env::current_exe().unwrap_or_else(|_| "difftest".into()),
@@ -123,6 +127,9 @@ impl Pool {
     pub fn start(target: &str, jvm: JvmSpec, mut config: PoolConfig) -> Result<Pool, PoolError> {
         if jvm.espresso.is_some() {
             config.startup_timeout = config.startup_timeout.max(ESPRESSO_STARTUP);
+        }
+        if let Some(timeout) = jvm.timeout.filter(|_| config.target_timeout) {
+            config.timeout = timeout;
         }
         let threads = rayon::ThreadPoolBuilder::new()
             .num_threads(config.jobs.max(1))

@@ -116,6 +116,7 @@ pub fn ensure(
         libjvm: host.libjvm.clone(),
         libjvm_stamp: stamp,
         cds: None,
+        options: Vec::new(),
     };
     fingerprint::write_record(&record_file(&dir, target), &record)?;
     Ok((runtime, fingerprint))

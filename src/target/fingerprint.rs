@@ -24,6 +24,12 @@ pub struct Fingerprint {
     /// records and suites written before they were read.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data_versions: Option<BTreeMap<String, String>>,
+    /// `java.vm.info` of the JVM started with the target's options: how it runs code, e.g.
+    /// `mixed mode, emulated-client, sharing` (HotSpot's C1 only), `interpreted mode`,
+    /// `compiled mode` (empty if the VM does not say); `None` in records and suites written
+    /// before it was read.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vm_info: Option<String>,
 }
 
 impl Fingerprint {
@@ -40,20 +46,30 @@ impl Fingerprint {
                 &recorded.runtime_version,
             ),
         ];
+        let info = match (&self.vm_info, &recorded.vm_info) {
+            (Some(now), Some(then)) => Some(("vm_info", now, then)),
+            _ => None,
+        };
         let changed: Vec<String> = fields
             .iter()
+            .chain(info.as_ref())
             .filter(|(_, now, then)| now != then)
             .map(|(name, now, then)| format!("{name} {then:?} → {now:?}"))
             .collect();
         (!changed.is_empty()).then(|| changed.join(", "))
     }
 
-    /// e.g. `21.0.8+9-LTS Eclipse Adoptium OpenJDK 64-Bit Server VM`.
+    /// e.g. `21.0.8+9-LTS Eclipse Adoptium OpenJDK 64-Bit Server VM (mixed mode, sharing)`,
+    /// the VM's mode in brackets as `java -version` shows it (when known).
     pub fn one_line(&self) -> String {
-        format!(
+        let line = format!(
             "{} {} {}",
             self.runtime_version, self.java_vendor, self.vm_name
-        )
+        );
+        match self.vm_info.as_deref() {
+            Some(info) if !info.is_empty() => format!("{line} ({info})"),
+            _ => line,
+        }
     }
 }
 
@@ -91,13 +107,16 @@ pub struct Record {
     /// What happened to the CDS archive, for runtimes difftest made one for.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cds: Option<String>,
+    /// The JVM options the fingerprint was measured with (they decide `vm_info`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub options: Vec<String>,
 }
 
 impl Record {
     /// True if the record has everything this version measures (records written before data
     /// versions were read are measured again when the target is provisioned).
     pub fn is_complete(&self) -> bool {
-        self.fingerprint.data_versions.is_some()
+        self.fingerprint.data_versions.is_some() && self.fingerprint.vm_info.is_some()
     }
 
     /// True if this record describes `libjvm` as it is now on disk.
@@ -125,8 +144,14 @@ pub fn write_record(path: &Path, record: &Record) -> Result<(), TargetError> {
     crate::atomic::write(path, text).map_err(|e| TargetError::io("cannot write", path, e))
 }
 
-/// Runs the target's `bin/java` (on the VM `libjvm` names) and records what it says.
-pub fn measure(target: &str, java_home: &Path, libjvm: &Path) -> Result<Record, TargetError> {
+/// Runs the target's `bin/java` (on the VM `libjvm` names, with the target's `options`) and
+/// records what it says.
+pub fn measure(
+    target: &str,
+    java_home: &Path,
+    libjvm: &Path,
+    options: &[String],
+) -> Result<Record, TargetError> {
     let java = java_home.join("bin/java");
     let broken = |detail: String| TargetError::JavaBroken {
         target: target.to_string(),
@@ -134,7 +159,8 @@ pub fn measure(target: &str, java_home: &Path, libjvm: &Path) -> Result<Record, 
         detail,
     };
     let mut cmd = java_command(java_home, libjvm);
-    cmd.args(["-XshowSettings:properties", "-version"]);
+    cmd.args(options)
+        .args(["-XshowSettings:properties", "-version"]);
     let out = run::capture(&mut cmd).map_err(|e| broken(e.to_string()))?;
     if !out.status.success() {
         return Err(broken(format!(
@@ -156,6 +182,7 @@ pub fn measure(target: &str, java_home: &Path, libjvm: &Path) -> Result<Record, 
         libjvm: libjvm.to_path_buf(),
         libjvm_stamp,
         cds: None,
+        options: options.to_vec(),
     })
 }
 
@@ -198,6 +225,7 @@ pub fn from_properties(
         vm_name: get("java.vm.name")?,
         runtime_version: get("java.runtime.version")?,
         data_versions: None,
+        vm_info: Some(get("java.vm.info").unwrap_or_default()),
     };
     Ok((fingerprint, get("java.vm.version")?))
 }
@@ -214,6 +242,7 @@ mod tests {
             vm_name: "VM".into(),
             runtime_version: "17.0.9+9".into(),
             data_versions: None,
+            vm_info: None,
         };
         assert_eq!(f.differences(&f.clone()), None);
         let edited = Fingerprint {
@@ -249,6 +278,43 @@ mod tests {
     }
 
     #[test]
+    fn the_vm_mode_is_shown_and_compared_when_both_sides_know_it() {
+        let mixed = SAMPLE.replace(
+            "\n\nopenjdk",
+            "\n    java.vm.info = mixed mode, sharing\n\nopenjdk",
+        );
+        let (fp, _) = parse_properties(&mixed).unwrap();
+        assert_eq!(
+            fp.one_line(),
+            "21.0.8+9-LTS Eclipse Adoptium OpenJDK 64-Bit Server VM (mixed mode, sharing)"
+        );
+        let (unsaid, _) = parse_properties(SAMPLE).unwrap();
+        assert_eq!(
+            unsaid.vm_info.as_deref(),
+            Some(""),
+            "measured, but not said"
+        );
+        assert!(!unsaid.one_line().contains('('));
+        let int = Fingerprint {
+            vm_info: Some("interpreted mode, sharing".into()),
+            ..fp.clone()
+        };
+        assert_eq!(
+            int.differences(&fp).as_deref(),
+            Some("vm_info \"mixed mode, sharing\" → \"interpreted mode, sharing\"")
+        );
+        let old = Fingerprint {
+            vm_info: None,
+            ..fp.clone()
+        };
+        assert_eq!(
+            int.differences(&old),
+            None,
+            "a suite from before it was read"
+        );
+    }
+
+    #[test]
     fn missing_property_is_an_error_naming_it() {
         let err = parse_properties("    java.version = 17\n").unwrap_err();
         assert!(err.contains("java.vendor"), "{err}");
@@ -260,6 +326,7 @@ mod tests {
         let lib = dir.path().join("libjvm.so");
         std::fs::write(&lib, b"one").unwrap();
         let (mut fingerprint, vm_version) = parse_properties(SAMPLE).unwrap();
+        fingerprint.vm_info = None;
         let old = Record {
             fingerprint: fingerprint.clone(),
             vm_version: vm_version.clone(),
@@ -267,9 +334,11 @@ mod tests {
             libjvm: lib.clone(),
             libjvm_stamp: Stamp::of(&lib).unwrap(),
             cds: None,
+            options: vec![],
         };
         assert!(old.is_fresh(dir.path(), &lib) && !old.is_complete());
         fingerprint.data_versions = Some(BTreeMap::from([("unicode".into(), "15.0".into())]));
+        fingerprint.vm_info = Some("interpreted mode".into());
         let record = Record {
             fingerprint,
             vm_version,
@@ -277,6 +346,7 @@ mod tests {
             libjvm: lib.clone(),
             libjvm_stamp: Stamp::of(&lib).unwrap(),
             cds: Some("created".into()),
+            options: vec!["-Xint".into()],
         };
         let file = dir.path().join("fp/fingerprint.yaml");
         write_record(&file, &record).unwrap();

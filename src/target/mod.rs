@@ -60,6 +60,10 @@ pub struct JvmSpec {
     /// guest's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub espresso: Option<espresso::EspressoRuntime>,
+    /// The target's `timeout:`, which the pool uses unless `--timeout` was given (the
+    /// supervisor's business: not sent to the worker).
+    #[serde(skip)]
+    pub timeout: Option<std::time::Duration>,
 }
 
 impl JvmSpec {
@@ -82,7 +86,7 @@ pub struct Provisioned {
 }
 
 impl Provisioned {
-    /// Lines for `-v`: the target, its JDK, options and classpath.
+    /// Lines for `-v`: the target, its JDK, options, classpath and own timeout.
     pub fn describe(&self, description: &str) -> String {
         let classpath: Vec<String> = self
             .jvm
@@ -90,8 +94,15 @@ impl Provisioned {
             .iter()
             .map(|p| p.display().to_string())
             .collect();
+        let timeout = match self.jvm.timeout {
+            Some(t) => format!(
+                "\n  timeout: {} s per call unless --timeout",
+                t.as_secs_f64()
+            ),
+            None => String::new(),
+        };
         format!(
-            "target {} ({description}): {}\n  java home: {}\n  options: {}\n  classpath: {}",
+            "target {} ({description}): {}\n  java home: {}\n  options: {}\n  classpath: {}{timeout}",
             self.name,
             self.fingerprint.one_line(),
             self.jvm.java_home.display(),
@@ -367,6 +378,7 @@ fn provisioned(
             classpath,
             env: spec.env(),
             espresso: None,
+            timeout: spec.timeout,
         },
         fingerprint: record.fingerprint,
     }

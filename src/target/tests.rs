@@ -179,6 +179,7 @@ fn class_path_option_joins_entries() {
         classpath: vec![],
         env: BTreeMap::new(),
         espresso: None,
+        timeout: None,
     };
     assert_eq!(jvm.class_path_option(), None);
     jvm.classpath = vec!["/a.jar".into(), "/b".into()];

@@ -99,6 +99,7 @@ pub fn header(made: Made, rec: &Recorded, kinds: &BTreeMap<String, ExceptionKind
         ("harvests", s.harvests),
         ("harvested", s.harvested),
         ("lookups", s.lookups),
+        ("consumers", s.consumers),
         ("twins", s.twins),
         ("reruns-done", r.reruns_done as u64),
         ("unstable-checks", r.dropped_checks),

@@ -214,7 +214,7 @@ fn options(args: &RecordArgs) -> BTreeMap<String, String> {
         ("max-size", Some(args.max_size.to_string())),
         ("round-size", Some(args.round_size.to_string())),
         ("errors-per-group", Some(args.errors_per_group.to_string())),
-        ("timeout", Some(args.pool.timeout.to_string())),
+        ("timeout", args.pool.timeout.map(|t| t.to_string())),
         ("literals-file", path(&args.literals_file)),
         ("observers", path(&args.observers)),
         ("omit-replace", path(&args.omit_replace)),
