@@ -106,6 +106,23 @@ pub fn lock(path: &Path) -> io::Result<FileLock> {
     Ok(FileLock { _file: file })
 }
 
+/// Test support: runs each of `writers` on its own thread while `read` runs over and over on
+/// another, until every writer is done (`read` asserts what a reader must always see).
+#[cfg(test)]
+pub(crate) fn race(writers: &[&(dyn Fn() + Sync)], read: &(dyn Fn() + Sync)) {
+    let done = std::sync::atomic::AtomicBool::new(false);
+    std::thread::scope(|s| {
+        s.spawn(|| {
+            while !done.load(std::sync::atomic::Ordering::Relaxed) {
+                read();
+            }
+        });
+        let running: Vec<_> = writers.iter().map(|w| s.spawn(*w)).collect();
+        running.into_iter().for_each(|w| w.join().unwrap());
+        done.store(true, std::sync::atomic::Ordering::Relaxed);
+    });
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -134,6 +151,19 @@ mod tests {
         drop(f);
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "old");
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn a_writer_killed_mid_write_leaves_the_old_file_and_blocks_no_later_write() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("accepted.yaml");
+        write(&path, "old").unwrap();
+        let mut f = AtomicFile::create(&path).unwrap();
+        f.write_all(&[b'x'; 3 << 20]).unwrap(); // past the buffer: bytes on disk
+        std::mem::forget(f); // as a killed process: no commit, no clean-up
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "old");
+        write(&path, "new").unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "new");
     }
 
     #[test]

@@ -90,6 +90,7 @@ pub enum Command {
     /// Write a suite as readable JUnit 4 or 5 tests (see docs/export.md)
     Export(ExportArgs),
     /// Measure difftest on real targets (see the README's performance section)
+    #[cfg(feature = "bench")]
     #[command(subcommand)]
     Bench(BenchCommand),
     /// Show one group or cause of a replay report: its minimized Java, both recorded values,

@@ -141,7 +141,7 @@ fn timeouts_and_crashes_are_charged_to_the_last_call() {
 #[test]
 fn observers_are_compared_only_after_normal_steps() {
     let mut t = double_test(5, "1", "1.0");
-    t.observers = vec![crate::replay::samples::observer(
+    t.observers = vec![crate::sequence::ObserverCall::new(
         1,
         "java.lang.String",
         "length",

@@ -142,22 +142,13 @@ mod tests {
     }
 
     fn call(receiver: usize, args: Vec<usize>) -> Statement {
-        Statement::Call {
-            class: "C".into(),
-            method: "m".into(),
-            params: vec!["java.lang.Object".into(); args.len()],
-            receiver: Some(receiver),
-            args,
-        }
+        let params = vec!["java.lang.Object"; args.len()];
+        Statement::call("C", "m", &params, Some(receiver), &args)
     }
 
     #[test]
     fn npe_is_a_violation_only_without_null_inputs() {
-        let new = Statement::New {
-            class: "C".into(),
-            params: vec![],
-            args: vec![],
-        };
+        let new = Statement::new("C", &[], &[]);
         let null = Statement::Null {
             ty: "java.lang.Object".into(),
         };
@@ -176,13 +167,7 @@ mod tests {
 
     #[test]
     fn assertion_error_always_violates() {
-        let seq = vec![Statement::Call {
-            class: "C".into(),
-            method: "m".into(),
-            params: vec![],
-            receiver: None,
-            args: vec![],
-        }];
+        let seq = vec![Statement::call("C", "m", &[], None, &[])];
         let steps = vec![Observed::Threw {
             class: "java.lang.AssertionError".into(),
             message: Some("x".into()),

@@ -17,6 +17,7 @@ pub mod exit;
 pub mod explain;
 pub mod export;
 pub mod generate;
+pub mod hash;
 pub mod interrupt;
 pub mod model;
 pub mod observe;

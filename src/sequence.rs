@@ -45,6 +45,49 @@ pub enum Statement {
 }
 
 impl Statement {
+    /// A literal of primitive or String type `ty`; `value` is its escaped Java rendering.
+    pub fn literal(ty: &str, value: &str) -> Statement {
+        Statement::Literal {
+            ty: ty.into(),
+            value: value.into(),
+        }
+    }
+
+    /// `new class(args)` with the constructor taking `params`.
+    pub fn new(class: &str, params: &[&str], args: &[usize]) -> Statement {
+        Statement::New {
+            class: class.into(),
+            params: strings(params),
+            args: args.to_vec(),
+        }
+    }
+
+    /// `receiver.method(args)`, or the static `class.method(args)` when `receiver` is `None`.
+    pub fn call(
+        class: &str,
+        method: &str,
+        params: &[&str],
+        receiver: Option<usize>,
+        args: &[usize],
+    ) -> Statement {
+        Statement::Call {
+            class: class.into(),
+            method: method.into(),
+            params: strings(params),
+            receiver,
+            args: args.to_vec(),
+        }
+    }
+
+    /// `receiver.field`, or the static `class.field` when `receiver` is `None`.
+    pub fn field(class: &str, field: &str, receiver: Option<usize>) -> Statement {
+        Statement::Field {
+            class: class.into(),
+            field: field.into(),
+            receiver,
+        }
+    }
+
     /// Indices of earlier statements this one reads.
     pub fn inputs(&self) -> Vec<usize> {
         match self {
@@ -107,6 +150,54 @@ impl Statement {
     }
 }
 
+/// Which values depend on the stack of whoever runs the sequence — difftest's reflective
+/// worker, whose frames differ between JDKs (JEP 416 reimplemented reflection on method
+/// handles) and even within one JVM (JDK 17 swaps native accessors for generated ones after
+/// 15 calls), or JUnit: a stack read (`getStackTrace()`, `StackWalker`, `getAllStackTraces`),
+/// what `printStackTrace` writes into, anything computed from one, and every input of a call
+/// that reads one (it may store it, as `list.addAll(Arrays.asList(stack))` does).
+pub fn caller_stack(statements: &[Statement]) -> Vec<bool> {
+    let mut tainted = vec![false; statements.len()];
+    if !statements.iter().any(|s| stack_source(s) != (false, false)) {
+        return tainted; // the common case, on every kept test while generating
+    }
+    for (i, s) in statements.iter().enumerate() {
+        let (source, fills) = stack_source(s);
+        let inputs = s.inputs();
+        let reads = inputs.iter().any(|&j| tainted.get(j) == Some(&true));
+        if reads || fills {
+            let receiver = match s {
+                Statement::Call { receiver, .. } => *receiver,
+                _ => None,
+            };
+            for j in inputs.into_iter().filter(|&j| reads || Some(j) != receiver) {
+                if let Some(t) = tainted.get_mut(j) {
+                    *t = true;
+                }
+            }
+        }
+        tainted[i] = source || reads;
+    }
+    tainted
+}
+
+/// Whether `s` reads the stack (`getStackTrace()`, …), and whether it writes it into its
+/// arguments (`printStackTrace(writer)`).
+fn stack_source(s: &Statement) -> (bool, bool) {
+    match s {
+        Statement::Call { class, method, .. } => (
+            matches!(method.as_str(), "getStackTrace" | "getAllStackTraces")
+                || class == "java.lang.StackWalker",
+            method == "printStackTrace",
+        ),
+        _ => (false, false),
+    }
+}
+
+fn strings(names: &[&str]) -> Vec<String> {
+    names.iter().map(|n| n.to_string()).collect()
+}
+
 /// A nullary method called on the value of statement `stmt` after the sequence ran,
 /// looked up on the public type `class`.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq, Hash)]
@@ -114,6 +205,17 @@ pub struct ObserverCall {
     pub stmt: usize,
     pub class: String,
     pub method: String,
+}
+
+impl ObserverCall {
+    /// `class.method()` called on the value of statement `stmt`.
+    pub fn new(stmt: usize, class: &str, method: &str) -> ObserverCall {
+        ObserverCall {
+            stmt,
+            class: class.into(),
+            method: method.into(),
+        }
+    }
 }
 
 /// What a statement or an observer call gave.
@@ -262,15 +364,35 @@ mod tests {
         assert_eq!(unescape("\\q"), None);
     }
 
+    fn stack_call(method: &str, receiver: Option<usize>, args: &[usize]) -> Statement {
+        Statement::call("t.C", method, &vec!["int"; args.len()], receiver, args)
+    }
+
+    #[test]
+    fn a_stack_read_taints_what_is_computed_from_it_and_what_print_stack_trace_fills() {
+        // v0 = new E(); v1 = v0.getStackTrace(); v2 = length(v1); v3 = new StringWriter;
+        // v4 = v0.printStackTrace(v3); v5 = v0.getMessage()
+        let stmts = [
+            stack_call("newE", None, &[]),
+            stack_call("getStackTrace", Some(0), &[]),
+            stack_call("length", None, &[1]),
+            stack_call("newWriter", None, &[]),
+            stack_call("printStackTrace", Some(0), &[3]),
+            stack_call("getMessage", Some(0), &[]),
+        ];
+        let t = caller_stack(&stmts);
+        assert_eq!(t, [false, true, true, true, false, false]);
+    }
+
     #[test]
     fn remap_moves_inputs() {
-        let s = Statement::Call {
-            class: "java.util.List".into(),
-            method: "add".into(),
-            params: vec!["java.lang.Object".into()],
-            receiver: Some(0),
-            args: vec![1],
-        };
+        let s = Statement::call(
+            "java.util.List",
+            "add",
+            &["java.lang.Object"],
+            Some(0),
+            &[1],
+        );
         assert_eq!(s.remap(|i| i + 2).inputs(), vec![2, 3]);
         assert_eq!(s.callee(), "java.util.List.add(java.lang.Object)");
     }

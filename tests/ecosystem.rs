@@ -4,14 +4,14 @@
 //! the HTML report in a real headless Chromium, the sharded CI recipe (N replay processes,
 //! `report --merge`) against an unsharded replay, `targets new`, and `explain`.
 
-mod replay_support;
+mod common;
+use common::support;
 
-use replay_support::{difftest, repo, stderr, stdout};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
+use support::{difftest, repo, stderr, stdout};
 
-const JDK: &str = "/usr/lib/jvm/java-17-openjdk-amd64";
 /// The reference and the target, as a library maintainer writes them.
 const REF: &str = "temurin17+lib/mylib-1.0.jar";
 const TGT: &str = "temurin17+target/mylib-2.0-SNAPSHOT.jar";
@@ -61,7 +61,7 @@ fn jar(work: &Path, release: &str, dest: &str) {
         .iter()
         .map(|f| src.join("example/lib").join(f))
         .collect();
-    let ok = Command::new(format!("{JDK}/bin/javac"))
+    let ok = Command::new(common::javac())
         .args(["--release", "11", "-d"])
         .arg(&classes)
         .args(&sources)
@@ -71,7 +71,7 @@ fn jar(work: &Path, release: &str, dest: &str) {
     assert!(ok, "javac {release}");
     let dest = work.join(dest);
     std::fs::create_dir_all(dest.parent().unwrap()).unwrap();
-    let ok = Command::new(format!("{JDK}/bin/jar"))
+    let ok = Command::new(common::jdk_tool("jar"))
         .arg("cf")
         .arg(&dest)
         .arg("-C")

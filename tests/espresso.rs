@@ -16,18 +16,9 @@ use difftest::worker::protocol::SeqRequest;
 fn call(class: &str, method: &str, params: &[&str], args: &[usize]) -> SeqRequest {
     let mut statements: Vec<Statement> = args
         .iter()
-        .map(|_| Statement::Literal {
-            ty: "java.lang.String".into(),
-            value: "java.vm.name".into(),
-        })
+        .map(|_| Statement::literal("java.lang.String", "java.vm.name"))
         .collect();
-    statements.push(Statement::Call {
-        class: class.into(),
-        method: method.into(),
-        params: params.iter().map(|s| s.to_string()).collect(),
-        receiver: None,
-        args: args.to_vec(),
-    });
+    statements.push(Statement::call(class, method, params, None, args));
     SeqRequest {
         statements,
         observers: vec![],

@@ -14,7 +14,7 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-const JDK17: &str = "/usr/lib/jvm/java-17-openjdk-amd64";
+use common::JDK17;
 
 fn difftest(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_difftest"))

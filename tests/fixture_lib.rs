@@ -2,20 +2,21 @@
 //! The replay must report the injected regressions — and nothing else: not the unchanged
 //! `Counter`, not the nondeterministic `ticket()`.
 
-mod replay_support;
+mod common;
+use common::support;
 
-use replay_support::{difftest, report_json, stderr, stdout};
 use std::collections::BTreeSet;
 use std::path::Path;
+use support::{difftest, report_json, stderr, stdout};
 
-const JDK: &str = "/usr/lib/jvm/java-17-openjdk-amd64";
+use common::JDK17 as JDK;
 
 /// Compiles both releases and writes the targets `lib-v1` and `lib-v2`.
 fn setup(work: &Path) {
     let targets = work.join("targets");
     std::fs::create_dir_all(&targets).unwrap();
     for v in ["v1", "v2"] {
-        let src = replay_support::repo()
+        let src = support::repo()
             .join("examples/fixture-lib")
             .join(v)
             .join("example/lib");
@@ -25,7 +26,7 @@ fn setup(work: &Path) {
             .collect();
         sources.sort();
         let out = work.join(format!("classes-{v}"));
-        let status = std::process::Command::new(format!("{JDK}/bin/javac"))
+        let status = std::process::Command::new(common::javac())
             .args(["--release", "11", "-d"])
             .arg(&out)
             .args(&sources)
@@ -71,13 +72,7 @@ fn record_on_release_1_and_replay_on_release_2_finds_every_injected_regression()
     let mut replay = vec!["replay", "--impl", "lib-v2"];
     replay.extend(common);
     let out = difftest(work.path(), &replay);
-    assert_eq!(
-        out.status.code(),
-        Some(1),
-        "{}\n{}",
-        stdout(&out),
-        stderr(&out)
-    );
+    support::assert_exit(&out, 1);
     let report = report_json(work.path(), "lib-v2-vs-lib-v1");
     let found: BTreeSet<(String, String)> = report["groups"]
         .as_array()

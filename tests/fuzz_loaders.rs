@@ -10,8 +10,7 @@
 //! replayed first on every run. `DIFFTEST_FUZZ_CASES` sets the cases per loader (default 64,
 //! so `cargo test` stays quick; the campaign in the README ran millions).
 
-#[path = "integrity_support.rs"]
-mod integrity_support;
+mod common;
 
 use proptest::prelude::*;
 use proptest::test_runner::{Config, FileFailurePersistence};
@@ -105,7 +104,7 @@ fn generated() -> &'static (Vec<u8>, Vec<u8>) {
     static SEEDS: OnceLock<(Vec<u8>, Vec<u8>)> = OnceLock::new();
     SEEDS.get_or_init(|| {
         let dir = tempfile::tempdir().unwrap();
-        let report = integrity_support::report_with_groups(3, "oracles/ref.yaml");
+        let report = common::report::report_with_groups(3, "oracles/ref.yaml");
         let json = report.write_all(dir.path()).unwrap().remove(0);
         let mut list = difftest::triage::accepted::AcceptedList::default();
         for g in &report.groups[..2] {

@@ -2,16 +2,13 @@
 //! accepted lists and report parts are exit 2 with one line naming the file (and line), never
 //! a result. None of these tests starts a JVM.
 
-#[path = "replay_support.rs"]
-mod support;
+mod common;
+use common::support;
 
-#[path = "integrity_support.rs"]
-mod integrity_support;
-
+use common::report::report_with_groups;
 use difftest::triage::accepted::AcceptedList;
-use integrity_support::report_with_groups;
 use std::path::Path;
-use support::{difftest, stderr};
+use support::{assert_bad, difftest, stderr};
 
 #[test]
 fn concurrent_accepts_keep_every_entry() {
@@ -45,16 +42,6 @@ fn concurrent_accepts_keep_every_entry() {
         .filter(|n| n.ends_with(".tmp"))
         .collect();
     assert!(leftovers.is_empty(), "{leftovers:?}");
-}
-
-fn assert_bad(dir: &Path, args: &[&str], needles: &[&str]) {
-    let out = difftest(dir, args);
-    let err = stderr(&out);
-    assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
-    assert_eq!(err.trim().lines().count(), 1, "one line: {err}");
-    for n in needles {
-        assert!(err.contains(n), "{args:?}: {err} lacks {n}");
-    }
 }
 
 /// The hand-made, sealed suite of the export tests.

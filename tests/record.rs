@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-const JDK: &str = "/usr/lib/jvm/java-17-openjdk-amd64";
+use common::JDK17 as JDK;
 
 /// Compiled fixtures and a targets folder with a target `fix` that sees them.
 struct Fixture {

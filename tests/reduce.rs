@@ -2,13 +2,12 @@
 //! `--keep-all`, says so in its header, and still checks every (call, value) the full
 //! suite checks.
 
-#[path = "replay_support.rs"]
-mod support;
+mod common;
 
 use difftest::suite::Suite;
 use std::collections::BTreeSet;
 use std::path::Path;
-use support::{difftest, stderr};
+use common::support::{difftest, stderr};
 
 /// Classes whose values are the same in every run (see `tests/replay_recorded.rs`), so both
 /// records drop the same unstable values and their checks can be compared.

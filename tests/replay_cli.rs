@@ -2,23 +2,13 @@
 //! flag, and exit code 2 — before any JVM starts; and exit code 3 when the target's JVM will
 //! not start.
 
-#[path = "replay_support.rs"]
-mod support;
+mod common;
+use common::support;
 
 use difftest::replay::samples::{double_test, time_format_test};
 use difftest::suite::{FORMAT_VERSION, Header, Suite};
 use std::path::Path;
-use support::{difftest, difftest_env, stderr};
-
-fn assert_bad(dir: &Path, args: &[&str], needles: &[&str]) {
-    let out = difftest(dir, args);
-    let err = stderr(&out);
-    assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
-    assert_eq!(err.trim().lines().count(), 1, "one line: {err}");
-    for n in needles {
-        assert!(err.contains(n), "{args:?}: {err} lacks {n}");
-    }
-}
+use support::{assert_bad, difftest, difftest_env, stderr};
 
 /// A small valid suite file (two hand-built tests) written with `Suite::save`.
 fn valid_suite(dir: &Path, name: &str) -> String {

@@ -3,10 +3,9 @@
 //! minimized sequences; hangs and crashes are reported while every other test still runs;
 //! `accept` makes the gate pass and a new difference (v3) makes it fail again.
 
-#[path = "replay_support.rs"]
-mod support;
+mod common;
+use common::support;
 
-use difftest::replay::samples::{call, lit, new, observer};
 use difftest::sequence::{ObserverCall, Statement};
 use difftest::worker::protocol::SeqRequest;
 use serde_json::Value;
@@ -23,10 +22,16 @@ fn setup(work: &Path) -> PathBuf {
 fn noise(s: &mut Vec<Statement>, n: usize, salt: usize) {
     for k in 0..n {
         let v = (salt * 7 + k * 3) % 50 + 10;
-        s.push(lit("int", &v.to_string()));
-        s.push(lit("int", &(v + 1).to_string()));
+        s.push(Statement::literal("int", &v.to_string()));
+        s.push(Statement::literal("int", &(v + 1).to_string()));
         let (a, b) = (s.len() - 2, s.len() - 1);
-        s.push(call("fixture.Calc", "add", &["int", "int"], None, &[a, b]));
+        s.push(Statement::call(
+            "fixture.Calc",
+            "add",
+            &["int", "int"],
+            None,
+            &[a, b],
+        ));
     }
 }
 
@@ -37,7 +42,7 @@ fn seq(statements: Vec<Statement>, observers: Vec<ObserverCall>) -> SeqRequest {
     }
 }
 
-/// `noise; lit(args…); Class.method(args)`.
+/// `noise; Statement::literal(args…); Class.method(args)`.
 fn static_call(
     class: &str,
     method: &str,
@@ -49,28 +54,40 @@ fn static_call(
     noise(&mut s, noisy, salt);
     let mut idx = Vec::new();
     for (ty, v) in args {
-        s.push(lit(ty, v));
+        s.push(Statement::literal(ty, v));
         idx.push(s.len() - 1);
         noise(&mut s, noisy / 2, salt + idx.len());
     }
     let params: Vec<&str> = args.iter().map(|(t, _)| *t).collect();
-    s.push(call(class, method, &params, None, &idx));
+    s.push(Statement::call(class, method, &params, None, &idx));
     seq(s, vec![])
 }
 
 /// A counter fed `values` (with noise between), then `total()` as a call or an observer.
 fn counter(values: &[i32], noisy: usize, as_observer: bool) -> SeqRequest {
-    let mut s = vec![new("fixture.Counter", &[], &[])];
+    let mut s = vec![Statement::new("fixture.Counter", &[], &[])];
     for (k, v) in values.iter().enumerate() {
         noise(&mut s, noisy, k);
-        s.push(lit("int", &v.to_string()));
+        s.push(Statement::literal("int", &v.to_string()));
         let l = s.len() - 1;
-        s.push(call("fixture.Counter", "add", &["int"], Some(0), &[l]));
+        s.push(Statement::call(
+            "fixture.Counter",
+            "add",
+            &["int"],
+            Some(0),
+            &[l],
+        ));
     }
     if as_observer {
-        return seq(s, vec![observer(0, "fixture.Counter", "total")]);
+        return seq(s, vec![ObserverCall::new(0, "fixture.Counter", "total")]);
     }
-    s.push(call("fixture.Counter", "total", &[], Some(0), &[]));
+    s.push(Statement::call(
+        "fixture.Counter",
+        "total",
+        &[],
+        Some(0),
+        &[],
+    ));
     seq(s, vec![])
 }
 
@@ -106,7 +123,7 @@ fn sequences() -> Vec<SeqRequest> {
                 Statement::Null {
                     ty: "java.lang.String".into(),
                 },
-                call(c, "name", &["java.lang.String"], None, &[0]),
+                Statement::call(c, "name", &["java.lang.String"], None, &[0]),
             ],
             vec![],
         ),
@@ -269,9 +286,7 @@ fn accept_all(work: &Path, found: &BTreeMap<(String, String), Value>) {
 fn the_injected_changes_are_found_minimized_accepted_and_a_new_one_fails_again() {
     let work = tempfile::tempdir().unwrap();
     let targets = setup(work.path());
-    let suite = support::record("lib1", Some(&targets), &sequences(), 0);
-    assert_eq!(suite.tests.len(), sequences().len(), "all stable on v1");
-    support::write_suite(work.path(), &suite);
+    support::record_stable(work.path(), "lib1", &targets, &sequences());
     let tdir = targets.to_str().unwrap();
     let replay = |target: &str| {
         difftest(

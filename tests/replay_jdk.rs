@@ -3,8 +3,8 @@
 //! Markdown, JSON and JUnit XML with both JDKs' data versions; shards merge into the same report; several targets make a
 //! matrix that names the odd one out.
 
-#[path = "replay_support.rs"]
-mod support;
+mod common;
+use common::support;
 
 use difftest::replay::samples;
 use difftest::worker::protocol::SeqRequest;
@@ -68,13 +68,7 @@ fn a_temurin17_suite_on_temurin21_finds_the_known_changes_and_writes_valid_repor
     let dir = tempfile::tempdir().unwrap();
     recorded(dir.path(), 7, 400);
     let out = difftest(dir.path(), &["replay", "--impl", "temurin21", "-j", "2"]);
-    assert_eq!(
-        out.status.code(),
-        Some(1),
-        "{}{}",
-        stdout(&out),
-        stderr(&out)
-    );
+    support::assert_exit(&out, 1);
     let table = stdout(&out);
     assert!(table.contains("12:00\\u202FAM"), "{table}");
     let report = report_json(dir.path(), "temurin21-vs-temurin17");

@@ -7,10 +7,9 @@
 //! JDKs' data versions are in the report; accepting a cause passes the gate. Asserted on the
 //! JSON report.
 
-#[path = "replay_support.rs"]
-mod support;
+mod common;
+use common::support;
 
-use difftest::replay::samples::{call, lit, new};
 use difftest::sequence::Statement;
 use difftest::worker::protocol::SeqRequest;
 use serde_json::Value;
@@ -22,12 +21,12 @@ fn setup(work: &Path) -> PathBuf {
     support::fixture_targets(work, "kinds", 2, "kinds")
 }
 
-/// `lit(args…); Class.method(args)`.
+/// `Statement::literal(args…); Class.method(args)`.
 fn static_call(class: &str, method: &str, args: &[(&str, &str)]) -> SeqRequest {
-    let mut s: Vec<Statement> = args.iter().map(|(t, v)| lit(t, v)).collect();
+    let mut s: Vec<Statement> = args.iter().map(|(t, v)| Statement::literal(t, v)).collect();
     let params: Vec<&str> = args.iter().map(|(t, _)| *t).collect();
     let idx: Vec<usize> = (0..args.len()).collect();
-    s.push(call(class, method, &params, None, &idx));
+    s.push(Statement::call(class, method, &params, None, &idx));
     SeqRequest {
         statements: s,
         observers: vec![],
@@ -52,22 +51,22 @@ fn sequences() -> Vec<SeqRequest> {
     ];
     seqs.push(SeqRequest {
         statements: vec![
-            call(
+            Statement::call(
                 "java.util.Currency",
                 "getAvailableCurrencies",
                 &[],
                 None,
                 &[],
             ),
-            call("fixture.Data", "count", &["java.util.Set"], None, &[0]),
+            Statement::call("fixture.Data", "count", &["java.util.Set"], None, &[0]),
         ],
         observers: vec![],
     });
     seqs.push(SeqRequest {
         statements: vec![
-            lit("int", "5"),
-            new("fixture.Key", &["int"], &[0]),
-            call("fixture.Key", "hashCode", &[], Some(1), &[]),
+            Statement::literal("int", "5"),
+            Statement::new("fixture.Key", &["int"], &[0]),
+            Statement::call("fixture.Key", "hashCode", &[], Some(1), &[]),
         ],
         observers: vec![],
     });
@@ -106,9 +105,7 @@ fn callees(c: &Value) -> Vec<String> {
 fn kinds_of_change_are_labelled_and_join_into_causes() {
     let work = tempfile::tempdir().unwrap();
     let targets = setup(work.path());
-    let suite = support::record("kinds1", Some(&targets), &sequences(), 0);
-    assert_eq!(suite.tests.len(), sequences().len(), "all stable on v1");
-    support::write_suite(work.path(), &suite);
+    support::record_stable(work.path(), "kinds1", &targets, &sequences());
     let tdir = targets.to_str().unwrap();
     let replay = || {
         difftest(
@@ -125,13 +122,7 @@ fn kinds_of_change_are_labelled_and_join_into_causes() {
         )
     };
     let out = replay();
-    assert_eq!(
-        out.status.code(),
-        Some(1),
-        "{}\n{}",
-        stdout(&out),
-        stderr(&out)
-    );
+    support::assert_exit(&out, 1);
     let report = report_json(work.path(), "kinds2-vs-kinds1");
 
     let floats = cause(&report, "fixture.Num.minNormal", "rendering");

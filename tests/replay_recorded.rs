@@ -1,8 +1,8 @@
 //! Replay of suites made by `difftest record` (the feedback-directed generator) on the
 //! reference itself: no difference and exit 0, for several seeds.
 
-#[path = "replay_support.rs"]
-mod support;
+mod common;
+use common::support;
 
 use support::{difftest, report_json, stderr, stdout};
 
@@ -84,13 +84,7 @@ fn a_compressed_suite_is_written_found_replayed_and_refused_when_cut() {
     assert!(stdout(&out).contains("(zstd)"), "{}", stdout(&out));
     // Found without --suite, replayed on the recording JDK without a difference.
     let out = difftest(dir.path(), &["replay", "--impl", "temurin17", "-j", "2"]);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}{}",
-        stdout(&out),
-        stderr(&out)
-    );
+    support::assert_exit(&out, 0);
     let report = report_json(dir.path(), "temurin17-vs-temurin17");
     assert!(report["summary"]["tests"].as_u64().unwrap() > 100);
     assert_eq!(report["summary"]["differing"], 0);

@@ -32,19 +32,11 @@ fn call(method: &str, arg: Option<(&str, &str)>) -> SeqRequest {
     let mut statements = Vec::new();
     let mut params = Vec::new();
     if let Some((ty, value)) = arg {
-        statements.push(Statement::Literal {
-            ty: ty.into(),
-            value: value.into(),
-        });
-        params.push(ty.to_string());
+        statements.push(Statement::literal(ty, value));
+        params.push(ty);
     }
-    statements.push(Statement::Call {
-        class: CLASS.into(),
-        method: method.into(),
-        params,
-        receiver: None,
-        args: (0..statements.len()).collect(),
-    });
+    let args: Vec<usize> = (0..statements.len()).collect();
+    statements.push(Statement::call(CLASS, method, &params, None, &args));
     SeqRequest {
         statements,
         observers: vec![],

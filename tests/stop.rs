@@ -8,7 +8,7 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-const JDK: &str = "/usr/lib/jvm/java-17-openjdk-amd64";
+use common::JDK17 as JDK;
 
 /// A target `hang` whose classpath has the hostile fixtures; returns the targets folder.
 fn setup(work: &Path, classes: &Path) -> String {

@@ -6,29 +6,6 @@ mod common;
 use difftest::sequence::{Observed, ObserverCall, SeqResult, Statement};
 use difftest::worker::protocol::SeqRequest;
 
-fn lit(ty: &str, value: &str) -> Statement {
-    Statement::Literal {
-        ty: ty.into(),
-        value: value.into(),
-    }
-}
-
-fn call(
-    class: &str,
-    method: &str,
-    params: &[&str],
-    receiver: Option<usize>,
-    args: &[usize],
-) -> Statement {
-    Statement::Call {
-        class: class.into(),
-        method: method.into(),
-        params: params.iter().map(|s| s.to_string()).collect(),
-        receiver,
-        args: args.to_vec(),
-    }
-}
-
 fn seq(statements: Vec<Statement>) -> SeqRequest {
     SeqRequest {
         statements,
@@ -50,26 +27,22 @@ fn last(result: &SeqResult) -> &Observed {
 /// `DateFormat.getTimeInstance(SHORT, Locale.US).format(new Date(0L))`.
 fn short_time_of_epoch() -> SeqRequest {
     seq(vec![
-        lit("int", "3"),
+        Statement::literal("int", "3"),
         Statement::Field {
             class: "java.util.Locale".into(),
             field: "US".into(),
             receiver: None,
         },
-        call(
+        Statement::call(
             "java.text.DateFormat",
             "getTimeInstance",
             &["int", "java.util.Locale"],
             None,
             &[0, 1],
         ),
-        lit("long", "0"),
-        Statement::New {
-            class: "java.util.Date".into(),
-            params: vec!["long".into()],
-            args: vec![3],
-        },
-        call(
+        Statement::literal("long", "0"),
+        Statement::new("java.util.Date", &["long"], &[3]),
+        Statement::call(
             "java.text.DateFormat",
             "format",
             &["java.util.Date"],
@@ -123,13 +96,13 @@ fn short_time_format_differs_between_17_and_21() {
 fn an_exception_is_reported_and_the_worker_goes_on() {
     let pool = common::pool("temurin17", &[], common::config(1, 5000));
     let throws = seq(vec![
-        lit("java.lang.String", "abc"),
-        lit("int", "7"),
-        call("java.lang.String", "charAt", &["int"], Some(0), &[1]),
+        Statement::literal("java.lang.String", "abc"),
+        Statement::literal("int", "7"),
+        Statement::call("java.lang.String", "charAt", &["int"], Some(0), &[1]),
     ]);
     let fine = seq(vec![
-        lit("java.lang.String", "abc"),
-        call("java.lang.String", "length", &[], Some(0), &[]),
+        Statement::literal("java.lang.String", "abc"),
+        Statement::call("java.lang.String", "length", &[], Some(0), &[]),
     ]);
     let results = pool.run(&[throws, fine], false).expect("run");
     match last(&results[0]) {
@@ -153,13 +126,9 @@ fn an_exception_is_reported_and_the_worker_goes_on() {
 fn observers_and_contracts_run_after_the_sequence() {
     let pool = common::pool("temurin17", &[], common::config(1, 5000));
     let mut req = seq(vec![
-        Statement::New {
-            class: "java.util.ArrayList".into(),
-            params: vec![],
-            args: vec![],
-        },
-        lit("java.lang.String", "x\\u00E9"),
-        call(
+        Statement::new("java.util.ArrayList", &[], &[]),
+        Statement::literal("java.lang.String", "x\\u00E9"),
+        Statement::call(
             "java.util.ArrayList",
             "add",
             &["java.lang.Object"],
@@ -189,7 +158,13 @@ fn observers_and_contracts_run_after_the_sequence() {
 }
 
 fn misbehave(method: &str) -> SeqRequest {
-    seq(vec![call("fixture.Misbehave", method, &[], None, &[])])
+    seq(vec![Statement::call(
+        "fixture.Misbehave",
+        method,
+        &[],
+        None,
+        &[],
+    )])
 }
 
 #[test]
@@ -291,8 +266,8 @@ fn stack_overflow_and_out_of_memory_come_back_as_exceptions() {
         .run(
             &[
                 seq(vec![
-                    lit("int", "0"),
-                    call("fixture.Misbehave", "recurse", &["int"], None, &[0]),
+                    Statement::literal("int", "0"),
+                    Statement::call("fixture.Misbehave", "recurse", &["int"], None, &[0]),
                 ]),
                 misbehave("hog"),
                 misbehave("answer"),

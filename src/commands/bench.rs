@@ -22,7 +22,7 @@ pub fn run(global: &GlobalArgs, cmd: BenchCommand) -> anyhow::Result<Exit> {
             junit,
             javac,
             pool,
-        } => super::export::bench(global, &suite, &junit, javac, &pool),
+        } => super::bench_export::bench(global, &suite, &junit, javac, &pool),
         BenchCommand::Workers {
             targets,
             sequences,

@@ -4,14 +4,13 @@
 //! `examples/known-changes/changes.yaml` the reports show. Every variant gets the same
 //! budget (seconds of generation, or `--output-limit` tests), seed and reruns.
 
-use crate::cli::{BenchDetectionArgs, GlobalArgs, PoolArgs};
+use crate::cli::{BenchDetectionArgs, GlobalArgs};
 use crate::detection::{self, KnownChange, Observation, Scope, Verdict};
 use crate::exit::{Exit, bad_input};
 use crate::report::Report;
 use crate::scope::{DEFAULT_CLASSES, DEFAULT_PACKAGES, OmitList};
 use comfy_table::{Table, presets::UTF8_FULL_CONDENSED};
-use std::path::{Path, PathBuf};
-use std::process::Stdio;
+use std::path::Path;
 
 /// A named set of extra `record` flags.
 struct Variant {
@@ -130,50 +129,19 @@ fn report(
             cmd.arg("--output-limit").arg(n.to_string());
         }
         cmd.args(&v.flags);
-        child(
-            cmd,
-            &args.pool,
-            &dir.join(format!("record-{reference}.log")),
-            &[0],
-        )?;
+        super::pass_pool_flags(&mut cmd, &args.pool);
+        let log = dir.join(format!("record-{reference}.log"));
+        super::run_child(cmd, &[0], Some(&log))?;
     }
     let mut cmd = super::difftest_child(global)?;
     cmd.args(["replay", "--impl", tgt, "--no-minimize", "--suite"])
         .arg(&suite)
         .arg("--report-dir")
         .arg(dir.join("reports"));
-    child(
-        cmd,
-        &args.pool,
-        &dir.join(format!("replay-{tgt}.log")),
-        &[0, 1],
-    )?;
+    super::pass_pool_flags(&mut cmd, &args.pool);
+    let log = dir.join(format!("replay-{tgt}.log"));
+    super::run_child(cmd, &[0, 1], Some(&log))?;
     Ok(Report::read(&json)?)
-}
-
-/// Runs a child with the pool flags, its output to `log`; fails on another exit code.
-fn child(
-    mut cmd: std::process::Command,
-    pool: &PoolArgs,
-    log: &PathBuf,
-    ok: &[i32],
-) -> anyhow::Result<()> {
-    if let Some(jobs) = pool.jobs {
-        cmd.arg("--jobs").arg(jobs.to_string());
-    }
-    if let Some(timeout) = pool.timeout {
-        cmd.arg("--timeout").arg(timeout.to_string());
-    }
-    let out = std::fs::File::create(log)?;
-    cmd.stdout(out.try_clone()?)
-        .stderr(out)
-        .stdin(Stdio::null());
-    eprintln!("running {:?} (log: {})", cmd.get_args(), log.display());
-    let status = cmd.status()?;
-    if !status.code().is_some_and(|c| ok.contains(&c)) {
-        anyhow::bail!("{status}; see {}", log.display());
-    }
-    Ok(())
 }
 
 /// `evidence.txt`: for each item shown, the test that shows it, so a match can be checked.

@@ -5,6 +5,7 @@
 
 use super::{pool_config, start_pool, store};
 use crate::cli::{BenchReplayArgs, GlobalArgs, PoolArgs};
+use crate::pool::PoolConfig;
 use crate::suite::entries::Entries;
 use crate::suite::read::SuiteReader;
 use crate::worker::protocol::SeqRequest;
@@ -13,6 +14,18 @@ use std::time::Instant;
 
 /// Requests sent to the pool at once.
 const BATCH: usize = 2000;
+
+/// The pool both sides of the comparison run on: `jobs` workers, 5 s timeout, 2 GiB each.
+pub fn config(jobs: usize) -> anyhow::Result<PoolConfig> {
+    let mut config = pool_config(&PoolArgs {
+        jobs: None,
+        timeout: Some(5.0),
+        worker_memory: "2G".into(),
+        no_sandbox: false,
+    })?;
+    config.jobs = jobs;
+    Ok(config)
+}
 
 /// Executes every test of `suite` on the target with `jobs` workers; returns the seconds
 /// spent running (JVM start-ups excluded), tests and statements.
@@ -23,13 +36,7 @@ pub fn execute(
     jobs: usize,
 ) -> anyhow::Result<(f64, usize, usize)> {
     let store = store(global)?;
-    let mut config = pool_config(&PoolArgs {
-        jobs: None,
-        timeout: Some(5.0),
-        worker_memory: "2G".into(),
-        no_sandbox: false,
-    })?;
-    config.jobs = jobs;
+    let config = config(jobs)?;
     let (_, pool) = start_pool(&store, &args.target, config)?;
     let mut reader = SuiteReader::open(suite)?;
     let mut entries = Entries::new(suite);

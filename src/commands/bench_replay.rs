@@ -3,8 +3,8 @@
 //! count and reports wall time (end to end: suite loading, JVM start-ups, confirmation,
 //! minimization, reports), tests per second, peak RSS and the speed-up between job counts.
 
-use super::{pool_config, start_pool, store};
-use crate::cli::{BenchReplayArgs, GlobalArgs, PoolArgs};
+use super::{start_pool, store};
+use crate::cli::{BenchReplayArgs, GlobalArgs};
 use crate::exit::{Exit, bad_input};
 use crate::replay::samples;
 use crate::report::Report;
@@ -82,13 +82,7 @@ fn record(global: &GlobalArgs, args: &BenchReplayArgs, work: &Path) -> anyhow::R
     }
     let began = Instant::now();
     let store = store(global)?;
-    let mut config = pool_config(&PoolArgs {
-        jobs: None,
-        timeout: Some(5.0),
-        worker_memory: "2G".into(),
-        no_sandbox: false,
-    })?;
-    config.jobs = 2;
+    let config = super::bench_raw::config(2)?;
     let (provisioned, pool) = start_pool(&store, &args.reference, config)?;
     let wanted = args.tests + args.tests / 20 + 10;
     let seqs = samples::generate_long(args.seed, wanted, args.calls_per_test);
@@ -144,10 +138,7 @@ fn generate(global: &GlobalArgs, args: &BenchReplayArgs, work: &Path) -> anyhow:
     .args(["--no-progress", "--jobs", "2", "--output"])
     .arg(&path)
     .stdout(Stdio::null());
-    let status = cmd.status()?;
-    if !status.success() {
-        anyhow::bail!("difftest record failed with {status}");
-    }
+    super::run_child(cmd, &[0], None)?;
     let suite = Suite::load(&path)?;
     let statements: usize = suite.tests.iter().map(|t| t.statements.len()).sum();
     println!(
@@ -197,11 +188,8 @@ fn replay(
     .arg(&reports)
     .stdout(Stdio::null());
     let began = Instant::now();
-    let status = cmd.status()?;
+    super::run_child(cmd, &[0, 1], None)?;
     let wall = began.elapsed().as_secs_f64();
-    if !matches!(status.code(), Some(0 | 1)) {
-        anyhow::bail!("difftest replay failed with {status}");
-    }
     let stem = format!("{}-vs-{}", args.target, args.reference);
     let report = Report::read(&reports.join(format!("{stem}.json")))?;
     Ok((wall, report))

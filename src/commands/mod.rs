@@ -1,9 +1,15 @@
 //! What each subcommand does, on top of the library: argument checks, progress, output.
 
 mod accept;
+#[cfg(feature = "bench")]
 mod bench;
+#[cfg(feature = "bench")]
 mod bench_detection;
+#[cfg(feature = "bench")]
+mod bench_export;
+#[cfg(feature = "bench")]
 mod bench_raw;
+#[cfg(feature = "bench")]
 mod bench_replay;
 mod compare;
 mod explain;
@@ -36,6 +42,7 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<Exit> {
         Command::Record(args) => record::run(&cli.global, *args),
         Command::Compare(args) => compare::run(&cli.global, &args),
         Command::Export(args) => export::run(&cli.global, args),
+        #[cfg(feature = "bench")]
         Command::Bench(cmd) => bench::run(&cli.global, cmd),
         Command::Suite(cmd) => suite::run(&cmd),
         Command::Worker(_) => Ok(Exit::Success),
@@ -49,6 +56,7 @@ fn store(global: &GlobalArgs) -> anyhow::Result<TargetStore> {
 }
 
 /// `difftest` itself as a child process, with the global flags.
+#[cfg(feature = "bench")]
 fn difftest_child(global: &GlobalArgs) -> anyhow::Result<std::process::Command> {
     let mut cmd = std::process::Command::new(std::env::current_exe()?);
     if let Some(dir) = &global.targets_dir {
@@ -58,6 +66,40 @@ fn difftest_child(global: &GlobalArgs) -> anyhow::Result<std::process::Command> 
         cmd.arg("--cache-dir").arg(dir);
     }
     Ok(cmd)
+}
+
+/// Appends the pool flags a child shares with its parent: `--jobs` and `--timeout` when given.
+#[cfg(feature = "bench")]
+fn pass_pool_flags(cmd: &mut std::process::Command, pool: &PoolArgs) {
+    if let Some(jobs) = pool.jobs {
+        cmd.arg("--jobs").arg(jobs.to_string());
+    }
+    if let Some(timeout) = pool.timeout {
+        cmd.arg("--timeout").arg(timeout.to_string());
+    }
+}
+
+/// Runs a [`difftest_child`] to its end, its output into `log` when given; an exit code
+/// other than those in `ok` is an error naming the child's arguments (and the log).
+#[cfg(feature = "bench")]
+fn run_child(
+    mut cmd: std::process::Command,
+    ok: &[i32],
+    log: Option<&std::path::Path>,
+) -> anyhow::Result<()> {
+    if let Some(log) = log {
+        let out = std::fs::File::create(log)?;
+        cmd.stdout(out.try_clone()?)
+            .stderr(out)
+            .stdin(std::process::Stdio::null());
+        eprintln!("running {:?} (log: {})", cmd.get_args(), log.display());
+    }
+    let status = cmd.status()?;
+    if status.code().is_some_and(|c| ok.contains(&c)) {
+        return Ok(());
+    }
+    let see = log.map_or(String::new(), |l| format!("; see {}", l.display()));
+    anyhow::bail!("difftest {:?} failed with {status}{see}", cmd.get_args())
 }
 
 /// Turns the pool flags into a configuration, rejecting nonsense with the flag's name.

@@ -10,7 +10,7 @@
 //! known subtype.
 
 use super::assert::{Style, Unwritable, throws, value};
-use super::java::{primitive_literal, string_from_suite, variable_base};
+use super::java::{literal, variable_base};
 use super::names::{Locals, type_ref, type_source};
 use super::types::Types;
 use crate::sequence::{Observed, Statement};
@@ -209,12 +209,7 @@ impl<'a> Body<'a> {
     fn expr(&self, s: &Statement) -> Result<String, Unwritable> {
         let bad = |v: &str| format!("malformed literal `{v}`");
         Ok(match s {
-            Statement::Literal { ty, value } if ty == "java.lang.String" => {
-                string_from_suite(value).ok_or_else(|| bad(value))?
-            }
-            Statement::Literal { ty, value } => {
-                primitive_literal(ty, value).ok_or_else(|| bad(value))?
-            }
+            Statement::Literal { ty, value } => literal(ty, value).ok_or_else(|| bad(value))?,
             Statement::Null { .. } => "null".into(),
             Statement::Enum { ty, constant } => format!("{}.{constant}", type_ref(ty)),
             Statement::New {

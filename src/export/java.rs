@@ -1,6 +1,8 @@
-//! Java source syntax for the export: literals of every primitive type and of Strings (with
-//! escapes javac reads back exactly), identifiers, package names, variable names made from
-//! type names, and the Java release a suite's fingerprint names.
+//! Java source syntax, the one set of rules for the exported JUnit sources and the reports'
+//! reproducers: literals of every primitive type and of Strings (with escapes javac reads
+//! back exactly), identifiers, package names, variable names made from type names, and the
+//! Java release a suite's fingerprint names. Class names in literals (`Double.NaN`) are
+//! references that [`super::names`] writes in either style (compilable, or for people).
 //!
 //! Literals come from the suite's escaped text ([`crate::sequence::escape`]): it is
 //! unescaped to UTF-16 units and written again as Java source, where only printable ASCII
@@ -233,6 +235,15 @@ pub fn char_from_suite(text: &str) -> Option<String> {
     push_unit(&mut out, u, b'\'');
     out.push('\'');
     Some(out)
+}
+
+/// A literal of type `ty` (a primitive, its box, or `java.lang.String`) from the suite's
+/// escaped text; `None` if the text is no value of that type.
+pub fn literal(ty: &str, text: &str) -> Option<String> {
+    match ty {
+        "java.lang.String" => string_from_suite(text),
+        _ => primitive_literal(unboxed(ty).unwrap_or(ty), text),
+    }
 }
 
 /// The primitive type whose boxed class is `class` (`java.lang.Integer` → `int`).

@@ -34,7 +34,7 @@ fn method(annotation: &str, name: &str, comments: &[String], lines: &[String]) -
 /// `t` without the checks of values that depend on the caller's stack; `None` when such
 /// a value is expected to throw, or no check is left.
 fn without_stack_checks(t: &Test) -> Result<Option<Test>, Unwritable> {
-    let tainted = crate::rerun::taint::caller_stack(&t.statements);
+    let tainted = crate::sequence::caller_stack(&t.statements);
     if !tainted.contains(&true) {
         return Ok(None);
     }

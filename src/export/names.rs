@@ -8,6 +8,10 @@
 //! `java.lang`, so that a class of the same name in the test's own package cannot shadow
 //! it — and written by its simple name; every other class is written fully qualified.
 //! Nested classes are written through their top-level class (`Character.UnicodeBlock`).
+//!
+//! That is the compilable style. The reports' reproducers are for people and stand alone,
+//! without imports: [`for_people`] writes a class of `java.lang` by its simple name and any
+//! other fully qualified ([`source_name`]).
 
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 
@@ -62,26 +66,49 @@ pub fn resolve(text: &str, reserved: &[&str]) -> (String, Vec<String>) {
         .flat_map(|(_, tops)| tops.iter().cloned())
         .filter(|top| top.contains('.'))
         .collect();
+    let out = replace_refs(text, |binary| {
+        let (package, simple, nested) = split(binary);
+        let top = format!("{package}.{simple}");
+        if package.is_empty() || imported.contains(&top) {
+            format!("{simple}{nested}")
+        } else {
+            format!("{top}{nested}")
+        }
+    });
+    let mut imports: Vec<String> = imported.into_iter().collect();
+    imports.sort();
+    (out, imports)
+}
+
+/// The source form of a binary class name, fully qualified: `java.util.Map$Entry` →
+/// `java.util.Map.Entry`.
+pub fn source_name(binary: &str) -> String {
+    binary.replace('$', ".")
+}
+
+/// Replaces the class references in `text` in the style for people: a top-level class of
+/// `java.lang` (and its nested classes) by its simple name, every other class fully
+/// qualified (`Double.NaN`, `java.util.Locale.US`).
+pub fn for_people(text: &str) -> String {
+    replace_refs(text, |binary| match split(binary) {
+        ("java.lang", simple, nested) => format!("{simple}{nested}"),
+        _ => source_name(binary),
+    })
+}
+
+/// `text` with each class reference replaced by `name(binary name)`.
+fn replace_refs(text: &str, name: impl Fn(&str) -> String) -> String {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
     while let Some(start) = rest.find(OPEN) {
         out.push_str(&rest[..start]);
         let after = &rest[start + 1..];
         let end = after.find(CLOSE).unwrap_or(after.len());
-        let (package, simple, nested) = split(&after[..end]);
-        let top = format!("{package}.{simple}");
-        if package.is_empty() || imported.contains(&top) {
-            out.push_str(simple);
-        } else {
-            out.push_str(&top);
-        }
-        out.push_str(&nested);
+        out.push_str(&name(&after[..end]));
         rest = after.get(end + 1..).unwrap_or("");
     }
     out.push_str(rest);
-    let mut imports: Vec<String> = imported.into_iter().collect();
-    imports.sort();
-    (out, imports)
+    out
 }
 
 fn references(text: &str) -> impl Iterator<Item = &str> {

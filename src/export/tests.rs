@@ -347,7 +347,7 @@ fn checks_that_depend_on_the_callers_stack_are_dropped() {
         ],
     );
     assert_eq!(
-        crate::rerun::taint::caller_stack(&t.statements),
+        crate::sequence::caller_stack(&t.statements),
         vec![false, true, true, true, true, false]
     );
     let java = render(&t, true, Junit::Four);

@@ -12,7 +12,7 @@ use super::types::NameId;
 use super::{Candidate, Generator};
 use crate::contracts::exception_violation;
 use crate::observe::looks_identity_based;
-use crate::rerun::taint::caller_stack;
+use crate::sequence::caller_stack;
 use crate::sequence::{Observed, SeqResult, Statement, Violation};
 use crate::worker::protocol::SeqRequest;
 use std::collections::BTreeMap;

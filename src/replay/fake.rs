@@ -248,20 +248,19 @@ impl Executor for Shared {
 /// A counter test: `new Counter()`, then for each value `add(value)`, then `method()`;
 /// with noise (other counters and literals) interleaved. Expectations from the reference.
 pub fn counter_test(id: u64, values: &[i64], noise: usize, method: &str) -> Test {
-    use super::samples::{call, lit, new};
-    let mut s = vec![new("Counter", &[], &[])];
+    let mut s = vec![Statement::new("Counter", &[], &[])];
     for (k, v) in values.iter().enumerate() {
         for m in 0..noise {
-            s.push(new("Counter", &[], &[]));
-            s.push(lit("int", &(k * 10 + m).to_string()));
+            s.push(Statement::new("Counter", &[], &[]));
+            s.push(Statement::literal("int", &(k * 10 + m).to_string()));
             let (c, l) = (s.len() - 2, s.len() - 1);
-            s.push(call("Counter", "add", &["int"], Some(c), &[l]));
+            s.push(Statement::call("Counter", "add", &["int"], Some(c), &[l]));
         }
-        s.push(lit("int", &v.to_string()));
+        s.push(Statement::literal("int", &v.to_string()));
         let l = s.len() - 1;
-        s.push(call("Counter", "add", &["int"], Some(0), &[l]));
+        s.push(Statement::call("Counter", "add", &["int"], Some(0), &[l]));
     }
-    s.push(call("Counter", method, &[], Some(0), &[]));
+    s.push(Statement::call("Counter", method, &[], Some(0), &[]));
     let request = SeqRequest {
         statements: s,
         observers: vec![],

@@ -5,6 +5,7 @@
 
 #[cfg(test)]
 pub mod fake;
+#[cfg(any(test, feature = "bench"))]
 pub mod samples;
 pub mod stream;
 

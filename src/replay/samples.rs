@@ -13,58 +13,6 @@ use crate::worker::protocol::SeqRequest;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-/// A literal statement.
-pub fn lit(ty: &str, value: &str) -> Statement {
-    Statement::Literal {
-        ty: ty.into(),
-        value: value.into(),
-    }
-}
-
-/// A static field read.
-pub fn field(class: &str, name: &str) -> Statement {
-    Statement::Field {
-        class: class.into(),
-        field: name.into(),
-        receiver: None,
-    }
-}
-
-/// A constructor call.
-pub fn new(class: &str, params: &[&str], args: &[usize]) -> Statement {
-    Statement::New {
-        class: class.into(),
-        params: params.iter().map(|p| p.to_string()).collect(),
-        args: args.to_vec(),
-    }
-}
-
-/// A method call (static when `receiver` is `None`).
-pub fn call(
-    class: &str,
-    method: &str,
-    params: &[&str],
-    receiver: Option<usize>,
-    args: &[usize],
-) -> Statement {
-    Statement::Call {
-        class: class.into(),
-        method: method.into(),
-        params: params.iter().map(|p| p.to_string()).collect(),
-        receiver,
-        args: args.to_vec(),
-    }
-}
-
-/// An observer call on statement `stmt`.
-pub fn observer(stmt: usize, class: &str, method: &str) -> ObserverCall {
-    ObserverCall {
-        stmt,
-        class: class.into(),
-        method: method.into(),
-    }
-}
-
 /// A string value as the agent reports it.
 pub fn string(text: &str) -> Observed {
     Observed::Value {
@@ -75,19 +23,24 @@ pub fn string(text: &str) -> Observed {
 
 /// `DateFormat.getTimeInstance(3, Locale.US).format(new Date(0L))`.
 pub fn time_format_statements() -> Vec<Statement> {
+    date_format("getTimeInstance", "3", "US", "0")
+}
+
+/// `DateFormat.METHOD(STYLE, Locale.LOCALE).format(new Date(MILLIS))`.
+fn date_format(method: &str, style: &str, locale: &str, millis: &str) -> Vec<Statement> {
     vec![
-        lit("int", "3"),
-        field("java.util.Locale", "US"),
-        call(
+        Statement::literal("int", style),
+        Statement::field("java.util.Locale", locale, None),
+        Statement::call(
             "java.text.DateFormat",
-            "getTimeInstance",
+            method,
             &["int", "java.util.Locale"],
             None,
             &[0, 1],
         ),
-        lit("long", "0"),
-        new("java.util.Date", &["long"], &[3]),
-        call(
+        Statement::literal("long", millis),
+        Statement::new("java.util.Date", &["long"], &[3]),
+        Statement::call(
             "java.text.DateFormat",
             "format",
             &["java.util.Date"],
@@ -116,8 +69,8 @@ pub fn double_test(id: u64, literal: &str, on_17: &str) -> Test {
     Test {
         id,
         statements: vec![
-            lit("double", literal),
-            call("java.lang.Double", "toString", &["double"], None, &[0]),
+            Statement::literal("double", literal),
+            Statement::call("java.lang.Double", "toString", &["double"], None, &[0]),
         ],
         observers: vec![],
         expected_steps: vec![None, Some(string(on_17))],
@@ -187,8 +140,8 @@ fn template(rng: &mut ChaCha8Rng) -> SeqRequest {
 fn doubles(rng: &mut ChaCha8Rng) -> Vec<Statement> {
     let value = format!("{}.0E{}", rng.random_range(1..10), rng.random_range(0..310));
     vec![
-        lit("double", &value),
-        call("java.lang.Double", "toString", &["double"], None, &[0]),
+        Statement::literal("double", &value),
+        Statement::call("java.lang.Double", "toString", &["double"], None, &[0]),
     ]
 }
 
@@ -199,34 +152,16 @@ fn float_to_string(rng: &mut ChaCha8Rng) -> Vec<Statement> {
         rng.random_range(-45..39)
     );
     vec![
-        lit("float", &value),
-        call("java.lang.Float", "toString", &["float"], None, &[0]),
+        Statement::literal("float", &value),
+        Statement::call("java.lang.Float", "toString", &["float"], None, &[0]),
     ]
 }
 
 fn time_format(rng: &mut ChaCha8Rng, loc: &str) -> Vec<Statement> {
     let method = ["getTimeInstance", "getDateInstance"][rng.random_range(0..2)];
     let millis = rng.random_range(0..4_000_000_000_000i64).to_string();
-    vec![
-        lit("int", &rng.random_range(0..4).to_string()),
-        field("java.util.Locale", loc),
-        call(
-            "java.text.DateFormat",
-            method,
-            &["int", "java.util.Locale"],
-            None,
-            &[0, 1],
-        ),
-        lit("long", &millis),
-        new("java.util.Date", &["long"], &[3]),
-        call(
-            "java.text.DateFormat",
-            "format",
-            &["java.util.Date"],
-            Some(2),
-            &[4],
-        ),
-    ]
+    let style = rng.random_range(0..4).to_string();
+    date_format(method, &style, loc, &millis)
 }
 
 fn currency(rng: &mut ChaCha8Rng, loc: &str) -> Vec<Statement> {
@@ -236,16 +171,16 @@ fn currency(rng: &mut ChaCha8Rng, loc: &str) -> Vec<Statement> {
         rng.random_range(0..100)
     );
     vec![
-        field("java.util.Locale", loc),
-        call(
+        Statement::field("java.util.Locale", loc, None),
+        Statement::call(
             "java.text.NumberFormat",
             "getCurrencyInstance",
             &["java.util.Locale"],
             None,
             &[0],
         ),
-        lit("double", &amount),
-        call(
+        Statement::literal("double", &amount),
+        Statement::call(
             "java.text.NumberFormat",
             "format",
             &["double"],
@@ -258,10 +193,10 @@ fn currency(rng: &mut ChaCha8Rng, loc: &str) -> Vec<Statement> {
 fn substring(rng: &mut ChaCha8Rng) -> Vec<Statement> {
     let words = ["hello", "", "\\u00E9t\\u00E9", "a b c", "12:00"];
     vec![
-        lit("java.lang.String", words[rng.random_range(0..words.len())]),
-        lit("int", &rng.random_range(-1..6).to_string()),
-        lit("int", &rng.random_range(-1..7).to_string()),
-        call(
+        Statement::literal("java.lang.String", words[rng.random_range(0..words.len())]),
+        Statement::literal("int", &rng.random_range(-1..6).to_string()),
+        Statement::literal("int", &rng.random_range(-1..7).to_string()),
+        Statement::call(
             "java.lang.String",
             "substring",
             &["int", "int"],
@@ -272,14 +207,14 @@ fn substring(rng: &mut ChaCha8Rng) -> Vec<Statement> {
 }
 
 fn list_get(rng: &mut ChaCha8Rng) -> (Vec<Statement>, Vec<ObserverCall>) {
-    let mut s = vec![new("java.util.ArrayList", &[], &[])];
+    let mut s = vec![Statement::new("java.util.ArrayList", &[], &[])];
     for _ in 0..rng.random_range(0..4) {
-        s.push(lit(
+        s.push(Statement::literal(
             "java.lang.String",
             &format!("x{}", rng.random_range(0..100)),
         ));
         let last = s.len() - 1;
-        s.push(call(
+        s.push(Statement::call(
             "java.util.ArrayList",
             "add",
             &["java.lang.Object"],
@@ -287,9 +222,12 @@ fn list_get(rng: &mut ChaCha8Rng) -> (Vec<Statement>, Vec<ObserverCall>) {
             &[last],
         ));
     }
-    s.push(lit("int", &rng.random_range(-1..5).to_string()));
+    s.push(Statement::literal(
+        "int",
+        &rng.random_range(-1..5).to_string(),
+    ));
     let last = s.len() - 1;
-    s.push(call(
+    s.push(Statement::call(
         "java.util.ArrayList",
         "get",
         &["int"],
@@ -299,8 +237,8 @@ fn list_get(rng: &mut ChaCha8Rng) -> (Vec<Statement>, Vec<ObserverCall>) {
     (
         s,
         vec![
-            observer(0, "java.util.ArrayList", "size"),
-            observer(0, "java.util.ArrayList", "toString"),
+            ObserverCall::new(0, "java.util.ArrayList", "size"),
+            ObserverCall::new(0, "java.util.ArrayList", "toString"),
         ],
     )
 }
@@ -312,9 +250,9 @@ fn big_decimal(rng: &mut ChaCha8Rng) -> (Vec<Statement>, Vec<ObserverCall>) {
         rng.random_range(-5..5)
     );
     let s = vec![
-        lit("java.lang.String", &text),
-        new("java.math.BigDecimal", &["java.lang.String"], &[0]),
-        call(
+        Statement::literal("java.lang.String", &text),
+        Statement::new("java.math.BigDecimal", &["java.lang.String"], &[0]),
+        Statement::call(
             "java.math.BigDecimal",
             "stripTrailingZeros",
             &[],
@@ -326,9 +264,9 @@ fn big_decimal(rng: &mut ChaCha8Rng) -> (Vec<Statement>, Vec<ObserverCall>) {
     (
         s,
         vec![
-            observer(2, class, "toString"),
-            observer(2, class, "toPlainString"),
-            observer(2, class, "scale"),
+            ObserverCall::new(2, class, "toString"),
+            ObserverCall::new(2, class, "toPlainString"),
+            ObserverCall::new(2, class, "scale"),
         ],
     )
 }
@@ -337,8 +275,8 @@ fn char_name(rng: &mut ChaCha8Rng) -> Vec<Statement> {
     let cp = rng.random_range(0x1F900..0x1FB00).to_string();
     let method = ["getName", "isLetter", "getType", "isEmoji"][rng.random_range(0..4)];
     vec![
-        lit("int", &cp),
-        call("java.lang.Character", method, &["int"], None, &[0]),
+        Statement::literal("int", &cp),
+        Statement::call("java.lang.Character", method, &["int"], None, &[0]),
     ]
 }
 
@@ -354,11 +292,11 @@ fn parse_int(rng: &mut ChaCha8Rng) -> Vec<Statement> {
         "1_000",
     ];
     vec![
-        lit(
+        Statement::literal(
             "java.lang.String",
             inputs[rng.random_range(0..inputs.len())],
         ),
-        call(
+        Statement::call(
             "java.lang.Integer",
             "parseInt",
             &["java.lang.String"],
@@ -373,9 +311,9 @@ fn display_name(rng: &mut ChaCha8Rng, loc: &str) -> Vec<Statement> {
     let method =
         ["getDisplayName", "getDisplayCountry", "getDisplayLanguage"][rng.random_range(0..3)];
     vec![
-        field("java.util.Locale", loc),
-        field("java.util.Locale", other),
-        call(
+        Statement::field("java.util.Locale", loc, None),
+        Statement::field("java.util.Locale", other, None),
+        Statement::call(
             "java.util.Locale",
             method,
             &["java.util.Locale"],

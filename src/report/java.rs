@@ -1,10 +1,13 @@
-//! Java source for a sequence, for people (the Markdown report) and for JUnit export:
-//! one statement a line, `vN` the value of statement N. Values used later are declared
-//! (`java.util.ArrayList v0 = new java.util.ArrayList();`, or `var` where the type is
-//! not in the statement); others are expression statements, which is valid whether the
-//! method is void or not. Arguments whose static type is unknown or differs are cast to the
-//! parameter type, so javac picks the overload that was recorded.
+//! Java source for a sequence in the style for people (the reports' reproducers; the JUnit
+//! export writes the compilable style from `export::body`): one statement a line, `vN` the
+//! value of statement N, classes fully qualified. Literals follow the one set of rules in
+//! `export::java`, class names in literals the people style of `export::names`. Values used
+//! later are declared (`java.util.ArrayList v0 = new java.util.ArrayList();`, or `var` where
+//! the type is not in the statement); others are expression statements, which is valid
+//! whether the method is void or not. Arguments whose static type is unknown or differs are
+//! cast to the parameter type, so javac picks the overload that was recorded.
 
+use crate::export::{java, names};
 use crate::sequence::{ObserverCall, Statement};
 
 /// One line of Java per statement.
@@ -47,11 +50,6 @@ pub fn observer_expression(observer: &ObserverCall, statements: &[Statement]) ->
     )
 }
 
-/// A Java type name from a binary name: `java.util.Map$Entry` → `java.util.Map.Entry`.
-pub fn source_type(ty: &str) -> String {
-    ty.replace('$', ".")
-}
-
 fn used_later(statements: &[Statement]) -> Vec<bool> {
     let mut used = vec![false; statements.len()];
     for s in statements {
@@ -68,10 +66,10 @@ fn used_later(statements: &[Statement]) -> Vec<bool> {
 fn static_type(s: &Statement) -> Option<String> {
     match s {
         Statement::Literal { ty, .. } | Statement::Null { ty } | Statement::Enum { ty, .. } => {
-            Some(source_type(ty))
+            Some(names::source_name(ty))
         }
-        Statement::New { class, .. } => Some(source_type(class)),
-        Statement::Array { elem, .. } => Some(format!("{}[]", source_type(elem))),
+        Statement::New { class, .. } => Some(names::source_name(class)),
+        Statement::Array { elem, .. } => Some(format!("{}[]", names::source_name(elem))),
         Statement::Call { .. } | Statement::Field { .. } => None,
     }
 }
@@ -80,7 +78,7 @@ fn expression(s: &Statement, types: &[Option<String>]) -> String {
     match s {
         Statement::Literal { ty, value } => literal(ty, value),
         Statement::Null { .. } => "null".into(),
-        Statement::Enum { ty, constant } => format!("{}.{constant}", source_type(ty)),
+        Statement::Enum { ty, constant } => format!("{}.{constant}", names::source_name(ty)),
         Statement::New {
             class,
             params,
@@ -88,7 +86,7 @@ fn expression(s: &Statement, types: &[Option<String>]) -> String {
         } => {
             format!(
                 "new {}({})",
-                source_type(class),
+                names::source_name(class),
                 arguments(params, args, types)
             )
         }
@@ -111,7 +109,7 @@ fn expression(s: &Statement, types: &[Option<String>]) -> String {
             args,
         } => format!(
             "{}.{method}({})",
-            source_type(class),
+            names::source_name(class),
             arguments(params, args, types)
         ),
         Statement::Field {
@@ -123,10 +121,14 @@ fn expression(s: &Statement, types: &[Option<String>]) -> String {
             class,
             field,
             receiver: None,
-        } => format!("{}.{field}", source_type(class)),
+        } => format!("{}.{field}", names::source_name(class)),
         Statement::Array { elem, elems } => {
             let items: Vec<String> = elems.iter().map(|e| argument(elem, *e, types)).collect();
-            format!("new {}[] {{ {} }}", source_type(elem), items.join(", "))
+            format!(
+                "new {}[] {{ {} }}",
+                names::source_name(elem),
+                items.join(", ")
+            )
         }
     }
 }
@@ -134,7 +136,7 @@ fn expression(s: &Statement, types: &[Option<String>]) -> String {
 fn receiver(index: usize, class: &str, types: &[Option<String>]) -> String {
     match types.get(index) {
         Some(Some(_)) => format!("v{index}"),
-        _ => format!("(({}) v{index})", source_type(class)),
+        _ => format!("(({}) v{index})", names::source_name(class)),
     }
 }
 
@@ -148,46 +150,26 @@ fn arguments(params: &[String], args: &[usize], types: &[Option<String>]) -> Str
 }
 
 fn argument(param: &str, index: usize, types: &[Option<String>]) -> String {
-    let param = source_type(param);
+    let param = names::source_name(param);
     match types.get(index) {
         Some(Some(ty)) if *ty == param => format!("v{index}"),
         _ => format!("({param}) v{index}"),
     }
 }
 
-/// A Java literal of type `ty` from its escaped rendering (`sequence::escape`).
+/// A Java literal of type `ty` from its escaped rendering (`sequence::escape`), by the
+/// export's rules; text that is no value of that type is shown as it is.
 pub fn literal(ty: &str, value: &str) -> String {
-    match ty {
-        "java.lang.String" => format!("\"{}\"", value.replace('"', "\\\"")),
-        "char" | "java.lang.Character" => match value {
-            "'" => "'\\''".into(),
-            _ => format!("'{value}'"),
-        },
-        "long" | "java.lang.Long" => format!("{value}L"),
-        "float" | "java.lang.Float" => floating("Float", value, "f"),
-        "double" | "java.lang.Double" => floating("Double", value, "d"),
-        "byte" | "java.lang.Byte" => format!("(byte) {value}"),
-        "short" | "java.lang.Short" => format!("(short) {value}"),
-        _ => value.to_string(),
-    }
-}
-
-fn floating(class: &str, value: &str, suffix: &str) -> String {
-    match value {
-        "NaN" => format!("{class}.NaN"),
-        "Infinity" => format!("{class}.POSITIVE_INFINITY"),
-        "-Infinity" => format!("{class}.NEGATIVE_INFINITY"),
-        v if suffix == "d" && (v.contains('.') || v.contains('E') || v.contains('e')) => {
-            v.to_string()
-        }
-        v => format!("{v}{suffix}"),
+    match java::literal(ty, value) {
+        Some(l) => names::for_people(&l),
+        None => value.to_string(),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::replay::samples::{call, field, lit, new, time_format_statements};
+    use crate::replay::samples::time_format_statements;
 
     #[test]
     fn renders_the_time_format_example() {
@@ -208,18 +190,18 @@ mod tests {
     #[test]
     fn declares_constructed_values_and_casts_unknown_receivers() {
         let s = vec![
-            new("java.util.ArrayList", &[], &[]),
-            lit("java.lang.String", "a\"b\\n"),
-            call(
+            Statement::new("java.util.ArrayList", &[], &[]),
+            Statement::literal("java.lang.String", "a\"b\\n"),
+            Statement::call(
                 "java.util.ArrayList",
                 "add",
                 &["java.lang.Object"],
                 Some(0),
                 &[1],
             ),
-            call("java.util.ArrayList", "clone", &[], Some(0), &[]),
-            call("java.util.ArrayList", "size", &[], Some(3), &[]),
-            field("java.util.Map$Entry", "X"),
+            Statement::call("java.util.ArrayList", "clone", &[], Some(0), &[]),
+            Statement::call("java.util.ArrayList", "size", &[], Some(3), &[]),
+            Statement::field("java.util.Map$Entry", "X", None),
         ];
         let lines = java_source(&s);
         assert_eq!(
@@ -236,10 +218,10 @@ mod tests {
     #[test]
     fn values_observed_later_are_declared() {
         let s = vec![
-            new("java.lang.StringBuilder", &[], &[]),
-            call("java.lang.StringBuilder", "reverse", &[], Some(0), &[]),
+            Statement::new("java.lang.StringBuilder", &[], &[]),
+            Statement::call("java.lang.StringBuilder", "reverse", &[], Some(0), &[]),
         ];
-        let o = crate::replay::samples::observer(1, "java.lang.StringBuilder", "length");
+        let o = crate::sequence::ObserverCall::new(1, "java.lang.StringBuilder", "length");
         assert_eq!(java_source(&s)[1], "v0.reverse();");
         assert_eq!(
             java_source_observed(&s, std::slice::from_ref(&o))[1],
@@ -256,10 +238,9 @@ mod tests {
         assert_eq!(literal("double", "2.0E23"), "2.0E23");
         assert_eq!(literal("double", "NaN"), "Double.NaN");
         assert_eq!(literal("float", "1.5"), "1.5f");
-        assert_eq!(
-            literal("long", "-9223372036854775808"),
-            "-9223372036854775808L"
-        );
+        assert_eq!(literal("long", "-9223372036854775808"), "Long.MIN_VALUE");
+        assert_eq!(literal("double", "1"), "1.0");
+        assert_eq!(literal("float", "1e-50"), "Float.parseFloat(\"1e-50\")");
         assert_eq!(literal("char", "'"), "'\\''");
         assert_eq!(literal("byte", "-3"), "(byte) -3");
     }

@@ -308,3 +308,24 @@ fn reports_are_read_only_when_their_checksum_and_ids_check_out() {
     let err = Report::read(&path).unwrap_err().to_string();
     assert!(err.contains("appears twice"), "{err}");
 }
+
+#[test]
+fn concurrent_writers_of_one_report_never_leave_a_mixed_or_missing_file() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let a = report_of(&suite(), None, &AcceptedList::default(), false);
+    let mut b = a.clone();
+    b.summary.seconds = 12.5;
+    b.tests.truncate(1);
+    a.write_all(dir).unwrap();
+    let json = dir.join("tgt-vs-ref.json");
+    let write = |r: &Report| (0..15).for_each(|_| drop(r.write_all(dir).unwrap()));
+    crate::atomic::race(&[&|| write(&a), &|| write(&b)], &|| {
+        let read = Report::read(&json).expect("always a whole, checked report");
+        assert!(read == a || read == b, "one writer's report, not a mix");
+    });
+    let last = Report::read(&json).unwrap();
+    assert!(last == a || last == b);
+    let names = std::fs::read_dir(dir).unwrap().count();
+    assert_eq!(names, 4, "the four report files, no temporaries left");
+}

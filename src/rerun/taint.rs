@@ -2,8 +2,8 @@
 //! run, every later step that reads it — and every object such a step may have changed —
 //! is suspect too, even when its own value happened to come out the same in every rerun
 //! (a boolean computed from a random string is the same six times in a row often enough).
-//! This module works out which steps and variables of one test are tainted that way, and
-//! which depend on the caller's stack — a harness artefact, not behaviour of the API.
+//! This module works out which steps and variables of one test are tainted that way (what
+//! depends on the caller's stack is [`crate::sequence::caller_stack`]).
 
 use crate::observe::looks_identity_based;
 use crate::sequence::{Observed, Statement};
@@ -60,50 +60,6 @@ pub fn spread(stmts: &[Statement], steps: &[Observed], changed: &[u32]) -> Taint
     Taint { step, var }
 }
 
-/// Which values depend on the stack of whoever runs the sequence — difftest's reflective
-/// worker, whose frames differ between JDKs (JEP 416 reimplemented reflection on method
-/// handles) and even within one JVM (JDK 17 swaps native accessors for generated ones after
-/// 15 calls), or JUnit: a stack read (`getStackTrace()`, `StackWalker`, `getAllStackTraces`),
-/// what `printStackTrace` writes into, anything computed from one, and every input of a call
-/// that reads one (it may store it, as `list.addAll(Arrays.asList(stack))` does).
-pub fn caller_stack(statements: &[Statement]) -> Vec<bool> {
-    let mut tainted = vec![false; statements.len()];
-    if !statements.iter().any(|s| stack_source(s) != (false, false)) {
-        return tainted; // the common case, on every kept test while generating
-    }
-    for (i, s) in statements.iter().enumerate() {
-        let (source, fills) = stack_source(s);
-        let inputs = s.inputs();
-        let reads = inputs.iter().any(|&j| tainted.get(j) == Some(&true));
-        if reads || fills {
-            let receiver = match s {
-                Statement::Call { receiver, .. } => *receiver,
-                _ => None,
-            };
-            for j in inputs.into_iter().filter(|&j| reads || Some(j) != receiver) {
-                if let Some(t) = tainted.get_mut(j) {
-                    *t = true;
-                }
-            }
-        }
-        tainted[i] = source || reads;
-    }
-    tainted
-}
-
-/// Whether `s` reads the stack (`getStackTrace()`, …), and whether it writes it into its
-/// arguments (`printStackTrace(writer)`).
-fn stack_source(s: &Statement) -> (bool, bool) {
-    match s {
-        Statement::Call { class, method, .. } => (
-            matches!(method.as_str(), "getStackTrace" | "getAllStackTraces")
-                || class == "java.lang.StackWalker",
-            method == "printStackTrace",
-        ),
-        _ => (false, false),
-    }
-}
-
 /// Whether a value is text showing an identity hash (`java.lang.Object@1b6d3586`).
 pub fn identity_based(o: &Observed) -> bool {
     matches!(o, Observed::Value { text, .. } if looks_identity_based(text))
@@ -119,20 +75,11 @@ mod tests {
     use super::*;
 
     fn lit(v: &str) -> Statement {
-        Statement::Literal {
-            ty: "int".into(),
-            value: v.into(),
-        }
+        Statement::literal("int", v)
     }
 
     fn call(method: &str, receiver: Option<usize>, args: &[usize]) -> Statement {
-        Statement::Call {
-            class: "t.C".into(),
-            method: method.into(),
-            params: vec!["int".into(); args.len()],
-            receiver,
-            args: args.to_vec(),
-        }
+        Statement::call("t.C", method, &vec!["int"; args.len()], receiver, args)
     }
 
     fn value(text: &str) -> Observed {
@@ -197,22 +144,6 @@ mod tests {
         let t = spread(&stmts, &steps, &[]);
         assert_eq!(t.step, [false, true, true]);
         assert!(!t.var[0], "rendering an object does not change it");
-    }
-
-    #[test]
-    fn a_stack_read_taints_what_is_computed_from_it_and_what_print_stack_trace_fills() {
-        // v0 = new E(); v1 = v0.getStackTrace(); v2 = length(v1); v3 = new StringWriter;
-        // v4 = v0.printStackTrace(v3); v5 = v0.getMessage()
-        let stmts = [
-            call("newE", None, &[]),
-            call("getStackTrace", Some(0), &[]),
-            call("length", None, &[1]),
-            call("newWriter", None, &[]),
-            call("printStackTrace", Some(0), &[3]),
-            call("getMessage", Some(0), &[]),
-        ];
-        let t = caller_stack(&stmts);
-        assert_eq!(t, [false, true, true, true, false, false]);
     }
 
     #[test]

@@ -26,22 +26,15 @@ pub(crate) fn header() -> Header {
 
 pub(crate) fn sample() -> Suite {
     let statements = vec![
-        Statement::New {
-            class: s("java.util.ArrayList"),
-            params: vec![],
-            args: vec![],
-        },
-        Statement::Literal {
-            ty: s("java.lang.String"),
-            value: s("a\"b\\u00E9  // c"),
-        },
-        Statement::Call {
-            class: s("java.util.ArrayList"),
-            method: s("add"),
-            params: vec![s("java.lang.Object")],
-            receiver: Some(0),
-            args: vec![1],
-        },
+        Statement::new("java.util.ArrayList", &[], &[]),
+        Statement::literal("java.lang.String", "a\"b\\u00E9  // c"),
+        Statement::call(
+            "java.util.ArrayList",
+            "add",
+            &["java.lang.Object"],
+            Some(0),
+            &[1],
+        ),
     ];
     let test = Test {
         id: 3,

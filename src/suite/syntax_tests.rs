@@ -13,10 +13,7 @@ fn round_trip_statement(stmt: Statement, index: usize, line: &str) {
 
 #[test]
 fn statements_round_trip() {
-    let lit = |ty: &str, value: &str| Statement::Literal {
-        ty: s(ty),
-        value: s(value),
-    };
+    let lit = Statement::literal;
     round_trip_statement(lit("java.lang.String", "hi!"), 0, r#"v0 = "hi!""#);
     round_trip_statement(
         lit("java.lang.String", r#"a"b\\c\u202F  // x"#),

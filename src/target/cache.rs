@@ -12,6 +12,7 @@
 //! ```
 
 use super::error::TargetError;
+use crate::hash::fnv1a64;
 use std::fs::{File, OpenOptions, TryLockError};
 use std::path::{Path, PathBuf};
 
@@ -99,23 +100,9 @@ pub struct TargetLock {
     _file: File,
 }
 
-/// 64-bit FNV-1a: a small stable hash for folder names (std's hasher may change between
-/// Rust releases, which would orphan every cached JDK).
-pub fn fnv1a64(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, b| {
-        (h ^ u64::from(*b)).wrapping_mul(0x0000_0100_0000_01b3)
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn fnv_is_stable() {
-        assert_eq!(fnv1a64(b""), 0xcbf2_9ce4_8422_2325);
-        assert_eq!(fnv1a64(b"a"), 0xaf63_dc4c_8601_ec8c);
-    }
 
     #[test]
     fn pip_dirs_differ_by_requirement_and_name() {

@@ -11,13 +11,14 @@
 //!
 //! The resources are unpacked before any worker runs: workers cannot write there (sandbox).
 
-use super::cache::{CacheLayout, fnv1a64};
+use super::cache::CacheLayout;
 use super::error::TargetError;
 use super::fingerprint::{self, Fingerprint, Record, Stamp};
 use super::maven::MavenCoordinate;
 use super::provision::Located;
 use super::run;
 use super::spec::EspressoSpec;
+use crate::hash::fnv1a64;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

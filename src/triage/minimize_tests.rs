@@ -81,18 +81,18 @@ fn minimizes_every_group_in_the_same_rounds() {
 #[test]
 fn observer_differences_keep_their_observer() {
     use crate::replay::fake::expect;
-    use crate::replay::samples::{call, lit, new, observer};
+    use crate::sequence::ObserverCall;
     let statements = vec![
-        new("Counter", &[], &[]),
-        lit("int", "3"),
-        new("Counter", &[], &[]),
-        lit("int", "7"),
-        call("Counter", "add", &["int"], Some(0), &[3]),
-        call("Counter", "add", &["int"], Some(2), &[1]),
+        Statement::new("Counter", &[], &[]),
+        Statement::literal("int", "3"),
+        Statement::new("Counter", &[], &[]),
+        Statement::literal("int", "7"),
+        Statement::call("Counter", "add", &["int"], Some(0), &[3]),
+        Statement::call("Counter", "add", &["int"], Some(2), &[1]),
     ];
     let observers = vec![
-        observer(2, "Counter", "size"),
-        observer(0, "Counter", "size"),
+        ObserverCall::new(2, "Counter", "size"),
+        ObserverCall::new(0, "Counter", "size"),
     ];
     let test = expect(
         1,

@@ -18,13 +18,7 @@ use std::collections::BTreeMap;
 /// The id of the group of `callee` and `kind`: `g-` and six hex digits of a 64-bit FNV-1a
 /// hash of `callee`, a NUL and the kind's name. Stable across runs, machines and versions.
 pub fn group_id(callee: &str, kind: Kind) -> String {
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    let bytes = callee.bytes().chain([0u8]).chain(kind.name().bytes());
-    for b in bytes {
-        hash ^= u64::from(b);
-        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    format!("g-{:06x}", hash >> 40)
+    crate::hash::short_id("g", callee, kind.name())
 }
 
 /// A sequence shrunk by delta debugging that still shows the group's difference.

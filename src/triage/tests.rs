@@ -62,3 +62,40 @@ fn failing_tests_group_by_callee_and_kind_with_the_shortest_example() {
     assert_eq!(groups[0].tests, vec![10, 11, 12]);
     assert_eq!(tests[groups[0].example].id, 12, "shortest example");
 }
+
+#[test]
+fn group_ids_are_pinned_across_releases() {
+    // Accepted lists name groups by id: the hash behind them must never change.
+    let id = group_id("java.lang.Double.toString(double)", Kind::Value);
+    assert_eq!(id, "g-4e5627");
+}
+
+#[test]
+fn concurrent_savers_of_one_accepted_list_never_leave_a_mixed_or_missing_list() {
+    use crate::triage::accepted::{AcceptedEntry, AcceptedList};
+    let entry = |callee: &str| AcceptedEntry {
+        group: group_id(callee, Kind::Value),
+        callee: callee.into(),
+        kind: Kind::Value,
+        cause: None,
+        callees: Vec::new(),
+        target: "*".into(),
+        reason: "known".into(),
+        by: None,
+        date: None,
+    };
+    let mut a = AcceptedList::default();
+    a.add(entry("C.f()"));
+    let mut b = AcceptedList::default();
+    (0..200).for_each(|i| b.add(entry(&format!("C.g{i}()"))));
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("accepted.yaml");
+    a.save(&path).unwrap();
+    let save = |l: &AcceptedList| (0..30).for_each(|_| l.save(&path).unwrap());
+    crate::atomic::race(&[&|| save(&a), &|| save(&b)], &|| {
+        let read = AcceptedList::load(&path).expect("always a whole, checked list");
+        assert!(read == a || read == b, "one saver's list, not a mix");
+    });
+    let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+    assert_eq!(names.len(), 1, "no temporary file left behind");
+}

@@ -1,9 +1,11 @@
-//! Helpers shared by the end-to-end tests: real targets, provisioned into the cache that
-//! `.ci/run` fills, and fixtures compiled with the machine's javac.
+//! The one support module of the end-to-end tests, included by each as `mod common;`:
+//! real targets, provisioned into the cache that `.ci/run` fills, fixtures compiled with
+//! the machine's javac ([`javac`] honours `JAVA_HOME`), the `difftest` binary and suites
+//! ([`support`]), and a hand-built report ([`report`]).
 
 #![allow(dead_code)]
 
-#[path = "../replay_support.rs"]
+pub mod report;
 pub mod support;
 
 #[allow(unused_imports)]
@@ -45,12 +47,21 @@ pub fn compile_fixtures(dir: &str) -> tempfile::TempDir {
     out
 }
 
-fn javac() -> PathBuf {
+/// The Debian JDK 17 the test targets that need a JDK on a path (not a wheel) run on.
+pub const JDK17: &str = "/usr/lib/jvm/java-17-openjdk-amd64";
+
+/// `javac`: `$JAVA_HOME/bin/javac` when there is one, else the one on `PATH`.
+pub fn javac() -> PathBuf {
+    jdk_tool("javac")
+}
+
+/// A JDK tool (`javac`, `jar`): `$JAVA_HOME/bin/NAME` when there is one, else NAME on `PATH`.
+pub fn jdk_tool(name: &str) -> PathBuf {
     match std::env::var_os("JAVA_HOME") {
-        Some(home) if Path::new(&home).join("bin/javac").exists() => {
-            Path::new(&home).join("bin/javac")
+        Some(home) if Path::new(&home).join("bin").join(name).exists() => {
+            Path::new(&home).join("bin").join(name)
         }
-        _ => PathBuf::from("javac"),
+        _ => PathBuf::from(name),
     }
 }
 

@@ -5,7 +5,15 @@ use super::record;
 use crate::cli::{GlobalArgs, PoolArgs, RecordArgs};
 use crate::exit::Exit;
 use crate::suite::Suite;
+use clap::Parser;
 use std::time::Instant;
+
+/// `difftest record`'s flags with clap's defaults, so the benchmark records as a user does.
+#[derive(Parser)]
+struct Defaults {
+    #[command(flatten)]
+    record: RecordArgs,
+}
 
 pub fn run(
     global: &GlobalArgs,
@@ -16,40 +24,12 @@ pub fn run(
 ) -> anyhow::Result<Exit> {
     let dir = tempfile::tempdir()?;
     let output = dir.path().join("bench.yaml");
-    let args = RecordArgs {
-        reference: target.clone(),
-        classes: Vec::new(),
-        packages: Vec::new(),
-        class_list: None,
-        omit: Vec::new(),
-        omit_replace: None,
-        skip_deprecated_for_removal: false,
-        keep_all: false,
-        time_limit,
-        output_limit: None,
-        seed: 0,
-        reruns,
-        output: Some(output.clone()),
-        compress: false,
-        literals_file: None,
-        observers: None,
-        null_ratio: 0.0,
-        mined_literal_ratio: crate::generate::DEFAULT_MINED_RATIO,
-        no_mined_literals: false,
-        edge_ratio: crate::generate::DEFAULT_EDGE_RATIO,
-        no_edge_values: false,
-        harvest: false,
-        no_harvest: false,
-        declared_observers: false,
-        twin_ratio: crate::generate::DEFAULT_TWIN_RATIO,
-        repeat_probability: 0.1,
-        repeat_max: 100,
-        max_size: 100,
-        round_size: 400,
-        errors_per_group: 1,
-        no_progress: true,
-        pool,
-    };
+    let mut args = Defaults::try_parse_from(["record", &format!("--impl={target}")])?.record;
+    args.time_limit = time_limit;
+    args.reruns = reruns;
+    args.output = Some(output.clone());
+    args.no_progress = true;
+    args.pool = pool;
     let outcome = record(global, &args)?;
     let began = Instant::now();
     let suite = Suite::load(&output)?;

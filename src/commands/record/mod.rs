@@ -3,6 +3,7 @@
 //! the summary. An interrupted record still writes what was kept, marked `partial: true`,
 //! and exits with 130.
 
+#[cfg(feature = "bench")]
 pub mod bench;
 mod progress;
 mod setup;
@@ -16,6 +17,7 @@ use std::path::Path;
 use std::time::Duration;
 
 /// Numbers of one record, for the summary and `difftest bench record`.
+#[cfg_attr(not(feature = "bench"), allow(dead_code))]
 pub struct Outcome {
     pub executed: u64,
     pub generation: Duration,

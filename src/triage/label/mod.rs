@@ -166,11 +166,5 @@ pub fn classify(e: &Evidence) -> (Label, Option<String>) {
 /// The stable id of a cause: `c-` and six hex digits of a 64-bit FNV-1a hash of the label's
 /// name, a NUL and the normalised change.
 pub fn cause_id(label: Label, change: &str) -> String {
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    let bytes = label.name().bytes().chain([0u8]).chain(change.bytes());
-    for b in bytes {
-        hash ^= u64::from(b);
-        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    format!("c-{:06x}", hash >> 40)
+    crate::hash::short_id("c", label.name(), change)
 }

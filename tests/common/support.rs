@@ -1,4 +1,4 @@
-//! Helpers for the replay tests (included with `#[path]`; compiled alone it has no tests):
+//! Helpers for the replay tests:
 //! suites recorded on real targets from hand-built sequences, written as YAML, and the
 //! `difftest` binary run in a temporary working directory.
 
@@ -79,6 +79,14 @@ pub fn write_suite(dir: &Path, suite: &Suite) -> PathBuf {
     path
 }
 
+/// Records `seqs` on the fixture target `reference` of `targets`, asserts that every
+/// sequence was stable, and writes the suite into `work/oracles`.
+pub fn record_stable(work: &Path, reference: &str, targets: &Path, seqs: &[SeqRequest]) {
+    let suite = record(reference, Some(targets), seqs, 0);
+    assert_eq!(suite.tests.len(), seqs.len(), "all stable on {reference}");
+    write_suite(work, &suite);
+}
+
 /// Runs `difftest ARGS` in `cwd`.
 pub fn difftest(cwd: &Path, args: &[&str]) -> Output {
     difftest_env(cwd, args, &[])
@@ -105,15 +113,35 @@ pub fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
+/// Asserts that `difftest ARGS` run in `dir` fails with exit code 2 and one line of error
+/// naming each of `needles`.
+pub fn assert_bad(dir: &Path, args: &[&str], needles: &[&str]) {
+    let out = difftest(dir, args);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+    assert_eq!(err.trim().lines().count(), 1, "one line: {err}");
+    for n in needles {
+        assert!(err.contains(n), "{args:?}: {err} lacks {n}");
+    }
+}
+
+/// Asserts that a run ended with exit code `code`, showing its output otherwise.
+pub fn assert_exit(out: &Output, code: i32) {
+    assert_eq!(
+        out.status.code(),
+        Some(code),
+        "{}\n{}",
+        stdout(out),
+        stderr(out)
+    );
+}
+
 /// Reads `DIR/reports/STEM.json` as JSON.
 pub fn report_json(dir: &Path, stem: &str) -> serde_json::Value {
     let path = dir.join("reports").join(format!("{stem}.json"));
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     serde_json::from_str(&text).expect("valid JSON")
 }
-
-/// The Debian JDK 17 the fixture targets run on.
-pub const FIXTURE_JDK: &str = "/usr/lib/jvm/java-17-openjdk-amd64";
 
 /// Compiles `tests/fixtures/DIR/vN/fixture` for N in 1..=`releases` with javac and writes a
 /// target `PREFIXN` for each into `work/targets`, which it returns.
@@ -128,7 +156,7 @@ pub fn fixture_targets(work: &Path, dir: &str, releases: u32, prefix: &str) -> P
             .map(|e| e.unwrap().path())
             .collect();
         sources.sort();
-        let status = Command::new(format!("{FIXTURE_JDK}/bin/javac"))
+        let status = Command::new(super::javac())
             .args(["--release", "11", "-d"])
             .arg(&out)
             .args(&sources)
@@ -136,7 +164,8 @@ pub fn fixture_targets(work: &Path, dir: &str, releases: u32, prefix: &str) -> P
             .expect("javac runs");
         assert!(status.success());
         let yaml = format!(
-            "name: {prefix}{v}\ndescription: {dir} fixture v{v}\njdk:\n  path: {FIXTURE_JDK}\nclasspath:\n  - path: {}\n",
+            "name: {prefix}{v}\ndescription: {dir} fixture v{v}\njdk:\n  path: {}\nclasspath:\n  - path: {}\n",
+            super::JDK17,
             out.display()
         );
         std::fs::write(targets.join(format!("{prefix}{v}.yaml")), yaml).unwrap();
