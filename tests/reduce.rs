@@ -4,10 +4,10 @@
 
 mod common;
 
+use common::support::{difftest, stderr};
 use difftest::suite::Suite;
 use std::collections::BTreeSet;
 use std::path::Path;
-use common::support::{difftest, stderr};
 
 /// Classes whose values are the same in every run (see `tests/replay_recorded.rs`), so both
 /// records drop the same unstable values and their checks can be compared.
