@@ -1,17 +1,22 @@
 //! Sweeping catalogues: the first array or collection each call returns is harvested
 //! element by element (up to [`MAX_ELEMENTS`]), not only at a few random indices, and every
 //! String or enum constant read from it becomes a literal of the pool and is passed, once,
-//! to each lookup of the catalogue's own class: a static method or constructor taking just
-//! that value. `TimeZone.getAvailableIDs()` so yields `TimeZone.getTimeZone("Asia/Almaty")`
-//! for every zone the reference knows, `ZoneId.getAvailableZoneIds()` every `ZoneId.of(…)`,
-//! `Locale.getISOCountries()` every `new Locale(…)`.
+//! to each lookup of the catalogue's own class: a static method or constructor taking that
+//! value, alone or beside neutral values (`""`, `0`, `false`) in up to two more parameters.
+//! `TimeZone.getAvailableIDs()` so yields `TimeZone.getTimeZone("Asia/Almaty")` for every
+//! zone the reference knows, `ZoneId.getAvailableZoneIds()` every `ZoneId.of(…)`,
+//! `Locale.getISOCountries()` every `new Locale(…)` and `new Locale("", …)`. Object elements
+//! are read through their textual forms (`toString()`, `toLanguageTag()`), which go to the
+//! owner's lookups the same way; the object such a one-parameter lookup returns goes on,
+//! once, to every static call of any class that takes its class
+//! (`Calendar.getInstance(locale)`, `DateFormat.getDateTimeInstance(0, 0, locale)`).
 //!
 //! Why literals: an element read by index (`Array.get(ids, 57)`) names another value on an
 //! implementation whose catalogue differs, so every later element would differ; the literal
-//! says what was meant. Why the owner's lookups only: a catalogue's names are made for them,
-//! and a String fits hundreds of other methods, which random generation already tries.
-//! Sweep candidates take at most one in [`ROUND_SHARE`] of a round, so generation still
-//! spends most of its budget at random.
+//! says what was meant. Why the owner's lookups: a catalogue's names are made for them, and a
+//! String fits hundreds of other methods, which random generation already tries. Sweep
+//! candidates take at most one in [`ROUND_SHARE`] of a round, catalogue values and mined
+//! constants in turn, so generation still spends most of its budget at random.
 
 use super::components::ValueRef;
 use super::fold::value_key;
