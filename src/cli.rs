@@ -233,7 +233,7 @@ pub enum BenchCommand {
         #[arg(long, default_value_t = 120.0)]
         time_limit: f64,
         /// Reruns for flake removal
-        #[arg(long, default_value_t = crate::rerun::DEFAULT_RERUNS)]
+        #[arg(long, default_value_t = crate::flakes::DEFAULT_RERUNS)]
         reruns: usize,
         #[command(flatten)]
         pool: PoolArgs,
@@ -365,7 +365,7 @@ pub struct RecordArgs {
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
     /// Times the suite runs again on fresh workers to drop unstable values
-    #[arg(long, default_value_t = crate::rerun::DEFAULT_RERUNS, value_name = "N")]
+    #[arg(long, default_value_t = crate::flakes::DEFAULT_RERUNS, value_name = "N")]
     pub reruns: usize,
     /// Where to write the suite [default: oracles/REF.yaml.zst]; a name ending in .zst is
     /// written zstd-compressed, any other name as plain text

@@ -96,7 +96,7 @@ pub struct BenchDetectionArgs {
     #[arg(long, value_name = "N")]
     pub output_limit: Option<usize>,
     /// Reruns for flake removal per record
-    #[arg(long, default_value_t = crate::rerun::DEFAULT_RERUNS, value_name = "N")]
+    #[arg(long, default_value_t = crate::flakes::DEFAULT_RERUNS, value_name = "N")]
     pub reruns: usize,
     #[arg(long, default_value_t = 0)]
     pub seed: u64,

@@ -9,7 +9,7 @@
 //! | 130 | interrupted (Ctrl-C or SIGTERM); what was done so far is written, marked partial |
 
 use crate::pool::PoolError;
-use crate::target::TargetError;
+use crate::targets::TargetError;
 use std::process::ExitCode;
 
 /// What the process tells its caller.

@@ -7,7 +7,7 @@
 mod common;
 
 use difftest::export::Junit;
-use difftest::export::run::{self, JunitRun};
+use difftest::export::junit_runner::{self, JunitRun};
 use difftest::report::{Report, TestStatus};
 use difftest::sequence::Observed;
 use std::collections::BTreeSet;
@@ -42,16 +42,16 @@ fn fixture(name: &str) -> PathBuf {
 /// The JUnit jars of a flavour, from the cache.
 fn jars(junit: Junit) -> Vec<PathBuf> {
     let store = common::store();
-    run::junit_jars(store.cache_dir(), junit, false).expect("JUnit jars")
+    junit_runner::junit_jars(store.cache_dir(), junit, false).expect("JUnit jars")
 }
 
 /// Compiles the sources under `src` with javac `--release 17` against JUnit and `extra`.
 fn compile(src: &Path, junit: Junit, extra: &[PathBuf]) -> PathBuf {
-    let javac = run::find_javac(17).expect("a javac for --release 17");
+    let javac = junit_runner::find_javac(17).expect("a javac for --release 17");
     let mut classpath = jars(junit);
     classpath.extend(extra.iter().cloned());
     let classes = src.with_extension("classes");
-    run::javac(&javac, 17, &classpath, src, &classes).expect("the export compiles");
+    junit_runner::javac(&javac, 17, &classpath, src, &classes).expect("the export compiles");
     classes
 }
 
@@ -66,7 +66,7 @@ fn junit_on(
     let mut classpath = vec![compiled.to_path_buf()];
     classpath.extend(jars(junit));
     classpath.extend(extra.iter().cloned());
-    run::junit(java, junit, &classpath, classes).expect("JUnit runs")
+    junit_runner::junit(java, junit, &classpath, classes).expect("JUnit runs")
 }
 
 fn java_of(target: &str) -> PathBuf {

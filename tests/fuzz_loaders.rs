@@ -199,7 +199,7 @@ proptest! {
     fn target_file_loader(edits in edits()) {
         let dir = tempfile::tempdir().unwrap();
         let (path, _) = mutated(dir.path(), "temurin17.yaml", &seed("target.yaml"), &edits);
-        if let Err(e) = difftest::target::spec::load_file(&path, "temurin17") {
+        if let Err(e) = difftest::targets::spec::load_file(&path, "temurin17") {
             prop_assert!(e.is_bad_input(), "not bad input: {e}");
             one_line(&e.to_string(), "temurin17.yaml")?;
         }

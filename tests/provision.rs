@@ -6,7 +6,7 @@
 //! `openjdk17-zero` runs `apt-get install` (root only) and upgrades the machine's JDK 17, so
 //! its test is ignored by default: `cargo test --test provision -- --ignored`.
 
-use difftest::target::{Provisioned, TargetStore};
+use difftest::targets::{Provisioned, TargetStore};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 

@@ -383,7 +383,7 @@ fn a_targets_own_timeout_applies_unless_the_user_gave_one() {
         home.display()
     );
     std::fs::write(dir.path().join("slow-calls.yaml"), file).expect("target file");
-    let store = difftest::target::TargetStore::new(Some(dir.path().into()), None).unwrap();
+    let store = difftest::targets::TargetStore::new(Some(dir.path().into()), None).unwrap();
     let mut jvm = store
         .provision(&store.load("slow-calls").unwrap())
         .unwrap()

@@ -5,7 +5,7 @@ use super::export::{junit, load, types_for, user_error};
 use super::{pool_config, store};
 use crate::cli::{GlobalArgs, PoolArgs};
 use crate::exit::{Exit, bad_input};
-use crate::export::{self, Options, run};
+use crate::export::{self, Options, junit_runner as run};
 use crate::report::Report;
 use crate::suite::Suite;
 use std::path::{Path, PathBuf};

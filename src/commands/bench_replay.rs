@@ -150,7 +150,7 @@ fn generate(global: &GlobalArgs, args: &BenchReplayArgs, work: &Path) -> anyhow:
     Ok(path)
 }
 
-fn header(reference: &str, fingerprint: crate::target::Fingerprint, seed: u64) -> Header {
+fn header(reference: &str, fingerprint: crate::targets::Fingerprint, seed: u64) -> Header {
     Header {
         format: FORMAT_VERSION,
         tool: format!("difftest {} bench", env!("CARGO_PKG_VERSION")),

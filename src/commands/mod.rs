@@ -24,7 +24,7 @@ mod targets;
 use crate::cli::{Cli, Command, GlobalArgs, PoolArgs};
 use crate::exit::{Exit, bad_input};
 use crate::pool::{Pool, PoolConfig};
-use crate::target::{Provisioned, TargetStore};
+use crate::targets::{Provisioned, TargetStore};
 use std::time::Duration;
 
 /// Runs the parsed command line.

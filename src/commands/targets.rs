@@ -34,11 +34,11 @@ pub fn run(global: &GlobalArgs, cmd: TargetsCommand) -> anyhow::Result<Exit> {
 }
 
 fn new(
-    store: &crate::target::TargetStore,
+    store: &crate::targets::TargetStore,
     args: crate::cli::TargetsNewArgs,
 ) -> anyhow::Result<Exit> {
     let jdk = store.load(&args.jdk)?;
-    let new = crate::target::create::NewTarget {
+    let new = crate::targets::create::NewTarget {
         name: args.name,
         description: args.description,
         maven: args.maven,
@@ -46,13 +46,13 @@ fn new(
         jvm_options: args.jvm_options,
         force: args.force,
     };
-    let file = crate::target::create::write(store.targets_dir(), &jdk, &new)?;
+    let file = crate::targets::create::write(store.targets_dir(), &jdk, &new)?;
     println!("wrote {}", file.display());
     println!("next: difftest targets install {}", new.name);
     Ok(Exit::Success)
 }
 
-fn list(store: &crate::target::TargetStore) -> anyhow::Result<Exit> {
+fn list(store: &crate::targets::TargetStore) -> anyhow::Result<Exit> {
     let mut table = Table::new();
     table.load_preset(UTF8_FULL_CONDENSED);
     table.set_header(["target", "description", "installed", "fingerprint"]);
@@ -95,7 +95,7 @@ fn list(store: &crate::target::TargetStore) -> anyhow::Result<Exit> {
 }
 
 fn check(
-    store: &crate::target::TargetStore,
+    store: &crate::targets::TargetStore,
     name: &str,
     classes: Vec<String>,
     packages: Vec<String>,

@@ -8,7 +8,7 @@ use crate::pool::{Pool, PoolConfig, PoolError};
 use crate::report::{GroupReport, Report, ReportError};
 use crate::sequence::SeqResult;
 use crate::suite::{Suite, Test};
-use crate::target::{TargetError, TargetStore};
+use crate::targets::{TargetError, TargetStore};
 use std::path::{Path, PathBuf};
 
 /// Why a group cannot be explained.

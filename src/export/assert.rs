@@ -5,11 +5,11 @@
 //! constants by identity, runtime classes by name, exceptions by exact class.
 
 use super::Junit;
+use super::declared::Types;
 use super::java::{
     is_identifier, is_zero, primitive_literal, str_literal, string_from_suite, unboxed,
 };
 use super::names::{Locals, type_ref, type_source};
-use super::types::Types;
 use crate::sequence::Observed;
 
 /// How assertions are written.

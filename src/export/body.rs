@@ -10,9 +10,9 @@
 //! known subtype.
 
 use super::assert::{Style, Unwritable, throws, value};
+use super::declared::Types;
 use super::java::{literal, variable_base};
 use super::names::{Locals, type_ref, type_source};
-use super::types::Types;
 use crate::sequence::{Observed, Statement};
 
 /// How a statement's value is kept.

@@ -4,9 +4,9 @@
 
 use super::assert::{Style, Unwritable};
 use super::body::Body;
+use super::declared::Types;
 use super::java::{comment_from_suite, comment_text};
 use super::names::type_ref;
-use super::types::Types;
 use crate::contracts::{ASSERTION_ERROR, NPE_ON_NON_NULL};
 use crate::sequence::{Observed, Statement};
 use crate::suite::{ErrorTest, Test};

@@ -6,23 +6,23 @@
 //! OUT/<package path>/ErrorRevealing0Test.java …  broken contracts: fail on it by design
 //! ```
 //!
-//! [`java`] writes literals and names, [`names`] imports and local variables, [`types`]
+//! [`java`] writes literals and names, [`names`] imports and local variables, [`declared`]
 //! knows declared types (from the reference's API model when there is one), [`body`] and
 //! [`assert`] write statements and assertions, [`method`] whole test methods, [`junit`]
-//! whole classes; [`run`] compiles and runs them (tests and `difftest bench export`).
+//! whole classes; [`junit_runner`] compiles and runs them (tests and `difftest bench export`).
 
 mod assert;
 mod body;
+pub mod declared;
 pub mod java;
 mod junit;
+pub mod junit_runner;
 mod method;
 pub mod names;
-pub mod run;
-pub mod types;
 
 pub use assert::Style;
+pub use declared::Types;
 pub use junit::Junit;
-pub use types::Types;
 
 use crate::suite::Suite;
 use std::path::{Path, PathBuf};

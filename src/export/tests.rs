@@ -2,8 +2,8 @@
 //! assertions, whole methods, and the parsing of JUnit's results.
 
 use super::java::*;
+use super::junit_runner::{parse_junit4, parse_junit5_reports};
 use super::names::{Locals, resolve, type_ref};
-use super::run::{parse_junit4, parse_junit5_reports};
 use super::*;
 use crate::model::{ApiClass, ApiModel, Callable, ClassKind};
 use crate::suite::syntax::{parse_observed, parse_observer, parse_statement};

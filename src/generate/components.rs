@@ -8,7 +8,7 @@
 //! reproducible.
 
 use super::store::SeqId;
-use super::types::{NameId, Names};
+use super::type_names::{NameId, Names};
 use rand::Rng;
 use std::collections::{HashMap, HashSet};
 use std::hash::{DefaultHasher, Hash, Hasher};

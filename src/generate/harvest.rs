@@ -12,11 +12,11 @@
 //! static call, so suites, replay, the minimizer, export and reports need nothing new. The
 //! queue is filled and drained in fold order, so a seed still gives one suite.
 
-use super::kept::ObsRef;
+use super::kept_tests::ObsRef;
 use super::ops::Op;
 use super::store::{Builder, SeqId};
 use super::sweep::MAX_ELEMENTS;
-use super::types::NameId;
+use super::type_names::NameId;
 use super::{Candidate, Generator};
 use crate::sequence::{Observed, Statement};
 use rand::Rng;

@@ -11,27 +11,28 @@
 //! so the same seed, scope, output limit and reference give the same tests. With only a time
 //! limit, the clock decides how many rounds run, and the suite differs from run to run.
 //!
-//! Submodules: [`types`] (names, subtyping), [`store`] (sequences), [`ops`] (operations),
-//! [`components`] (the component pool), [`literals`], [`build`] (drafting a candidate),
-//! [`fold`] (classifying results), [`kept`] (what is kept), [`mined`] (constants of the class
+//! Submodules: [`type_names`] (names, subtyping), [`store`] (sequences), [`ops`] (operations),
+//! [`components`] (the component pool), [`literals`], [`draft`] (drafting a candidate),
+//! [`feedback`] (classifying results), [`kept_tests`] (what is kept), [`mined`] (constants of the class
 //! files in scope), [`edges`] (edge and random values), [`harvest`] (elements of returned
-//! arrays and collections).
+//! arrays and collections), [`sweep`] (catalogue and constant sweeps), [`reduce`] (the
+//! subset of tests that observes every behaviour).
 
-mod build;
 pub mod components;
+mod draft;
 pub mod edges;
 #[cfg(test)]
 pub(crate) mod fake;
-mod fold;
+mod feedback;
 mod harvest;
-pub mod kept;
+pub mod kept_tests;
 pub mod literals;
 pub mod mined;
 pub mod ops;
 pub mod reduce;
 pub mod store;
 mod sweep;
-pub mod types;
+pub mod type_names;
 
 use crate::model::{ApiModel, boxed};
 use crate::observe::Observers;
@@ -39,7 +40,7 @@ use crate::pool::{Executor, PoolError};
 use crate::sequence::{Observed, Statement};
 use crate::worker::protocol::SeqRequest;
 use components::{Components, ValueRef};
-use kept::{ErrorKept, KeptTest, Values};
+use kept_tests::{ErrorKept, KeptTest, Values};
 use literals::Literal;
 use mined::{ByKind, Mined};
 use ops::Op;
@@ -50,7 +51,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 use store::{Builder, SeqId, Store};
-use types::{NameId, Names};
+use type_names::{NameId, Names};
 
 /// Default of `--mined-literal-ratio`: off, since the detection benchmark has not shown the
 /// input mechanisms to help at an equal budget (README, "Detection").
@@ -229,7 +230,7 @@ pub(crate) struct Candidate {
     last: u32,
     /// Inputs of the last call: position, declared type, whether it is a `null` literal.
     inputs: Vec<(u32, NameId, bool)>,
-    observers: Vec<kept::ObsRef>,
+    observers: Vec<kept_tests::ObsRef>,
     harvest: Option<harvest::Step>,
 }
 
@@ -467,7 +468,7 @@ impl<'m> Generator<'m> {
             .filter(|t| !self.subsumed[t.seq as usize])
             .collect();
         let (errors, error_groups) =
-            fold::group_errors(&self.store, self.errors, self.cfg.errors_per_group);
+            feedback::group_errors(&self.store, self.errors, self.cfg.errors_per_group);
         let (mined_values, mined_classes) = self
             .cfg
             .mined

@@ -4,7 +4,7 @@
 
 use super::components::Components;
 use super::store::Templates;
-use super::types::{NameId, Names};
+use super::type_names::{NameId, Names};
 use crate::model::{ApiClass, ApiModel, ClassKind};
 use crate::sequence::Statement;
 

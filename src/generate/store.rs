@@ -8,7 +8,7 @@
 //! back from the statement that reads them (which do not change when a sequence is shifted),
 //! and the hash is a polynomial modulo the Mersenne prime 2^61-1 in two independent bases.
 
-use super::types::NameId;
+use super::type_names::NameId;
 use crate::sequence::Statement;
 use std::collections::HashMap;
 

@@ -19,12 +19,12 @@
 //! constants in turn, so generation still spends most of its budget at random.
 
 use super::components::ValueRef;
-use super::fold::value_key;
+use super::feedback::value_key;
 use super::harvest::{COLLECTIONS, Chunk, Harvest, Step};
-use super::kept::ObsRef;
+use super::kept_tests::ObsRef;
 use super::mined::Kind;
 use super::store::{Builder, SeqId};
-use super::types::NameId;
+use super::type_names::NameId;
 use super::{Candidate, Generator};
 use crate::sequence::{Observed, Statement};
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};

@@ -4,7 +4,7 @@
 use crate::export::{self, Types};
 use crate::pool::{Pool, PoolConfig};
 use crate::suite::Suite;
-use crate::target::TargetStore;
+use crate::targets::TargetStore;
 
 /// The suite's types with the reference's API model, described by one worker on the
 /// reference; why not when the reference is not installed or is no longer the Java the
@@ -31,12 +31,12 @@ pub fn reference_types(store: &TargetStore, suite: &Suite) -> Result<Types, Stri
     let mut config = PoolConfig::new();
     config.jobs = 1;
     let pool = Pool::start(name, provisioned.jvm, config).map_err(|e| e.to_string())?;
-    let classes: Vec<String> = export::types::classes_to_describe(suite)
+    let classes: Vec<String> = export::declared::classes_to_describe(suite)
         .into_iter()
         .collect();
     let (model, _) = pool.describe(&classes, &[]).map_err(|e| e.to_string())?;
     let mut types = Types::new(suite, Some(model));
-    let more: Vec<String> = export::types::more_to_describe(suite, &types)
+    let more: Vec<String> = export::declared::more_to_describe(suite, &types)
         .into_iter()
         .collect();
     if !more.is_empty() {

@@ -3,14 +3,14 @@
 //! suite itself, streamed test by test from the compact form generation kept.
 
 use crate::contracts::{ExceptionKind, classify};
+use crate::flakes::RerunReport;
 use crate::generate::reduce::Reduction;
 use crate::generate::{Recorded, StopReason};
 use crate::model::ApiModel;
 use crate::pool::Pool;
-use crate::rerun::RerunReport;
 use crate::sequence::Observed;
 use crate::suite::{FORMAT_VERSION, Header, SuiteError, Writer};
-use crate::target::Fingerprint;
+use crate::targets::Fingerprint;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 

@@ -15,7 +15,7 @@ pub mod replay;
 use crate::pool::PoolError;
 use crate::report::ReportError;
 use crate::suite::SuiteError;
-use crate::target::TargetError;
+use crate::targets::TargetError;
 
 /// Why a pipeline stopped.
 #[derive(Debug, thiserror::Error)]

@@ -8,15 +8,15 @@
 
 use super::Error;
 use super::header::{self, Made};
+use crate::flakes::{RerunReport, remove_flakes};
 use crate::generate::mined::{self, Mined};
 use crate::generate::reduce::{self, Reduction, reduce};
 use crate::generate::{self, Generator, Recorded, StopReason};
 use crate::interrupt;
 use crate::model::ApiModel;
 use crate::pool::{Executor, Pool, PoolConfig, PoolError};
-use crate::rerun::{RerunReport, remove_flakes};
 use crate::scope::OmitList;
-use crate::target::{Provisioned, TargetStore};
+use crate::targets::{Provisioned, TargetStore};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Arc;

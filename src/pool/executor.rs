@@ -5,7 +5,7 @@
 
 use super::{Pool, PoolConfig, PoolError};
 use crate::sequence::SeqResult;
-use crate::target::JvmSpec;
+use crate::targets::JvmSpec;
 use crate::worker::protocol::SeqRequest;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;

@@ -19,7 +19,7 @@ pub use executor::{Executor, Lane, PoolLane, Usage};
 
 use crate::model::ApiModel;
 use crate::sequence::SeqResult;
-use crate::target::JvmSpec;
+use crate::targets::JvmSpec;
 use crate::worker::protocol::{Request, Response, SeqRequest};
 use process::{Failure, Launch, Watch, WorkerProcess};
 use rayon::prelude::*;

@@ -7,7 +7,7 @@
 //! `PR_SET_PDEATHSIG`, which fires when the thread that forked it ends, not the process, so
 //! spawning from a pool thread that later exits would kill a worker still in use.
 
-use crate::target::JvmSpec;
+use crate::targets::JvmSpec;
 use crate::worker::protocol::{PROTOCOL_VERSION, Request, Response, send};
 use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, BufWriter, Read, Write};

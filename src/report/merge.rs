@@ -2,7 +2,7 @@
 //! are concatenated, groups with the same id combined (the shortest example wins), stale
 //! accepted entries are those stale in every part, and the summary and gate recomputed.
 
-use super::build::{gate, relate_groups, sort_groups, summarize};
+use super::assemble::{gate, relate_groups, sort_groups, summarize};
 use super::{GroupReport, Report, ReportError, Stats};
 use std::collections::{BTreeMap, BTreeSet};
 

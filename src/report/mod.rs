@@ -3,7 +3,7 @@
 //! table on stdout ([`table`]), Markdown ([`markdown`]), HTML ([`html`]), JUnit XML ([`junit`]); and the
 //! merge of shard reports ([`merge`]). [`java`] renders sequences as Java source.
 
-pub mod build;
+pub mod assemble;
 pub mod cause;
 pub mod html;
 pub mod java;
@@ -349,7 +349,7 @@ pub enum ReportError {
 impl Report {
     /// `TGT-vs-REF`, the stem of the report files.
     pub fn stem(&self) -> String {
-        use crate::target::overlay::file_stem;
+        use crate::targets::overlay::file_stem;
         format!(
             "{}-vs-{}",
             file_stem(&self.target.name),

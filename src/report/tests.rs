@@ -1,5 +1,5 @@
 //! The whole report pipeline on the fake implementation: build, write, read back, merge.
-use super::build::{Context, build};
+use super::assemble::{Context, build};
 use super::*;
 use crate::replay::fake::{Fake, FakeLane, Flavor, counter_test};
 use crate::replay::{ReplayOptions, Shard, replay};
@@ -272,10 +272,10 @@ fn value_groups_with_the_same_change_are_related_and_counted_once() {
         make("g-000003", "1", "2"),
         make("g-000004", "3", "4"),
     ];
-    build::relate_groups(&mut groups);
+    assemble::relate_groups(&mut groups);
     let related: Vec<Option<&str>> = groups.iter().map(|g| g.same_change_as.as_deref()).collect();
     assert_eq!(related, [None, Some("g-000001"), None, None]);
-    let summary = build::summarize(&[], &groups, &[], 0.0);
+    let summary = assemble::summarize(&[], &groups, &[], 0.0);
     assert_eq!((summary.new_groups, summary.new_changes), (4, 3));
 }
 

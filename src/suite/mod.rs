@@ -85,7 +85,7 @@ pub struct Header {
     pub tool: String,
     /// The reference target's name and fingerprint.
     pub reference: String,
-    pub fingerprint: crate::target::Fingerprint,
+    pub fingerprint: crate::targets::Fingerprint,
     pub seed: u64,
     /// Classes and packages in scope, as given.
     pub classes: Vec<String>,

@@ -1,5 +1,5 @@
 use super::*;
-use crate::target::Fingerprint;
+use crate::targets::Fingerprint;
 
 fn s(v: &str) -> String {
     v.to_string()

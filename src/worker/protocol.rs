@@ -5,7 +5,7 @@
 
 use crate::model::ApiModel;
 use crate::sequence::{ObserverCall, SeqResult, Statement};
-use crate::target::JvmSpec;
+use crate::targets::JvmSpec;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::io::{self, BufRead, Write};

@@ -12,7 +12,7 @@ pub mod support;
 pub use support::{config, repo};
 
 use difftest::pool::{Pool, PoolConfig};
-use difftest::target::{Provisioned, TargetStore};
+use difftest::targets::{Provisioned, TargetStore};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 

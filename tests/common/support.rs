@@ -7,7 +7,7 @@
 use difftest::pool::{Pool, PoolConfig};
 use difftest::replay::samples;
 use difftest::suite::{FORMAT_VERSION, Header, Suite, Test};
-use difftest::target::{Provisioned, TargetStore};
+use difftest::targets::{Provisioned, TargetStore};
 use difftest::worker::protocol::SeqRequest;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

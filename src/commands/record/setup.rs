@@ -228,7 +228,7 @@ fn output_path(args: &RecordArgs) -> PathBuf {
     let path = args.output.clone().unwrap_or_else(|| {
         Path::new("oracles").join(format!(
             "{}.yaml.zst",
-            crate::target::overlay::file_stem(&args.reference)
+            crate::targets::overlay::file_stem(&args.reference)
         ))
     });
     if args.compress && !crate::suite::compress::wanted(&path) {

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// The data versions the two implementations report (`unicode`, `tzdata`: see
-/// [`crate::target::data`]); empty when not read.
+/// [`crate::targets::data`]); empty when not read.
 #[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq, Eq)]
 pub struct Versions {
     pub reference: BTreeMap<String, String>,

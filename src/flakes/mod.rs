@@ -12,7 +12,7 @@
 pub mod taint;
 
 use crate::generate::Recorded;
-use crate::generate::kept::{KeptTest, retain_observers};
+use crate::generate::kept_tests::{KeptTest, retain_observers};
 use crate::pool::Executor;
 use crate::pool::PoolError;
 use crate::sequence::{Observed, SeqResult};

@@ -6,10 +6,10 @@
 
 use super::components::ValueRef;
 use super::edges;
-use super::kept::ObsRef;
+use super::kept_tests::ObsRef;
 use super::mined::Kind;
 use super::store::Builder;
-use super::types::{NameId, is_value_type};
+use super::type_names::{NameId, is_value_type};
 use super::{Candidate, Generator};
 use crate::model::is_primitive;
 use crate::sequence::{Observed, Statement};

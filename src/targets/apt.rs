@@ -2,12 +2,12 @@
 //! running `apt-get update` once if the first attempt fails (stale package lists).
 
 use super::error::TargetError;
-use super::run;
+use super::tools;
 use std::process::Command;
 
 /// Installs `package` with apt-get. Needs root; otherwise says which command to run.
 pub fn install(target: &str, package: &str, echo: bool) -> Result<(), TargetError> {
-    if !run::on_path("apt-get") {
+    if !tools::on_path("apt-get") {
         return Err(TargetError::ToolMissing {
             target: target.to_string(),
             tool: "apt-get",
@@ -45,17 +45,17 @@ pub fn install(target: &str, package: &str, echo: bool) -> Result<(), TargetErro
     Err(failed(target, &cmd, &second))
 }
 
-fn apt_get(args: &[&str], echo: bool) -> Result<run::Output, TargetError> {
+fn apt_get(args: &[&str], echo: bool) -> Result<tools::Output, TargetError> {
     let mut cmd = Command::new("apt-get");
     cmd.args(args).env("DEBIAN_FRONTEND", "noninteractive");
-    run::tee(&mut cmd, echo).map_err(|e| TargetError::io("cannot run", "apt-get", e))
+    tools::tee(&mut cmd, echo).map_err(|e| TargetError::io("cannot run", "apt-get", e))
 }
 
-fn failed(target: &str, command: &str, out: &run::Output) -> TargetError {
+fn failed(target: &str, command: &str, out: &tools::Output) -> TargetError {
     TargetError::CommandFailed {
         target: target.to_string(),
         command: command.to_string(),
-        status: run::status_text(&out.status),
+        status: tools::status_text(&out.status),
         last_line: out.last_line(),
     }
 }

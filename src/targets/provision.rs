@@ -7,7 +7,7 @@ use super::cache::CacheLayout;
 use super::error::TargetError;
 use super::fingerprint::{self, Record};
 use super::spec::{ClasspathEntry, JdkSource, TargetSpec};
-use super::{apt, maven, pip, run};
+use super::{apt, maven, pip, tools};
 use std::path::{Path, PathBuf};
 
 /// Where a target's JDK is, or will be once provisioned.
@@ -109,10 +109,10 @@ fn make_cds(target: &str, loc: &Located, echo: bool) -> String {
     }
     let mut cmd = fingerprint::java_command(&loc.java_home, &loc.libjvm);
     cmd.arg("-Xshare:dump");
-    let outcome = match run::capture(&mut cmd) {
+    let outcome = match tools::capture(&mut cmd) {
         Ok(out) if out.status.success() && archive.is_file() => return "created".to_string(),
         Ok(out) if out.status.success() => format!("no archive at {}", archive.display()),
-        Ok(out) => format!("{}: {}", run::status_text(&out.status), out.last_line()),
+        Ok(out) => format!("{}: {}", tools::status_text(&out.status), out.last_line()),
         Err(e) => e.to_string(),
     };
     eprintln!(
@@ -162,7 +162,7 @@ fn system_home(target: &str) -> Result<PathBuf, TargetError> {
         let home = PathBuf::from(home);
         return Ok(tidy(&std::path::absolute(&home).unwrap_or(home)));
     }
-    let java = run::which("java").ok_or_else(|| TargetError::NoSystemJava {
+    let java = tools::which("java").ok_or_else(|| TargetError::NoSystemJava {
         target: target.to_string(),
     })?;
     let real =

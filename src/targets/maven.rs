@@ -3,7 +3,7 @@
 //! `mvn dependency:copy` (only the artifact itself, not its dependencies).
 
 use super::error::TargetError;
-use super::run;
+use super::tools;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -92,7 +92,7 @@ pub fn fetch(
     if dest.is_file() && !coord.is_snapshot() {
         return Ok(dest);
     }
-    if !run::on_path("mvn") {
+    if !tools::on_path("mvn") {
         return Err(TargetError::ToolMissing {
             target: target.to_string(),
             tool: "mvn",
@@ -102,7 +102,7 @@ pub fn fetch(
     if echo {
         eprintln!("provisioning {target}: fetching {coord} with mvn");
     }
-    let work = run::temp_dir_in(tmp, target)?;
+    let work = tools::temp_dir_in(tmp, target)?;
     let mut cmd = Command::new("mvn");
     cmd.args(["-B", "-q", "-Dstyle.color=never", "dependency:copy"])
         .arg(format!("-Dartifact={}", full_coordinate(coord)))
@@ -110,13 +110,13 @@ pub fn fetch(
         .arg("-Dmdep.overWriteReleases=false")
         .arg("-Dmdep.overWriteSnapshots=true")
         .current_dir(work.path());
-    let out = run::capture(&mut cmd).map_err(|e| TargetError::io("cannot run", "mvn", e))?;
+    let out = tools::capture(&mut cmd).map_err(|e| TargetError::io("cannot run", "mvn", e))?;
     let fetched = work.path().join(coord.file_name());
     if !out.status.success() || !fetched.is_file() {
         return Err(TargetError::Maven {
             target: target.to_string(),
             coordinate: coord.to_string(),
-            detail: first_error_line(&out.text).unwrap_or_else(|| run::status_text(&out.status)),
+            detail: first_error_line(&out.text).unwrap_or_else(|| tools::status_text(&out.status)),
         });
     }
     let parent = dest.parent().unwrap_or(maven_root);
@@ -141,7 +141,7 @@ fn full_coordinate(c: &MavenCoordinate) -> String {
 fn first_error_line(output: &str) -> Option<String> {
     output
         .lines()
-        .map(run::strip_ansi)
+        .map(tools::strip_ansi)
         .find(|l| l.starts_with("[ERROR]"))
         .map(|l| l.trim_start_matches("[ERROR]").trim().to_string())
 }

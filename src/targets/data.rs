@@ -5,7 +5,7 @@
 //! difference between two runtimes with the same data.
 
 use super::fingerprint::java_command;
-use super::run;
+use super::tools;
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -23,7 +23,7 @@ pub fn read(java_home: &Path, libjvm: &Path) -> BTreeMap<String, String> {
     }
     let mut cmd = java_command(java_home, libjvm);
     cmd.arg("-cp").arg(dir.path()).arg(PROGRAM);
-    match run::capture(&mut cmd) {
+    match tools::capture(&mut cmd) {
         Ok(out) if out.status.success() => parse(&out.text),
         _ => BTreeMap::new(),
     }

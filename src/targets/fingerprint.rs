@@ -3,7 +3,7 @@
 //! stores it together with the libjvm's size and mtime, so a changed JDK is noticed.
 
 use super::error::TargetError;
-use super::run;
+use super::tools;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -161,11 +161,11 @@ pub fn measure(
     let mut cmd = java_command(java_home, libjvm);
     cmd.args(options)
         .args(["-XshowSettings:properties", "-version"]);
-    let out = run::capture(&mut cmd).map_err(|e| broken(e.to_string()))?;
+    let out = tools::capture(&mut cmd).map_err(|e| broken(e.to_string()))?;
     if !out.status.success() {
         return Err(broken(format!(
             "{}: {}",
-            run::status_text(&out.status),
+            tools::status_text(&out.status),
             out.last_line()
         )));
     }
@@ -191,7 +191,7 @@ pub fn measure(
 /// with JVM-altering variables cleared.
 pub fn java_command(java_home: &Path, libjvm: &Path) -> Command {
     let mut cmd = Command::new(java_home.join("bin/java"));
-    for var in run::JVM_ENV_TO_CLEAR {
+    for var in tools::JVM_ENV_TO_CLEAR {
         cmd.env_remove(var);
     }
     if libjvm != java_home.join(super::spec::DEFAULT_LIBJVM)
