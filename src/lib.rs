@@ -1,30 +1,37 @@
 //! difftest: differential testing of Java API implementations.
 //!
-//! The pipeline, one module per stage: a [`target`] names an implementation and provisions
+//! The pipeline, one module per stage: a [`targets`] entry names an implementation and provisions
 //! its JDK; [`worker`] processes embed that JVM and run method-call [`sequence`]s against the
 //! API [`model`] it describes; the [`pool`] supervises workers, enforcing timeouts and
 //! surviving crashes. [`pipeline`] runs the stages end to end for record, replay, compare
 //! and export; `commands` only turns flags into its plans and prints what comes back.
+//!
+//! The public surface is the pipeline and the data it passes between stages (suites,
+//! sequences, reports, targets, the pool and its workers); the helpers inside a stage
+//! (atomic files, flake removal, contracts, hashing, progress, resource usage) are private.
+//! `cli` and `commands` are public only for the `difftest` binary and hidden from the docs.
 
-pub mod atomic;
+mod atomic;
+#[doc(hidden)]
 pub mod cli;
-pub mod color;
+mod color;
+#[doc(hidden)]
 pub mod commands;
 pub mod compare;
-pub mod contracts;
+mod contracts;
 pub mod detection;
 pub mod exit;
-pub mod explain;
+mod explain;
 pub mod export;
-pub mod flakes;
+mod flakes;
 pub mod generate;
-pub mod hash;
-pub mod interrupt;
+mod hash;
+mod interrupt;
 pub mod model;
 pub mod observe;
 pub mod pipeline;
 pub mod pool;
-pub mod progress;
+mod progress;
 pub mod replay;
 pub mod report;
 pub mod scope;
@@ -32,5 +39,5 @@ pub mod sequence;
 pub mod suite;
 pub mod targets;
 pub mod triage;
-pub mod usage;
+mod usage;
 pub mod worker;

@@ -18,6 +18,7 @@ pub struct Taint {
 }
 
 impl Taint {
+    #[cfg(test)]
     pub fn any(&self) -> bool {
         self.var.iter().any(|&t| t)
     }
