@@ -33,11 +33,7 @@ impl Types {
     /// Types for `suite`, with the reference's model when there is one.
     pub fn new(suite: &Suite, model: Option<ApiModel>) -> Types {
         let mut written = HashSet::new();
-        let statements = suite
-            .tests
-            .iter()
-            .flat_map(|t| &t.statements)
-            .chain(suite.error_revealing.iter().flat_map(|e| &e.statements));
+        let statements = suite.statements();
         for s in statements {
             written.extend(written_types(s).into_iter().map(|t| element(t).to_string()));
         }
@@ -239,11 +235,7 @@ pub fn classes_to_describe(suite: &Suite) -> BTreeSet<String> {
             out.insert(ty.to_string());
         }
     };
-    let statements = suite
-        .tests
-        .iter()
-        .flat_map(|t| &t.statements)
-        .chain(suite.error_revealing.iter().flat_map(|e| &e.statements));
+    let statements = suite.statements();
     for s in statements {
         written_types(s).into_iter().for_each(&mut add);
     }
@@ -265,10 +257,7 @@ pub fn classes_to_describe(suite: &Suite) -> BTreeSet<String> {
 /// does not describe yet: asked for next, so that the export knows whether they are public.
 pub fn more_to_describe(suite: &Suite, types: &Types) -> BTreeSet<String> {
     let statements = suite
-        .tests
-        .iter()
-        .flat_map(|t| &t.statements)
-        .chain(suite.error_revealing.iter().flat_map(|e| &e.statements))
+        .statements()
         .filter(|s| matches!(s, Statement::Call { .. } | Statement::Field { .. }))
         .filter_map(|s| types.static_type(s));
     let observers = suite

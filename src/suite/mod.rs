@@ -154,6 +154,12 @@ impl Suite {
         read::collect(read::SuiteReader::open(path)?)
     }
 
+    /// Every statement of the suite: regression tests first, then error-revealing ones.
+    pub fn statements(&self) -> impl Iterator<Item = &Statement> {
+        let errors = self.error_revealing.iter().flat_map(|e| &e.statements);
+        self.tests.iter().flat_map(|t| &t.statements).chain(errors)
+    }
+
     /// Writes the suite atomically (a temporary file in the same folder, then a rename).
     pub fn save(&self, path: &Path) -> Result<(), SuiteError> {
         let mut w = Writer::create(path, &self.header, &self.exceptions)?;
