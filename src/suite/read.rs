@@ -65,15 +65,7 @@ impl SuiteReader {
         input: Box<dyn BufRead + Send>,
         compressed: bool,
     ) -> Result<SuiteReader, SuiteError> {
-        let mut lines = Lines {
-            path: path.to_path_buf(),
-            input,
-            compressed,
-            n: 0,
-            last: Vec::new(),
-            total: Running::default(),
-            raw: Vec::with_capacity(256),
-        };
+        let mut lines = Lines::new(path, input, compressed);
         let mut text = String::new();
         loop {
             if !lines.read_line()? {
@@ -263,6 +255,18 @@ impl SuiteReader {
 }
 
 impl Lines {
+    fn new(path: &Path, input: Box<dyn BufRead + Send>, compressed: bool) -> Lines {
+        Lines {
+            path: path.to_path_buf(),
+            input,
+            compressed,
+            n: 0,
+            last: Vec::new(),
+            total: Running::default(),
+            raw: Vec::with_capacity(256),
+        }
+    }
+
     /// Reads the next line into `self.last` (without its newline), adding the line before
     /// it to the running checksum; false at the end of the file.
     fn read_line(&mut self) -> Result<bool, SuiteError> {
@@ -323,15 +327,7 @@ impl Lines {
 pub fn verify(path: &Path, wanted: impl Fn(u64) -> bool) -> Result<usize, SuiteError> {
     drop(SuiteReader::open(path)?);
     let (input, compressed) = super::compress::open(path)?;
-    let mut lines = Lines {
-        path: path.to_path_buf(),
-        input,
-        compressed,
-        n: 0,
-        last: Vec::new(),
-        total: Running::default(),
-        raw: Vec::with_capacity(256),
-    };
+    let mut lines = Lines::new(path, input, compressed);
     let (mut entries, mut selected, mut errors_section) = (0, 0, false);
     let mut ids = std::collections::HashSet::new();
     while lines.read_line()? {
