@@ -13,8 +13,7 @@ pub mod taint;
 
 use crate::generate::Recorded;
 use crate::generate::kept_tests::{KeptTest, retain_observers};
-use crate::pool::Executor;
-use crate::pool::PoolError;
+use crate::pool::{Lane, PoolError};
 use crate::sequence::{Observed, SeqResult};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
@@ -77,16 +76,14 @@ impl RerunReport {
     }
 }
 
-/// Makes a fresh executor (new workers) for rerun number `i`.
-pub type Factory<'a> = dyn FnMut(usize) -> Result<Box<dyn Executor>, PoolError> + 'a;
-
-/// Reruns `rec.tests` `reruns` times and drops what changed; stops early on `stop`.
-/// `progress` hears `(rerun, tests done in it)`.
+/// Reruns `rec.tests` `reruns` times, each on a fresh executor of `lane`
+/// ([`Lane::start_run`]), and drops what changed; stops early on `stop`. `progress` hears
+/// `(rerun, tests done in it)`.
 pub fn remove_flakes(
     rec: &mut Recorded,
     reruns: usize,
     seed: u64,
-    factory: &mut Factory,
+    lane: &dyn Lane,
     stop: &AtomicBool,
     mut progress: impl FnMut(usize, usize),
 ) -> Result<RerunReport, PoolError> {
@@ -97,7 +94,7 @@ pub fn remove_flakes(
         if stop.load(Ordering::SeqCst) {
             break;
         }
-        let exec = factory(i)?;
+        let exec = lane.start_run(i)?;
         let before = report.dropped_checks + report.dropped_observations + dead_count(&dead);
         let mut rng =
             ChaCha8Rng::seed_from_u64(seed ^ (0x9E37_79B9_7F4A_7C15u64.wrapping_mul(i as u64 + 1)));
@@ -365,26 +362,22 @@ fn settle(expected: &Observed, got: &Observed) -> Settled {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::generate::fake::{self, Fake};
+    use crate::pool::Executor;
+    use crate::pool::fake::{self, Fake, Flavor, FreshLane};
+    use crate::worker::protocol::SeqRequest;
+
+    fn rerun(rec: &mut Recorded, reruns: usize, lane: &dyn Lane) -> RerunReport {
+        let stop = AtomicBool::new(false);
+        remove_flakes(rec, reruns, 9, lane, &stop, |_, _| {}).unwrap()
+    }
 
     #[test]
     fn nondeterministic_values_are_dropped_and_nothing_else() {
         let mut rec = fake::recorded(3, 300);
         let checks_before: usize = rec.tests.iter().map(|t| t.check_count()).sum();
-        let mut made = 0;
-        let mut factory = |_: usize| -> Result<Box<dyn Executor>, PoolError> {
-            made += 1;
-            Ok(Box::new(Fake::default()))
-        };
-        let report = remove_flakes(
-            &mut rec,
-            3,
-            9,
-            &mut factory,
-            &AtomicBool::new(false),
-            |_, _| {},
-        )
-        .unwrap();
+        let lane = FreshLane::new(Flavor::Reference, 2);
+        let report = rerun(&mut rec, 3, &lane);
+        let made = lane.starts.load(std::sync::atomic::Ordering::Relaxed);
         assert_eq!((made, report.reruns_done), (3, 3));
         let unstable: Vec<&String> = report.unstable_by_method.keys().collect();
         assert_eq!(unstable, ["t.Clock.now()"], "only the clock changes");
@@ -403,28 +396,23 @@ mod tests {
         assert!(report.most_unstable(5)[0].0 == "t.Clock.now()");
     }
 
-    /// Runs the fake, then gives every expected exception another message in rerun 0 and
-    /// crashes the tests that throw in rerun 1.
-    struct Twist(Fake, std::sync::atomic::AtomicUsize);
+    /// Runs the reference fake, then gives every expected exception another message in
+    /// rerun 0 and crashes the tests that throw in rerun 1.
+    struct Twist(Fake, usize);
 
     impl Executor for Twist {
         fn target(&self) -> &str {
             "ref"
         }
 
-        fn run(
-            &self,
-            seqs: &[crate::worker::protocol::SeqRequest],
-            contracts: bool,
-        ) -> Result<Vec<SeqResult>, PoolError> {
-            let rerun = self.1.load(std::sync::atomic::Ordering::Relaxed);
+        fn run(&self, seqs: &[SeqRequest], contracts: bool) -> Result<Vec<SeqResult>, PoolError> {
             let mut results = self.0.run(seqs, contracts)?;
             for r in &mut results {
                 let SeqResult::Done { steps, .. } = r else {
                     continue;
                 };
                 let threw = steps.iter().any(|s| matches!(s, Observed::Threw { .. }));
-                if threw && rerun == 1 {
+                if threw && self.1 == 1 {
                     *r = SeqResult::Crash {
                         exit: "signal 9".into(),
                         stderr_tail: String::new(),
@@ -441,6 +429,31 @@ mod tests {
         }
     }
 
+    /// A lane whose rerun `i` is a [`Twist`] of its own.
+    struct TwistLane;
+
+    impl Lane for TwistLane {
+        fn name(&self) -> &str {
+            "ref"
+        }
+
+        fn start(&self) -> Result<Box<dyn Executor>, PoolError> {
+            self.start_run(0)
+        }
+
+        fn start_single(&self) -> Result<Box<dyn Executor>, PoolError> {
+            self.start()
+        }
+
+        fn jobs(&self) -> usize {
+            1
+        }
+
+        fn start_run(&self, run: usize) -> Result<Box<dyn Executor>, PoolError> {
+            Ok(Box::new(Twist(Fake::reference(), run)))
+        }
+    }
+
     #[test]
     fn weakened_messages_count_only_tests_that_are_kept() {
         let mut rec = fake::recorded(3, 300);
@@ -454,21 +467,7 @@ mod tests {
             })
             .count();
         assert!(throwing > 0, "the fake records expected exceptions");
-        let mut factory = |i: usize| -> Result<Box<dyn Executor>, PoolError> {
-            Ok(Box::new(Twist(
-                Fake::default(),
-                std::sync::atomic::AtomicUsize::new(i),
-            )))
-        };
-        let report = remove_flakes(
-            &mut rec,
-            2,
-            9,
-            &mut factory,
-            &AtomicBool::new(false),
-            |_, _| {},
-        )
-        .unwrap();
+        let report = rerun(&mut rec, 2, &TwistLane);
         assert!(report.dropped_tests as usize >= throwing);
         assert_eq!(
             report.weakened_messages, 0,

@@ -21,8 +21,6 @@
 pub mod components;
 mod draft;
 pub mod edges;
-#[cfg(test)]
-pub(crate) mod fake;
 mod feedback;
 mod harvest;
 pub mod kept_tests;

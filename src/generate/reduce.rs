@@ -108,8 +108,8 @@ pub fn behaviours(store: &Store, values: &Values, t: &KeptTest) -> Vec<u128> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::fake;
     use super::*;
+    use crate::pool::fake;
     use crate::sequence::Statement;
 
     /// Every (callee, value) a set of tests checks, spelled out.

@@ -1,5 +1,5 @@
-use super::fake::{self, Fake};
 use super::*;
+use crate::pool::fake::{self, Fake};
 use crate::sequence::Statement;
 use crate::suite::Test;
 
@@ -16,7 +16,7 @@ fn config(seed: u64, limit: usize) -> GenConfig {
 fn generate(model: &ApiModel, cfg: GenConfig) -> (Recorded, StopReason) {
     let mut g = Generator::new(model, cfg).expect("scope");
     let stop = AtomicBool::new(false);
-    let reason = g.run(&Fake::default(), &stop, |_| {}).expect("run");
+    let reason = g.run(&Fake::reference(), &stop, |_| {}).expect("run");
     (g.finish(), reason)
 }
 
@@ -152,7 +152,7 @@ fn interrupt_stops_at_once() {
     let mut g = Generator::new(&model, config(1, 1000)).unwrap();
     let stop = AtomicBool::new(true);
     assert_eq!(
-        g.run(&Fake::default(), &stop, |_| {}).unwrap(),
+        g.run(&Fake::reference(), &stop, |_| {}).unwrap(),
         StopReason::Interrupted
     );
 }

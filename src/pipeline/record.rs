@@ -14,9 +14,9 @@ use crate::generate::reduce::{self, Reduction, reduce};
 use crate::generate::{self, Generator, Recorded, StopReason};
 use crate::interrupt;
 use crate::model::ApiModel;
-use crate::pool::{Executor, Pool, PoolConfig, PoolError};
+use crate::pool::{Executor, Lane, Pool, PoolConfig, PoolError};
 use crate::scope::OmitList;
-use crate::targets::{Provisioned, TargetStore};
+use crate::targets::{JvmSpec, Provisioned, TargetStore};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -242,8 +242,57 @@ fn generate(
 /// same JVM and the same calls give other hashes, so hash-derived values show as unstable.
 const IDENTITY_HASH_SHIFT: &[&str] = &["-XX:+UnlockExperimentalVMOptions", "-XX:hashCode=3"];
 
-/// Reruns the tests on fresh pools: rerun `i` batches `64 << (i % 4)` sequences per worker,
-/// and every other rerun draws identity hashes another way.
+/// The reference's pools for the reruns: rerun `i` batches `64 << (i % 4)` sequences per
+/// worker, and every other rerun draws identity hashes another way.
+struct RerunLane<'a> {
+    name: &'a str,
+    jvm: &'a JvmSpec,
+    config: &'a PoolConfig,
+}
+
+impl Lane for RerunLane<'_> {
+    fn name(&self) -> &str {
+        self.name
+    }
+
+    fn start(&self) -> Result<Box<dyn Executor>, PoolError> {
+        Ok(Box::new(Pool::start(
+            self.name,
+            self.jvm.clone(),
+            self.config.clone(),
+        )?))
+    }
+
+    fn start_single(&self) -> Result<Box<dyn Executor>, PoolError> {
+        let config = PoolConfig {
+            jobs: 1,
+            ..self.config.clone()
+        };
+        Ok(Box::new(Pool::start(self.name, self.jvm.clone(), config)?))
+    }
+
+    fn jobs(&self) -> usize {
+        self.config.jobs.max(1)
+    }
+
+    fn start_run(&self, i: usize) -> Result<Box<dyn Executor>, PoolError> {
+        let mut config = self.config.clone();
+        config.batch = 64 << (i % 4);
+        if i % 2 == 1 {
+            // Every other rerun draws identity hashes another way, so values derived from
+            // them (`Object.toString` text appended somewhere, its length) change and go.
+            let mut jvm = self.jvm.clone();
+            jvm.options
+                .extend(IDENTITY_HASH_SHIFT.iter().map(|o| o.to_string()));
+            if let Ok(pool) = Pool::start(self.name, jvm, config.clone()) {
+                return Ok(Box::new(pool));
+            }
+        }
+        Ok(Box::new(Pool::start(self.name, self.jvm.clone(), config)?))
+    }
+}
+
+/// Reruns the tests on fresh pools of a [`RerunLane`].
 fn reruns(
     plan: &Plan,
     provisioned: &Provisioned,
@@ -254,27 +303,16 @@ fn reruns(
     let tests = rec.tests.len();
     progress.rerunning(plan.reruns, tests);
     let began = Instant::now();
-    let mut factory = |i: usize| -> Result<Box<dyn Executor>, PoolError> {
-        let mut config = config.clone();
-        config.batch = 64 << (i % 4);
-        if i % 2 == 1 {
-            // Every other rerun draws identity hashes another way, so values derived from
-            // them (`Object.toString` text appended somewhere, its length) change and go.
-            let mut jvm = provisioned.jvm.clone();
-            jvm.options
-                .extend(IDENTITY_HASH_SHIFT.iter().map(|o| o.to_string()));
-            if let Ok(pool) = Pool::start(&plan.reference, jvm, config.clone()) {
-                return Ok(Box::new(pool));
-            }
-        }
-        let pool = Pool::start(&plan.reference, provisioned.jvm.clone(), config)?;
-        Ok(Box::new(pool))
+    let lane = RerunLane {
+        name: &plan.reference,
+        jvm: &provisioned.jvm,
+        config,
     };
     let report = remove_flakes(
         rec,
         plan.reruns,
         plan.generation.seed,
-        &mut factory,
+        &lane,
         &interrupt::SECOND,
         |i, done| progress.rerun(i, done, began.elapsed()),
     )?;

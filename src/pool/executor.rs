@@ -1,7 +1,8 @@
 //! The one abstraction over worker pools that generation, reruns, replay and minimization
 //! run sequences through: an [`Executor`] runs sequences on one implementation, a [`Lane`]
-//! starts fresh executors (fresh JVMs) on it. [`Pool`] and [`PoolLane`] in production; the
-//! fakes of the unit tests otherwise.
+//! starts fresh executors (fresh JVMs) on it — for replay's confirmations and for each of
+//! flake removal's reruns. [`Pool`] and [`PoolLane`] (and the record's rerun lane) in
+//! production; the one fake of the unit tests (`pool::fake`) otherwise.
 
 use super::{Pool, PoolConfig, PoolError};
 use crate::sequence::SeqResult;
@@ -55,6 +56,12 @@ pub trait Lane: Sync {
     fn start_single(&self) -> Result<Box<dyn Executor>, PoolError>;
     /// How many single executors may run at once.
     fn jobs(&self) -> usize;
+    /// An executor for run `run` of several over the same tests (flake removal's reruns): a
+    /// lane may set each run up its own way (batch sizes, JVM options) so that values which
+    /// depend on it show as unstable. By default, [`Lane::start`].
+    fn start_run(&self, _run: usize) -> Result<Box<dyn Executor>, PoolError> {
+        self.start()
+    }
 }
 
 /// A lane of worker pools for one provisioned target; it adds up what its pools used.

@@ -13,6 +13,8 @@
 //! death is blamed on it, and a worker killed while starting or describing is replaced.
 
 pub mod executor;
+#[cfg(test)]
+pub(crate) mod fake;
 mod process;
 
 pub use executor::{Executor, Lane, PoolLane, Usage};

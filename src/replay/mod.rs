@@ -3,8 +3,6 @@
 //! ([`Shard`]), and the replay itself ([`replay`]), which compares every result with the
 //! test's expectations and reruns the failures to tell real differences from unstable ones.
 
-#[cfg(test)]
-pub mod fake;
 #[cfg(any(test, feature = "bench"))]
 pub mod samples;
 pub mod stream;

@@ -1,10 +1,8 @@
-use super::fake::{Fake, FakeLane, Flavor, counter_test};
 use super::*;
-use std::sync::Arc;
-use std::sync::atomic::AtomicU64;
+use crate::pool::fake::{Flavor, FreshLane, SharedLane, counter_test};
 
-fn lane() -> FakeLane {
-    FakeLane(Arc::new(Fake::new(Flavor::Target)), AtomicU64::new(0))
+fn lane() -> SharedLane {
+    SharedLane::target()
 }
 
 #[test]
@@ -46,7 +44,7 @@ fn replay_finds_the_injected_difference_and_passes_the_rest() {
     let TestOutcome::Differs { verdict } = &outcomes[1] else {
         panic!("{:?}", outcomes[1])
     };
-    assert_eq!(verdict.divergence().unwrap().callee, "Counter.get()");
+    assert_eq!(verdict.divergence().unwrap().callee, "t.Counter.get()");
 }
 
 #[test]
@@ -83,7 +81,7 @@ fn a_test_that_changes_between_runs_is_unstable_not_a_difference() {
     );
     assert!(matches!(outcomes[1], TestOutcome::Differs { .. }));
     assert_eq!(
-        l.1.load(std::sync::atomic::Ordering::Relaxed),
+        l.starts.load(std::sync::atomic::Ordering::Relaxed),
         2,
         "one fresh start to confirm"
     );
@@ -118,7 +116,6 @@ fn hangs_and_crashes_are_reported_and_the_rest_still_replayed() {
 
 #[test]
 fn state_left_behind_reaches_only_the_same_segment_whatever_the_jobs() {
-    use super::fake::FreshLane;
     let mut tests: Vec<Test> = (0..30).map(|i| counter_test(i, &[1], 0, "get")).collect();
     tests[4] = counter_test(4, &[1], 0, "poison");
     let refs: Vec<&Test> = tests.iter().collect();
@@ -127,10 +124,7 @@ fn state_left_behind_reaches_only_the_same_segment_whatever_the_jobs() {
         segment: 10,
     };
     let run = |jobs, refs: &[&Test]| {
-        let lane = FreshLane {
-            jobs,
-            starts: AtomicU64::new(0),
-        };
+        let lane = FreshLane::new(Flavor::Target, jobs);
         let outcomes = replay(refs, &lane, &opts, &|_| {}).unwrap();
         assert_eq!(
             lane.starts.load(std::sync::atomic::Ordering::Relaxed),

@@ -1,12 +1,10 @@
 //! The whole report pipeline on the fake implementation: build, write, read back, merge.
 use super::assemble::{Context, build};
 use super::*;
-use crate::replay::fake::{Fake, FakeLane, Flavor, counter_test};
+use crate::pool::fake::{Fake, SharedLane, counter_test};
 use crate::replay::{ReplayOptions, Shard, replay};
 use crate::triage::accepted::AcceptedList;
 use crate::triage::{group, minimize::minimize_all};
-use std::sync::Arc;
-use std::sync::atomic::AtomicU64;
 
 fn suite() -> Vec<Test> {
     let mut tests = Vec::new();
@@ -32,10 +30,10 @@ fn report_of(
         .iter()
         .filter(|t| shard.is_none_or(|s| s.contains(t.id)))
         .collect();
-    let lane = FakeLane(Arc::new(Fake::new(Flavor::Target)), AtomicU64::new(0));
+    let lane = SharedLane::target();
     let outcomes = replay(&refs, &lane, &ReplayOptions::default(), &|_| {}).unwrap();
     let mut groups = group(&refs, &outcomes);
-    let (r, t) = (Fake::new(Flavor::Reference), Fake::new(Flavor::Target));
+    let (r, t) = (Fake::reference(), Fake::target());
     minimize_all(&mut groups, &refs, &r, &t, 200).unwrap();
     let context = Context {
         reference: Implementation {
@@ -78,10 +76,10 @@ fn the_report_counts_groups_and_gates() {
     assert_eq!(
         kinds,
         [
-            ("Counter.check()", GroupStatus::New),
-            ("Counter.newer()", GroupStatus::New),
-            ("Counter.get()", GroupStatus::New),
-            ("Counter.describe()", GroupStatus::Shown),
+            ("t.Counter.check()", GroupStatus::New),
+            ("t.Counter.newer()", GroupStatus::New),
+            ("t.Counter.get()", GroupStatus::New),
+            ("t.Counter.describe()", GroupStatus::Shown),
         ]
     );
     assert_eq!(r.summary.message_only, 10);
@@ -158,7 +156,10 @@ fn files_are_valid_and_the_json_reads_back() {
         .count();
     assert_eq!(failures, r.summary.differing);
     let md = std::fs::read_to_string(dir.path().join("tgt-vs-ref.md")).unwrap();
-    assert!(md.contains("```java\nCounter v0 = new Counter();"), "{md}");
+    assert!(
+        md.contains("```java\nt.Counter v0 = new t.Counter();"),
+        "{md}"
+    );
     assert!(md.contains("v0.get();  // REF: 7 | TGT: 8"), "{md}");
     assert!(
         !md.contains("- Diff: `[-10-]"),
@@ -210,7 +211,10 @@ fn the_matrix_names_the_odd_one_out() {
     println!("{table}");
     assert!(table.contains("odd one out"), "{table}");
     assert!(table.contains("= REF"), "{table}");
-    let line = table.lines().find(|l| l.contains("Counter.get()")).unwrap();
+    let line = table
+        .lines()
+        .find(|l| l.contains("t.Counter.get()"))
+        .unwrap();
     assert!(
         line.trim_end_matches(['│', ' ']).ends_with("-"),
         "two against two: {line}"

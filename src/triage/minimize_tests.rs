@@ -1,13 +1,12 @@
 use super::*;
-use crate::replay::fake::{Fake, FakeLane, Flavor, counter_test};
+use crate::pool::fake::{Fake, SharedLane, counter_test};
 use crate::replay::{ReplayOptions, TestOutcome, replay};
 use crate::triage::group;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::Ordering;
 
 fn groups_of(tests: &[Test]) -> Vec<Group> {
     let refs: Vec<&Test> = tests.iter().collect();
-    let lane = FakeLane(Arc::new(Fake::new(Flavor::Target)), AtomicU64::new(0));
+    let lane = SharedLane::target();
     let outcomes = replay(&refs, &lane, &ReplayOptions::default(), &|_| {}).unwrap();
     assert!(
         outcomes
@@ -23,12 +22,12 @@ fn minimization_keeps_only_what_the_difference_needs() {
     assert_eq!(tests[0].statements.len(), 57);
     let mut groups = groups_of(&tests);
     let refs: Vec<&Test> = tests.iter().collect();
-    let (r, t) = (Fake::new(Flavor::Reference), Fake::new(Flavor::Target));
+    let (r, t) = (Fake::reference(), Fake::target());
     minimize_all(&mut groups, &refs, &r, &t, 200).unwrap();
     let m = groups[0].minimized.as_ref().expect("minimized");
     let lines = crate::report::java_source(&m.test.statements);
     assert_eq!(m.test.statements.len(), 4, "{lines:#?}");
-    assert_eq!(m.divergence.callee, "Counter.get()");
+    assert_eq!(m.divergence.callee, "t.Counter.get()");
     assert_eq!(m.divergence.kind, Kind::Value);
     assert!(m.runs <= 200);
     assert_eq!(m.original_len, 57);
@@ -39,7 +38,7 @@ fn minimization_respects_its_budget() {
     let tests = vec![counter_test(1, &[1, 2, 7, 3, 4], 3, "get")];
     let mut groups = groups_of(&tests);
     let refs: Vec<&Test> = tests.iter().collect();
-    let (r, t) = (Fake::new(Flavor::Reference), Fake::new(Flavor::Target));
+    let (r, t) = (Fake::reference(), Fake::target());
     minimize_all(&mut groups, &refs, &r, &t, 5).unwrap();
     let m = groups[0].minimized.as_ref().expect("minimized");
     assert!(m.runs <= 5, "{}", m.runs);
@@ -58,7 +57,7 @@ fn minimizes_every_group_in_the_same_rounds() {
     let mut groups = groups_of(&tests);
     assert_eq!(groups.len(), 4);
     let refs: Vec<&Test> = tests.iter().collect();
-    let (r, t) = (Fake::new(Flavor::Reference), Fake::new(Flavor::Target));
+    let (r, t) = (Fake::reference(), Fake::target());
     minimize_all(&mut groups, &refs, &r, &t, 200).unwrap();
     for g in &groups {
         let m = g
@@ -80,19 +79,19 @@ fn minimizes_every_group_in_the_same_rounds() {
 
 #[test]
 fn observer_differences_keep_their_observer() {
-    use crate::replay::fake::expect;
+    use crate::pool::fake::expect;
     use crate::sequence::ObserverCall;
     let statements = vec![
-        Statement::new("Counter", &[], &[]),
+        Statement::new("t.Counter", &[], &[]),
         Statement::literal("int", "3"),
-        Statement::new("Counter", &[], &[]),
+        Statement::new("t.Counter", &[], &[]),
         Statement::literal("int", "7"),
-        Statement::call("Counter", "add", &["int"], Some(0), &[3]),
-        Statement::call("Counter", "add", &["int"], Some(2), &[1]),
+        Statement::call("t.Counter", "add", &["int"], Some(0), &[3]),
+        Statement::call("t.Counter", "add", &["int"], Some(2), &[1]),
     ];
     let observers = vec![
-        ObserverCall::new(2, "Counter", "size"),
-        ObserverCall::new(0, "Counter", "size"),
+        ObserverCall::new(2, "t.Counter", "size"),
+        ObserverCall::new(0, "t.Counter", "size"),
     ];
     let test = expect(
         1,
@@ -105,7 +104,7 @@ fn observer_differences_keep_their_observer() {
     let mut groups = groups_of(&tests);
     assert_eq!(groups[0].divergence.site, Site::Observer(1));
     let refs: Vec<&Test> = tests.iter().collect();
-    let (r, t) = (Fake::new(Flavor::Reference), Fake::new(Flavor::Target));
+    let (r, t) = (Fake::reference(), Fake::target());
     minimize_all(&mut groups, &refs, &r, &t, 200).unwrap();
     let m = groups[0].minimized.as_ref().unwrap();
     assert_eq!(m.test.statements.len(), 3);
@@ -118,14 +117,14 @@ fn a_difference_with_the_recording_only_is_not_reproduced_side_by_side() {
     let mut test = counter_test(1, &[3], 1, "get");
     let last = test.expected_steps.len() - 1;
     test.expected_steps[last] = Some(crate::sequence::Observed::Value {
-        class: "int".into(),
+        class: "java.lang.Integer".into(),
         text: "99".into(),
     });
     let tests = vec![test];
     let mut groups = groups_of(&tests);
     assert_eq!(groups.len(), 1, "replay compares with the recording");
     let refs: Vec<&Test> = tests.iter().collect();
-    let (r, t) = (Fake::new(Flavor::Reference), Fake::new(Flavor::Target));
+    let (r, t) = (Fake::reference(), Fake::target());
     minimize_all(&mut groups, &refs, &r, &t, 200).unwrap();
     assert_eq!(groups[0].reproduced, Some(false));
     assert!(groups[0].minimized.is_none());

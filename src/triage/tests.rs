@@ -1,12 +1,10 @@
 use super::*;
-use crate::replay::fake::{Fake, FakeLane, Flavor, counter_test};
+use crate::pool::fake::{SharedLane, counter_test};
 use crate::replay::{ReplayOptions, replay};
-use std::sync::Arc;
-use std::sync::atomic::AtomicU64;
 
 fn replayed(tests: &[Test]) -> Vec<TestOutcome> {
     let refs: Vec<&Test> = tests.iter().collect();
-    let lane = FakeLane(Arc::new(Fake::new(Flavor::Target)), AtomicU64::new(0));
+    let lane = SharedLane::target();
     replay(&refs, &lane, &ReplayOptions::default(), &|_| {}).unwrap()
 }
 
@@ -54,9 +52,9 @@ fn failing_tests_group_by_callee_and_kind_with_the_shortest_example() {
     assert_eq!(
         keys,
         [
-            ("Counter.get()", Kind::Value, 3),
-            ("Counter.check()", Kind::NormalVsException, 2),
-            ("Counter.newer()", Kind::Missing, 1),
+            ("t.Counter.get()", Kind::Value, 3),
+            ("t.Counter.check()", Kind::NormalVsException, 2),
+            ("t.Counter.newer()", Kind::Missing, 1),
         ]
     );
     assert_eq!(groups[0].tests, vec![10, 11, 12]);
