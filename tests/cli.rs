@@ -1,6 +1,8 @@
 //! The binary's contract with its users: bad input gets one line naming the culprit and
 //! exit code 2; `targets` commands work on the shipped targets.
 
+mod common;
+
 use std::path::Path;
 use std::process::{Command, Output};
 
@@ -149,11 +151,7 @@ fn a_bad_target_timeout_exits_2_and_names_the_line() {
 
 #[test]
 fn verbose_shows_a_targets_own_timeout() {
-    let home = Path::new("/usr/lib/jvm/java-17-openjdk-amd64");
-    if !home.join("lib/server/libjvm.so").is_file() {
-        eprintln!("skipped: no Debian JDK 17 at {}", home.display());
-        return;
-    }
+    let home = common::jdk17();
     let dir = tempfile::tempdir().unwrap();
     let file = format!(
         "name: slow\njdk:\n  path: {}\ntimeout: 42\n",

@@ -14,8 +14,6 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use common::JDK17;
-
 fn difftest(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_difftest"))
         .args(args)
@@ -351,11 +349,7 @@ impl Fixtures {
     fn new() -> Fixtures {
         let classes = common::compile_fixtures("record");
         let targets = tempfile::tempdir().unwrap();
-        let yaml = format!(
-            "name: fix\ndescription: record fixtures on JDK 17\njdk:\n  path: {JDK17}\n\
-             classpath:\n  - path: {}\n",
-            classes.path().display()
-        );
+        let yaml = common::jdk17_target("fix", "record fixtures on JDK 17", classes.path());
         std::fs::write(targets.path().join("fix.yaml"), yaml).unwrap();
         Fixtures { classes, targets }
     }
@@ -408,7 +402,7 @@ fn error_revealing_tests_fail_by_design_and_regression_tests_pass() {
     assert!(code.contains("assertTrue(notReflexive"), "{code}");
     let extra = [fx.classes.path().to_path_buf()];
     let compiled = compile(&src, Junit::Four, &extra);
-    let java = PathBuf::from(JDK17).join("bin/java");
+    let java = common::jdk17().join("bin/java");
     let regression = classes_in(&src, Some("rec.tests"), "Regression");
     let passed = junit_on(&java, Junit::Four, &compiled, &extra, &regression);
     let recorded = difftest::suite::Suite::load(&suite).unwrap().tests.len();

@@ -9,8 +9,6 @@ use std::collections::BTreeSet;
 use std::path::Path;
 use support::{difftest, report_json, stderr, stdout};
 
-use common::JDK17 as JDK;
-
 /// Compiles both releases and writes the targets `lib-v1` and `lib-v2`.
 fn setup(work: &Path) {
     let targets = work.join("targets");
@@ -33,10 +31,7 @@ fn setup(work: &Path) {
             .status()
             .expect("javac runs");
         assert!(status.success(), "{v} compiles");
-        let yaml = format!(
-            "name: lib-{v}\ndescription: fixture library {v}\njdk:\n  path: {JDK}\nclasspath:\n  - path: {}\n",
-            out.display()
-        );
+        let yaml = common::jdk17_target(&format!("lib-{v}"), &format!("fixture library {v}"), &out);
         std::fs::write(targets.join(format!("lib-{v}.yaml")), yaml).unwrap();
     }
 }

@@ -6,6 +6,8 @@
 //! `openjdk17-zero` runs `apt-get install` (root only) and upgrades the machine's JDK 17, so
 //! its test is ignored by default: `cargo test --test provision -- --ignored`.
 
+mod common;
+
 use difftest::targets::{Provisioned, TargetStore};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -78,11 +80,9 @@ fn temurin21_wheel() {
 
 #[test]
 fn openjdk17_debian_path() {
-    let home = Path::new("/usr/lib/jvm/java-17-openjdk-amd64");
-    if !home.join("lib/server/libjvm.so").is_file() {
-        eprintln!("skipped: no Debian JDK 17 at {}", home.display());
+    let Some(home) = common::debian_jdk17() else {
         return;
-    }
+    };
     let p = provision_twice("openjdk17");
     assert_eq!(p.jvm.java_home, home);
     assert!(p.fingerprint.java_version.starts_with("17.0."));

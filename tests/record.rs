@@ -9,8 +9,6 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use common::JDK17 as JDK;
-
 /// Compiled fixtures and a targets folder with a target `fix` that sees them.
 struct Fixture {
     _classes: tempfile::TempDir,
@@ -22,11 +20,7 @@ impl Fixture {
     fn new() -> Fixture {
         let classes = common::compile_fixtures("record");
         let targets = tempfile::tempdir().expect("temp dir");
-        let yaml = format!(
-            "name: fix\ndescription: record fixtures on JDK 17\njdk:\n  path: {JDK}\n\
-             classpath:\n  - path: {}\n",
-            classes.path().display()
-        );
+        let yaml = common::jdk17_target("fix", "record fixtures on JDK 17", classes.path());
         std::fs::write(targets.path().join("fix.yaml"), yaml).expect("target file");
         Fixture {
             _classes: classes,

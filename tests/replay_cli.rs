@@ -160,8 +160,10 @@ fn a_target_whose_jvm_will_not_start_is_an_infrastructure_failure() {
     let dir = tempfile::tempdir().unwrap();
     let targets = dir.path().join("targets");
     std::fs::create_dir_all(&targets).unwrap();
-    let yaml = "name: broken\ndescription: x\njdk:\n  path: /usr/lib/jvm/java-17-openjdk-amd64\n\
-                jvm_options: [\"-Xmx1m\"]\n";
+    let yaml = format!(
+        "name: broken\ndescription: x\njdk:\n  path: {}\njvm_options: [\"-Xmx1m\"]\n",
+        common::jdk17().display()
+    );
     std::fs::write(targets.join("broken.yaml"), yaml).unwrap();
     let suite = valid_suite(dir.path(), "s.yaml");
     let t = targets.display().to_string();

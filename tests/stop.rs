@@ -8,16 +8,11 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::JDK17 as JDK;
-
 /// A target `hang` whose classpath has the hostile fixtures; returns the targets folder.
 fn setup(work: &Path, classes: &Path) -> String {
     let targets = work.join("targets");
     std::fs::create_dir_all(&targets).unwrap();
-    let yaml = format!(
-        "name: hang\ndescription: code that never returns\njdk:\n  path: {JDK}\nclasspath:\n  - path: {}\n",
-        classes.display()
-    );
+    let yaml = common::jdk17_target("hang", "code that never returns", classes);
     std::fs::write(targets.join("hang.yaml"), yaml).unwrap();
     targets.to_str().unwrap().to_string()
 }

@@ -157,7 +157,7 @@ pub fn classpath(
 
 /// `$JAVA_HOME` if set, else the folder above the `bin/` of the `java` on PATH (symlinks
 /// resolved, so `/usr/bin/java` leads to the real JDK).
-fn system_home(target: &str) -> Result<PathBuf, TargetError> {
+pub(super) fn system_home(target: &str) -> Result<PathBuf, TargetError> {
     if let Some(home) = std::env::var_os("JAVA_HOME").filter(|h| !h.is_empty()) {
         let home = PathBuf::from(home);
         return Ok(tidy(&std::path::absolute(&home).unwrap_or(home)));

@@ -1,11 +1,10 @@
 //! Unit tests of `TargetStore`: listing and loading, status, and provisioning a `path:`
-//! target (the machine's Debian JDK 17) — idempotence, speed of the second run, and several
+//! target (the machine's JDK 17, found as the `system` target finds a JDK, else the one the
+//! shipped `openjdk17` target names) — idempotence, speed of the second run, and several
 //! threads provisioning at once.
 
 use super::*;
 use std::time::Instant;
-
-const DEBIAN_JDK: &str = "/usr/lib/jvm/java-17-openjdk-amd64";
 
 fn store_with(files: &[(&str, &str)]) -> (tempfile::TempDir, TargetStore) {
     let dir = tempfile::tempdir().unwrap();
@@ -19,16 +18,30 @@ fn store_with(files: &[(&str, &str)]) -> (tempfile::TempDir, TargetStore) {
     (dir, store)
 }
 
-fn debian_jdk_present() -> bool {
-    let ok = Path::new(DEBIAN_JDK).join("lib/server/libjvm.so").is_file();
-    if !ok {
-        eprintln!("skipped: no Debian JDK 17 at {DEBIAN_JDK}");
+/// A JDK 17 with a server VM: `$JAVA_HOME` or the `java` on PATH (as the `system` target
+/// finds one) when that is a 17, else the JDK the shipped `openjdk17` target names; none,
+/// after saying the test is skipped, when neither is there.
+fn jdk17() -> Option<PathBuf> {
+    let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join("targets/openjdk17.yaml");
+    let shipped = match spec::load_file(&shipped, "openjdk17").map(|s| s.jdk) {
+        Ok(JdkSource::Path { home }) => Some(home),
+        _ => None,
+    };
+    let candidates = [provision::system_home("test").ok(), shipped];
+    let found = candidates.iter().flatten().find(|home| {
+        let release = std::fs::read_to_string(home.join("release")).unwrap_or_default();
+        release.lines().any(|l| l.starts_with("JAVA_VERSION=\"17."))
+            && home.join("lib/server/libjvm.so").is_file()
+    });
+    if found.is_none() {
+        eprintln!("skipped: no JDK 17 with a server VM at {candidates:?}");
     }
-    ok
+    found.cloned()
 }
 
-fn path_target(name: &str) -> String {
-    format!("name: {name}\njdk:\n  path: {DEBIAN_JDK}\njvm_options: [-Xss4m]\n")
+fn path_target(name: &str, home: &Path) -> String {
+    let home = home.display();
+    format!("name: {name}\njdk:\n  path: {home}\njvm_options: [-Xss4m]\n")
 }
 
 #[test]
@@ -96,10 +109,10 @@ fn missing_libjvm_names_target_and_path() {
 
 #[test]
 fn path_target_provisions_once_then_is_a_fast_no_op() {
-    if !debian_jdk_present() {
+    let Some(jdk) = jdk17() else {
         return;
-    }
-    let (_d, store) = store_with(&[("deb.yaml", &path_target("deb"))]);
+    };
+    let (_d, store) = store_with(&[("deb.yaml", &path_target("deb", &jdk))]);
     let spec = store.load("deb").unwrap();
     let before = store.status(&spec);
     assert!(
@@ -109,10 +122,7 @@ fn path_target_provisions_once_then_is_a_fast_no_op() {
 
     let first = store.provision(&spec).unwrap();
     assert_eq!(first.fingerprint.java_version.split('.').next(), Some("17"));
-    assert_eq!(
-        first.jvm.libjvm,
-        Path::new(DEBIAN_JDK).join("lib/server/libjvm.so")
-    );
+    assert_eq!(first.jvm.libjvm, jdk.join("lib/server/libjvm.so"));
     assert_eq!(first.jvm.options.first().map(String::as_str), Some("-Xrs"));
     assert_eq!(first.jvm.options.last().map(String::as_str), Some("-Xss4m"));
     assert_eq!(first.jvm.env["TZ"], "UTC");
@@ -137,10 +147,10 @@ fn path_target_provisions_once_then_is_a_fast_no_op() {
 
 #[test]
 fn concurrent_provisioning_is_safe() {
-    if !debian_jdk_present() {
+    let Some(jdk) = jdk17() else {
         return;
-    }
-    let (_d, store) = store_with(&[("deb.yaml", &path_target("deb"))]);
+    };
+    let (_d, store) = store_with(&[("deb.yaml", &path_target("deb", &jdk))]);
     let spec = store.load("deb").unwrap();
     let results: Vec<_> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..4).map(|_| s.spawn(|| store.provision(&spec))).collect();
@@ -156,10 +166,13 @@ fn concurrent_provisioning_is_safe() {
 
 #[test]
 fn missing_classpath_path_is_reported() {
-    if !debian_jdk_present() {
+    let Some(jdk) = jdk17() else {
         return;
-    }
-    let text = format!("{}classpath:\n  - path: nope.jar\n", path_target("cp"));
+    };
+    let text = format!(
+        "{}classpath:\n  - path: nope.jar\n",
+        path_target("cp", &jdk)
+    );
     let (_d, store) = store_with(&[("cp.yaml", &text)]);
     let spec = store.load("cp").unwrap();
     assert!(!store.status(&spec).installed);

@@ -47,8 +47,77 @@ pub fn compile_fixtures(dir: &str) -> tempfile::TempDir {
     out
 }
 
-/// The Debian JDK 17 the test targets that need a JDK on a path (not a wheel) run on.
-pub const JDK17: &str = "/usr/lib/jvm/java-17-openjdk-amd64";
+/// The home of a JDK 17 with a server VM, for the test targets that need a JDK on a path
+/// (not a wheel): found the way [`javac`] is — `$JAVA_HOME`, else the JDK of the `javac` on
+/// `PATH` — when that is a 17, else the JDK the shipped `openjdk17` target names (Debian's,
+/// which `.ci/run` installs). Panics naming where it looked when there is none.
+pub fn jdk17() -> PathBuf {
+    let from_env = std::env::var_os("JAVA_HOME").map(PathBuf::from);
+    let from_path = which("javac")
+        .and_then(|javac| std::fs::canonicalize(javac).ok())
+        .and_then(|javac| Some(javac.parent()?.parent()?.to_path_buf()));
+    let candidates: Vec<PathBuf> = [from_env, from_path, shipped_openjdk17()]
+        .into_iter()
+        .flatten()
+        .collect();
+    candidates
+        .iter()
+        .find(|home| is_jdk(home, "17"))
+        .cloned()
+        .unwrap_or_else(|| {
+            panic!("no JDK 17 with a server VM at {candidates:?}: set JAVA_HOME to one")
+        })
+}
+
+/// The Debian JDK 17 the shipped `openjdk17` target names, for the tests of that target;
+/// none, after saying the test is skipped, when it is not installed.
+pub fn debian_jdk17() -> Option<PathBuf> {
+    let home = shipped_openjdk17().expect("targets/openjdk17.yaml names a path");
+    if is_jdk(&home, "17") {
+        return Some(home);
+    }
+    eprintln!(
+        "skipped: the openjdk17 target's JDK (Debian's openjdk-17-jdk-headless) is not installed at {}",
+        home.display()
+    );
+    None
+}
+
+/// The JDK home the shipped `openjdk17` target names.
+fn shipped_openjdk17() -> Option<PathBuf> {
+    match store().load("openjdk17").ok()?.jdk {
+        difftest::targets::spec::JdkSource::Path { home } => Some(home),
+        _ => None,
+    }
+}
+
+/// Whether `home` is a JDK of feature release `version` with a server VM, by its `release`.
+fn is_jdk(home: &Path, version: &str) -> bool {
+    let release = std::fs::read_to_string(home.join("release")).unwrap_or_default();
+    let wanted = format!("JAVA_VERSION=\"{version}");
+    let feature = release.lines().any(|l| {
+        l.strip_prefix(&wanted)
+            .is_some_and(|rest| rest.starts_with(['.', '"']))
+    });
+    feature && home.join("lib/server/libjvm.so").is_file()
+}
+
+/// The first `name` on `PATH`.
+fn which(name: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|dir| dir.join(name))
+        .find(|p| p.is_file())
+}
+
+/// The text of a target file `name` on [`jdk17`] with `classpath` (a folder or jar).
+pub fn jdk17_target(name: &str, description: &str, classpath: &Path) -> String {
+    format!(
+        "name: {name}\ndescription: {description}\njdk:\n  path: {}\nclasspath:\n  - path: {}\n",
+        jdk17().display(),
+        classpath.display()
+    )
+}
 
 /// `javac`: `$JAVA_HOME/bin/javac` when there is one, else the one on `PATH`.
 pub fn javac() -> PathBuf {

@@ -163,10 +163,10 @@ pub fn fixture_targets(work: &Path, dir: &str, releases: u32, prefix: &str) -> P
             .status()
             .expect("javac runs");
         assert!(status.success());
-        let yaml = format!(
-            "name: {prefix}{v}\ndescription: {dir} fixture v{v}\njdk:\n  path: {}\nclasspath:\n  - path: {}\n",
-            super::JDK17,
-            out.display()
+        let yaml = super::jdk17_target(
+            &format!("{prefix}{v}"),
+            &format!("{dir} fixture v{v}"),
+            &out,
         );
         std::fs::write(targets.join(format!("{prefix}{v}.yaml")), yaml).unwrap();
     }
