@@ -1,11 +1,13 @@
 //! The stages run end to end, one entry point per command that has a pipeline: [`record`]
 //! (describe, mine, generate, rerun, classify, write the suite), [`replay`] (check the
 //! suite, replay it on each target, group, minimize, build and write the reports),
-//! [`compare`] (two replay reports read from A to B) and [`export`] (the reference's model
-//! for an export's declared types). Each is driven by a plan and tells its progress to a
+//! [`compare`] (two replay reports read from A to B), [`export`] (the reference's model
+//! for an export's declared types) and [`accept`] (a cause or group of the reports added to
+//! the suite's accepted list). Each is driven by a plan and tells its progress to a
 //! trait the caller implements; nothing here prints. `commands/` turns flags into plans and
 //! prints what comes back.
 
+pub mod accept;
 pub mod compare;
 pub mod export;
 pub mod header;
@@ -16,6 +18,8 @@ use crate::pool::PoolError;
 use crate::report::ReportError;
 use crate::suite::SuiteError;
 use crate::targets::TargetError;
+use crate::triage::accepted::AcceptedError;
+use std::path::PathBuf;
 
 /// Why a pipeline stopped.
 #[derive(Debug, thiserror::Error)]
@@ -31,6 +35,13 @@ pub enum Error {
     Suite(#[from] SuiteError),
     #[error(transparent)]
     Report(#[from] ReportError),
+    #[error(transparent)]
+    Accepted(#[from] AcceptedError),
+    #[error("{}: cannot lock: {source}", path.display())]
+    Lock {
+        path: PathBuf,
+        source: std::io::Error,
+    },
     #[error("cannot handle Ctrl-C: {0}")]
     Signals(std::io::Error),
 }
@@ -44,6 +55,8 @@ impl Error {
             Error::Pool(e) => e.into(),
             Error::Suite(e) => e.into(),
             Error::Report(e) => e.into(),
+            Error::Accepted(e) => e.into(),
+            e @ Error::Lock { .. } => anyhow::anyhow!(e),
             Error::Signals(e) => anyhow::anyhow!("cannot handle Ctrl-C: {e}"),
         }
     }
