@@ -1,5 +1,6 @@
-//! Resource usage from `/proc`: a process's resident set size now and at its peak, and
-//! this process's CPU time. Zero or `None` where `/proc` cannot be read.
+//! Resource usage from `/proc`: a process's resident set size now and at its peak, the
+//! data segment the worker's sandbox bounds, and this process's CPU time. Zero or `None`
+//! where `/proc` cannot be read.
 
 /// The peak resident set size (`VmHWM`) of this process, in KiB; 0 when unknown.
 pub fn self_peak_rss_kib() -> u64 {
@@ -10,6 +11,12 @@ pub fn self_peak_rss_kib() -> u64 {
 pub fn peak_rss_kib(pid: impl std::fmt::Display) -> Option<u64> {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
     status_kib(&status, "VmHWM:")
+}
+
+/// The size of this process's data segment (`VmData`), in KiB.
+pub fn self_data_kib() -> Result<u64, String> {
+    let status = std::fs::read_to_string("/proc/self/status").map_err(|e| e.to_string())?;
+    status_kib(&status, "VmData:").ok_or_else(|| "no VmData in /proc/self/status".into())
 }
 
 /// The resident set size of process `pid` now, in KiB.

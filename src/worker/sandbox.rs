@@ -83,13 +83,7 @@ fn refuse(mechanism: &str, call: &str) -> Result<(), String> {
 /// Bounds what the process may still commit (`RLIMIT_DATA`) to what it uses now plus
 /// `extra` bytes: the JVM's own start-up reservation does not count against the bound.
 pub fn limit_data(extra: u64) -> Result<(), String> {
-    let status = std::fs::read_to_string("/proc/self/status").map_err(|e| e.to_string())?;
-    let now_kib: u64 = status
-        .lines()
-        .find(|l| l.starts_with("VmData:"))
-        .and_then(|l| l.split_whitespace().nth(1))
-        .and_then(|n| n.parse().ok())
-        .ok_or("no VmData in /proc/self/status")?;
+    let now_kib = crate::usage::self_data_kib()?;
     let bound = (now_kib * 1024).saturating_add(extra);
     let limit = libc::rlimit {
         rlim_cur: bound as libc::rlim_t,
