@@ -28,6 +28,18 @@ pub struct Callable {
 }
 
 impl Callable {
+    /// A callable of the unit tests' models, not deprecated for removal.
+    #[cfg(test)]
+    pub fn new(name: &str, params: &[&str], returns: &str, is_static: bool) -> Callable {
+        Callable {
+            name: name.into(),
+            params: params.iter().map(|p| p.to_string()).collect(),
+            returns: returns.into(),
+            is_static,
+            deprecated_for_removal: false,
+        }
+    }
+
     /// `name(p1,p2)`: the signature used to match a callable across implementations.
     pub fn signature(&self) -> String {
         format!("{}({})", self.name, self.params.join(","))

@@ -212,13 +212,7 @@ mod tests {
     use crate::model::{ApiClass, ClassKind};
 
     fn method(name: &str, returns: &str, params: &[&str], is_static: bool) -> Callable {
-        Callable {
-            name: name.into(),
-            params: params.iter().map(|p| p.to_string()).collect(),
-            returns: returns.into(),
-            is_static,
-            deprecated_for_removal: false,
-        }
+        Callable::new(name, params, returns, is_static)
     }
 
     fn model() -> ApiModel {

@@ -230,13 +230,7 @@ mod tests {
     use super::*;
 
     fn callable(name: &str, params: &[&str]) -> Callable {
-        Callable {
-            name: name.into(),
-            params: params.iter().map(|s| s.to_string()).collect(),
-            returns: "void".into(),
-            is_static: false,
-            deprecated_for_removal: false,
-        }
+        Callable::new(name, params, "void", false)
     }
 
     #[test]

@@ -108,13 +108,7 @@ fn imports_avoid_collisions() {
 }
 
 fn callable(name: &str, params: &[&str], returns: &str) -> Callable {
-    Callable {
-        name: name.into(),
-        params: params.iter().map(|s| s.to_string()).collect(),
-        returns: returns.into(),
-        is_static: false,
-        deprecated_for_removal: false,
-    }
+    Callable::new(name, params, returns, false)
 }
 
 fn class(name: &str, supertypes: &[&str], methods: Vec<Callable>) -> ApiClass {

@@ -120,13 +120,7 @@ mod tests {
     use crate::model::Callable;
 
     fn callable(name: &str, params: &[&str], returns: &str, is_static: bool) -> Callable {
-        Callable {
-            name: name.into(),
-            params: params.iter().map(|p| p.to_string()).collect(),
-            returns: returns.into(),
-            is_static,
-            deprecated_for_removal: false,
-        }
+        Callable::new(name, params, returns, is_static)
     }
 
     #[test]

@@ -13,16 +13,6 @@ const COUNTER: &str = "t.Counter";
 const INT: &str = "java.lang.Integer";
 const STRING: &str = "java.lang.String";
 
-fn callable(name: &str, params: &[&str], returns: &str, is_static: bool) -> Callable {
-    Callable {
-        name: name.into(),
-        params: params.iter().map(|p| p.to_string()).collect(),
-        returns: returns.into(),
-        is_static,
-        deprecated_for_removal: false,
-    }
-}
-
 fn class(name: &str, constructors: Vec<Callable>, methods: Vec<Callable>) -> ApiClass {
     ApiClass {
         name: name.into(),
@@ -38,12 +28,12 @@ fn class(name: &str, constructors: Vec<Callable>, methods: Vec<Callable>) -> Api
 
 /// The model of the world the module doc describes.
 pub fn model() -> ApiModel {
-    let nullary = |name: &str, returns: &str| callable(name, &[], returns, false);
+    let nullary = |name: &str, returns: &str| Callable::new(name, &[], returns, false);
     let counter = class(
         COUNTER,
-        vec![callable("<init>", &[], COUNTER, false)],
+        vec![Callable::new("<init>", &[], COUNTER, false)],
         vec![
-            callable("add", &["int"], "int", false),
+            Callable::new("add", &["int"], "int", false),
             nullary("inc", "void"),
             nullary("get", "int"),
             nullary("getName", STRING),
@@ -61,14 +51,18 @@ pub fn model() -> ApiModel {
         "t.Util",
         vec![],
         vec![
-            callable("div", &["int", "int"], "int", true),
-            callable("concat", &[STRING, STRING], STRING, true),
+            Callable::new("div", &["int", "int"], "int", true),
+            Callable::new("concat", &[STRING, STRING], STRING, true),
         ],
     );
-    let clock = class("t.Clock", vec![], vec![callable("now", &[], "long", true)]);
+    let clock = class(
+        "t.Clock",
+        vec![],
+        vec![Callable::new("now", &[], "long", true)],
+    );
     let weird = class(
         "t.Weird",
-        vec![callable("<init>", &[], "t.Weird", false)],
+        vec![Callable::new("<init>", &[], "t.Weird", false)],
         vec![],
     );
     ApiModel {
