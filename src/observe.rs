@@ -6,9 +6,10 @@
 //! `size`, `count`, `length` or `toString` or starts with `get` or `is` — or is on the user's
 //! `--observers` list — and is not on the shipped list of known-unstable observers
 //! (`oracles/unstable-observers.txt`). Observers are looked up on the declared type of the
-//! value (the class the statement's return type names), in the model's order.
+//! value (the class the statement's return type names), in the model's order; a value
+//! declared as an interface is first observed through `toString()`, which every object has.
 
-use crate::model::{ApiModel, Callable, is_primitive};
+use crate::model::{ApiModel, Callable, ClassKind, is_primitive};
 use crate::scope::glob;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -150,6 +151,17 @@ impl Observers {
                 out.push(m.name.clone());
             }
         }
+        // An interface's methods leave out Object's, yet every value has a `toString()`: of
+        // a List, Set, Map or CharSequence it shows the content, which `size()` does not, so
+        // it comes first (a replay reports a test's first differing value).
+        let to_string = "toString".to_string();
+        if c.kind == ClassKind::Interface
+            && !out.contains(&to_string)
+            && !self.is_unstable(class, &to_string)
+        {
+            out.insert(0, to_string);
+            out.truncate(self.max);
+        }
         out
     }
 
@@ -209,7 +221,7 @@ pub fn looks_identity_based(text: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{ApiClass, ClassKind};
+    use crate::model::ApiClass;
 
     fn method(name: &str, returns: &str, params: &[&str], is_static: bool) -> Callable {
         Callable::new(name, params, returns, is_static)
@@ -260,6 +272,23 @@ mod tests {
         assert_eq!(o.for_class(&m, "p.Bag").len(), 2);
         assert!(o.is_unstable("java.lang.Object", "toString"));
         assert!(!o.is_unstable("java.util.ArrayList", "toString"));
+    }
+
+    #[test]
+    fn an_interface_is_observed_through_to_string_too() {
+        let mut m = model();
+        let mut bag = m.classes["p.Bag"].clone();
+        bag.name = "p.Items".into();
+        bag.kind = ClassKind::Interface;
+        bag.methods.retain(|c| c.name != "toString");
+        m.classes.insert(bag.name.clone(), bag);
+        let mut o = Observers::new(vec![], 20);
+        assert_eq!(
+            o.for_class(&m, "p.Items"),
+            ["toString", "size", "isEmpty", "getName"]
+        );
+        let mut o = Observers::new(vec![], 3);
+        assert_eq!(o.for_class(&m, "p.Items"), ["toString", "size", "isEmpty"]);
     }
 
     #[test]
