@@ -703,3 +703,137 @@ fn objects_a_catalogue_names_go_on_to_the_static_calls_of_other_classes_that_tak
     ok(&fx.record(&off, &[&scope[..], &["--no-harvest"]].concat()));
     assert_eq!(Suite::load(&off).unwrap().header.counts["consumers"], 0);
 }
+
+/// How many tests call `callee` with a literal matching `wanted` as argument `pos`, and
+/// with the literals of the other arguments matching `others`.
+fn calls_with(
+    suite: &Suite,
+    callee: &str,
+    pos: usize,
+    wanted: impl Fn(&str) -> bool,
+    others: impl Fn(&str) -> bool,
+) -> std::collections::BTreeSet<String> {
+    let mut out = std::collections::BTreeSet::new();
+    for t in &suite.tests {
+        for s in &t.statements {
+            let Statement::Call { args, .. } = s else {
+                continue;
+            };
+            if !s.callee().starts_with(callee) || args.len() <= pos {
+                continue;
+            }
+            let text = |a: usize| match &t.statements[a] {
+                Statement::Literal { value, .. } => Some(value.as_str()),
+                _ => None,
+            };
+            let rest_ok = (0..args.len())
+                .filter(|&i| i != pos)
+                .all(|i| text(args[i]).is_some_and(&others));
+            if let Some(v) = text(args[pos]).filter(|v| wanted(v))
+                && rest_ok
+            {
+                out.insert(v.to_string());
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn lookups_skip_telescoped_overloads_and_every_object_they_make_goes_on() {
+    let fx = Fixture::new();
+    let scope = [
+        "--classes",
+        "rec.Places,rec.Maps",
+        "--output-limit",
+        "1500",
+        "--round-size",
+        "100",
+        "--no-mined-literals",
+        "--no-edge-values",
+    ];
+    let out = fx.path("places.yaml");
+    ok(&fx.record(&out, &scope));
+    let suite = Suite::load(&out).unwrap();
+    let country = |v: &str| v.len() == 2 && v.starts_with('C');
+    // Each country goes to `describe(c)` and, as a city, to `describe("", c)`; not to
+    // `describe(c, "")`, which says what `describe(c)` says (random picks may still make a
+    // few).
+    let alone = calls_with(&suite, "rec.Places.describe(java.lang.String)", 0, country, |_| true);
+    assert_eq!(alone.len(), 24, "{alone:?}");
+    let as_city = calls_with(&suite, "rec.Places.describe(java.lang.String,", 1, country, str::is_empty);
+    assert_eq!(as_city.len(), 24, "{as_city:?}");
+    let telescoped = calls_with(&suite, "rec.Places.describe(java.lang.String,", 0, country, str::is_empty);
+    assert!(telescoped.len() < 12, "{telescoped:?}");
+    // `at` has no shorter overload: both places of each country, and every object it made
+    // goes on to `Maps.mapOf`.
+    let mut reached = std::collections::BTreeSet::new();
+    for t in &suite.tests {
+        let maps = t.statements.iter().any(|s| s.callee().starts_with("rec.Maps.mapOf("));
+        let made = t.statements.iter().any(|s| s.callee().starts_with("rec.Places.at("));
+        if !(maps && made) {
+            continue;
+        }
+        for s in &t.statements {
+            if let Statement::Literal { value, .. } = s
+                && country(value)
+            {
+                reached.insert(value.clone());
+            }
+        }
+    }
+    assert_eq!(reached.len(), 24, "{reached:?}");
+    assert!(suite.header.counts["consumers"] >= 48);
+    ok(&fx.replay(&out));
+}
+
+#[test]
+fn mined_int_constants_reach_every_int_lookup_of_their_unit() {
+    let fx = Fixture::new();
+    let out = fx.path("glyphs.yaml");
+    let scope = [
+        "--classes",
+        "rec.Glyphs,rec.Glyphs$Block",
+        "--output-limit",
+        "600",
+        "--round-size",
+        "100",
+        "--no-edge-values",
+    ];
+    ok(&fx.record(&out, &scope));
+    let suite = Suite::load(&out).unwrap();
+    let start = |v: &str| v.parse::<i32>().is_ok_and(|n| (70001..=70241).contains(&n));
+    let starts = calls_with(&suite, "rec.Glyphs$Block.of(", 0, start, |_| true);
+    // All twenty block starts, beside the outer class's eight other int lookups.
+    assert_eq!(starts.len(), 20, "{starts:?}");
+    ok(&fx.replay(&out));
+}
+
+#[test]
+fn catalogues_keyed_by_a_name_get_the_simple_names_of_the_scopes_classes() {
+    let fx = Fixture::new();
+    let out = fx.path("registry.yaml");
+    let scope = [
+        "--classes",
+        "rec.Registry,rec.Places,rec.Maps,java.util.Set",
+        "--output-limit",
+        "300",
+        "--no-mined-literals",
+        "--no-edge-values",
+    ];
+    ok(&fx.record(&out, &scope));
+    let text = std::fs::read_to_string(&out).unwrap();
+    let suite = Suite::load(&out).unwrap();
+    let keys = calls_with(&suite, "rec.Registry.entries(", 0, |_| true, |_| true);
+    for name in ["Places", "Maps", "Registry"] {
+        assert!(keys.contains(name), "{keys:?}");
+    }
+    // The Set it returns (an interface the scope describes) is observed through
+    // toString(), not only its size.
+    let shown: Vec<&str> = text.lines().filter(|l| l.contains("java.util.Set")).collect();
+    assert!(
+        text.contains(r#"toString()  // "[capital, harbour]""#),
+        "no content observed: {shown:?}"
+    );
+    ok(&fx.replay(&out));
+}

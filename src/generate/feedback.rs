@@ -189,9 +189,6 @@ impl Generator<'_> {
             ..
         } = c;
         let seq = self.push_node(b, is_test);
-        if normal && matches!(harvest, Some(Step::Lookup)) {
-            self.queue_consumers(seq, last, &steps[last as usize]);
-        }
         let mut result = self.ops[op].result;
         let mut offer = normal;
         if normal
@@ -201,8 +198,12 @@ impl Generator<'_> {
             result = elem;
             offer = elem.is_some();
         }
-        if offer {
-            self.extend_pool(seq, result, last, &inputs, steps, &observers, &observed);
+        let joined =
+            offer && self.extend_pool(seq, result, last, &inputs, steps, &observers, &observed);
+        // A lookup's object goes on to its consumers unless an equal one went before
+        // (`new Locale("AD")` and `Locale.forLanguageTag("AD")` are one locale).
+        if joined && matches!(harvest, Some(Step::Lookup)) {
+            self.queue_consumers(seq, last, &steps[last as usize]);
         }
         match (is_test, normal) {
             (false, _) => {
@@ -227,7 +228,8 @@ impl Generator<'_> {
         self.tests.push(test);
     }
 
-    /// Offers the values the last call returned or touched to the component pool.
+    /// Offers the values the last call returned or touched to the component pool; says
+    /// whether what the last call returned joined it.
     #[allow(clippy::too_many_arguments)]
     fn extend_pool(
         &mut self,
@@ -238,7 +240,7 @@ impl Generator<'_> {
         steps: &[Observed],
         observers: &[ObsRef],
         observed: &[u32],
-    ) {
+    ) -> bool {
         let mut targets: Vec<(u32, NameId)> = Vec::new();
         if let Some(r) = result
             && !matches!(steps[last as usize], Observed::Null)
@@ -251,12 +253,16 @@ impl Generator<'_> {
                 targets.push((pos, ty));
             }
         }
+        let mut joined = false;
         for (pos, ty) in targets {
-            self.offer(seq, pos, ty, &steps[pos as usize], observers, observed);
+            let new = self.offer(seq, pos, ty, &steps[pos as usize], observers, observed);
+            joined |= new && pos == last;
         }
+        joined
     }
 
-    /// The null and equality filters; a value that passes joins the component pool.
+    /// The null and equality filters; a value that passes joins the component pool (and
+    /// `true` is returned).
     fn offer(
         &mut self,
         seq: SeqId,
@@ -265,7 +271,7 @@ impl Generator<'_> {
         shown: &Observed,
         observers: &[ObsRef],
         observed: &[u32],
-    ) {
+    ) -> bool {
         let own: Vec<(NameId, u32)> = observers
             .iter()
             .zip(observed)
@@ -284,6 +290,7 @@ impl Generator<'_> {
             self.comps.add(&self.names, ValueRef { seq, pos, ty, len });
             self.queue_harvest(seq, pos, ty, shown);
         }
+        extensible
     }
 
     /// Whether an observed value is text too long to reuse.

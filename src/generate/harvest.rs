@@ -67,8 +67,8 @@ pub(crate) enum Step {
     Element(NameId),
     /// Reads elements of a catalogue swept for lookups of its class.
     Sweep(Chunk),
-    /// A lookup of an object element's textual form: the object it returns goes on to the
-    /// static calls that take its class (`sweep::Generator::queue_consumers`).
+    /// A lookup of a swept value: the object it returns goes on to the static calls that
+    /// take its class (`sweep::Generator::queue_consumers`).
     Lookup,
 }
 

@@ -313,6 +313,7 @@ impl<'m> Generator<'m> {
         g.seed_values();
         if g.cfg.harvest {
             g.queue_catalogues();
+            g.queue_keyed_catalogues();
             g.queue_constant_lookups();
         }
         Ok(g)

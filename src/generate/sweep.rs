@@ -7,9 +7,12 @@
 //! zone the reference knows, `ZoneId.getAvailableZoneIds()` every `ZoneId.of(…)`,
 //! `Locale.getISOCountries()` every `new Locale(…)` and `new Locale("", …)`. Object elements
 //! are read through their textual forms (`toString()`, `toLanguageTag()`), which go to the
-//! owner's lookups the same way; the object such a one-parameter lookup returns goes on,
-//! once, to every static call of any class that takes its class
-//! (`Calendar.getInstance(locale)`, `DateFormat.getDateTimeInstance(0, 0, locale)`).
+//! owner's lookups the same way. A value goes to a longer overload only at a parameter no
+//! shorter overload has (`new Locale("", "TR")`, not `new Locale("TR", "")`). The object a
+//! lookup returns goes on, once, to every static call of any class that takes its class
+//! (`Currency.getInstance(new Locale("", "CW"))`, `DateFormat.getDateTimeInstance(0, 0,
+//! locale)`). Mined integer constants go to every int lookup of their class and its nested
+//! classes ([`Generator::queue_constant_lookups`]).
 //!
 //! Why literals: an element read by index (`Array.get(ids, 57)`) names another value on an
 //! implementation whose catalogue differs, so every later element would differ; the literal
@@ -27,7 +30,7 @@ use super::store::{Builder, SeqId};
 use super::type_names::NameId;
 use super::{Candidate, Generator};
 use crate::sequence::{Observed, Statement};
-use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
 
 /// Most elements swept from one catalogue.
 pub const MAX_ELEMENTS: u32 = 2000;
@@ -78,6 +81,9 @@ pub(super) struct Sweeps {
     /// Static calls without inputs that return an array or a collection, each drafted
     /// once at the start: the catalogues are there to sweep from the first rounds on.
     catalogues: VecDeque<usize>,
+    /// Catalogues keyed by a name, each with the simple name of each class in scope, drafted
+    /// right after `catalogues` (see [`Generator::queue_keyed_catalogues`]).
+    keyed: VecDeque<Lookup>,
     /// Lookups of catalogue values, one queue per operation, taken in turn so that every
     /// catalogue advances at once.
     queue: RoundRobin,
@@ -190,7 +196,7 @@ impl Generator<'_> {
         self.sweeps.elements.entry(chunk.key).or_insert(None);
         for (_, text) in calls.iter().zip(got) {
             if matches!(text, Observed::Value { class, .. } if class == "java.lang.String") {
-                self.sweep_text(chunk.owner, text, true);
+                self.sweep_text(chunk.owner, text);
             }
         }
     }
@@ -199,12 +205,11 @@ impl Generator<'_> {
     /// joins the pool as a literal, and the owner's lookups of it are queued. Returns false
     /// for other values, which join the pool as before.
     pub(super) fn sweep_value(&mut self, owner: Option<NameId>, shown: &Observed) -> bool {
-        self.sweep_text(owner, shown, false)
+        self.sweep_text(owner, shown)
     }
 
-    /// [`Self::sweep_value`]; with `object`, the value is an object element's textual
-    /// form, and what its lookups return goes on to the calls taking its class.
-    fn sweep_text(&mut self, owner: Option<NameId>, shown: &Observed, object: bool) -> bool {
+    /// [`Self::sweep_value`], also for an object element's textual form.
+    fn sweep_text(&mut self, owner: Option<NameId>, shown: &Observed) -> bool {
         let Observed::Value { class, text } = shown else {
             return false;
         };
@@ -233,7 +238,7 @@ impl Generator<'_> {
         if let Some(owner) = owner
             && self.sweeps.looked_up.insert((owner, tmpl))
         {
-            self.queue_lookups(owner, ty, tmpl, object);
+            self.queue_lookups(owner, ty, tmpl);
         }
         true
     }
@@ -264,7 +269,9 @@ impl Generator<'_> {
         Some(tmpl)
     }
 
-    fn queue_lookups(&mut self, owner: NameId, ty: NameId, tmpl: u32, object: bool) {
+    /// Queues the owner's lookups of a swept value; what each returns goes on to the calls
+    /// that take its class.
+    fn queue_lookups(&mut self, owner: NameId, ty: NameId, tmpl: u32) {
         if !self.sweeps.lookups_of.contains_key(&(owner, ty)) {
             let ops = self.lookups_of(owner, ty);
             self.sweeps.lookups_of.insert((owner, ty), ops);
@@ -273,18 +280,15 @@ impl Generator<'_> {
         for &(op, pos) in &self.sweeps.lookups_of[&(owner, ty)] {
             if self.sweeps.queue.len < MAX_QUEUED {
                 let l = Lookup { op, value, ty, pos };
-                // Only what a one-parameter lookup makes of the text goes on: the
-                // neutral fills make other objects than the catalogue named.
-                let unary = self.ops[op].inputs.len() == 1;
-                self.sweeps.queue.push(l, object && unary);
+                self.sweeps.queue.push(l, true);
             }
         }
     }
 
-    /// After a lookup of an object element's textual form returned `shown` (statement
-    /// `pos` of sequence `seq`): the object is passed, once, to every static call of any
-    /// class that takes its class — `Calendar.getInstance(locale)`,
-    /// `DateFormat.getDateTimeInstance(0, 0, locale)` for each locale the catalogue named.
+    /// After a lookup of a swept value returned `shown` (statement `pos` of sequence
+    /// `seq`): the object is passed, once, to every static call of any class that takes its
+    /// class — `Calendar.getInstance(locale)`, `DateFormat.getDateTimeInstance(0, 0,
+    /// locale)` for each locale a catalogue's values made.
     pub(super) fn queue_consumers(&mut self, seq: SeqId, pos: u32, shown: &Observed) {
         let Observed::Object { class } = shown else {
             return;
@@ -339,8 +343,9 @@ impl Generator<'_> {
                         .inputs
                         .iter()
                         .all(|&p| p == ty || neutral(self.names.name(p)).is_some());
-                    let at = o.inputs.iter().enumerate().filter(|(_, p)| **p == ty);
                     if fills {
+                        let at = o.inputs.iter().enumerate().filter(|(_, p)| **p == ty);
+                        let at = at.filter(|(i, _)| !self.telescoped(op, *i));
                         out.extend(at.map(|(i, _)| (op, i as u8)));
                     }
                 }
@@ -348,6 +353,33 @@ impl Generator<'_> {
             }
         }
         out
+    }
+
+    /// Whether a shorter overload of the same member takes the same leading parameters up to
+    /// and including parameter `pos` (`new Locale(l)` for `new Locale(l, "")`, `new
+    /// Locale(l, c)` for `new Locale(l, c, "")`): with neutral values after `pos`, the longer
+    /// one mostly says again what the shorter says, so a value goes to the shorter only.
+    fn telescoped(&self, op: usize, pos: usize) -> bool {
+        let inputs = &self.ops[op].inputs;
+        let name = self.member_name(op);
+        (0..self.random_ops).any(|other| {
+            let o = &self.ops[other];
+            !o.receiver
+                && o.inputs.len() > pos
+                && o.inputs.len() < inputs.len()
+                && o.inputs[..] == inputs[..o.inputs.len()]
+                && self.op_class[other] == self.op_class[op]
+                && self.member_name(other) == name
+        })
+    }
+
+    /// A constructor's or method's name without its class (`<init>` for constructors).
+    fn member_name(&self, op: usize) -> &str {
+        match &self.store.templates.get(self.ops[op].tmpl).stmt {
+            Statement::Call { method, .. } => method,
+            Statement::New { .. } => "<init>",
+            _ => "",
+        }
     }
 
     /// A static method's name, parameters and result: the same on every class that lists
@@ -381,6 +413,11 @@ impl Generator<'_> {
                 });
             }
         }
+        while cands.len() < quota
+            && let Some(l) = self.sweeps.keyed.pop_front()
+        {
+            cands.extend(self.lookup_candidate(l, false));
+        }
         while cands.len() < quota {
             // Catalogue values and mined constants in turn, so neither starves the other.
             self.sweeps.constants_next = !self.sweeps.constants_next;
@@ -388,29 +425,34 @@ impl Generator<'_> {
                 true => (&mut self.sweeps.constants, &mut self.sweeps.queue),
                 false => (&mut self.sweeps.queue, &mut self.sweeps.constants),
             };
-            let Some(l) = first.pop().or_else(|| second.pop()) else {
+            let Some((l, object)) = first.pop().or_else(|| second.pop()) else {
                 return;
             };
-            let (b, last, inputs) = self.lookup_call(l.0);
-            if !self.seen.insert(b.hash.key()) {
-                continue;
-            }
-            let (l, object) = l;
-            if matches!(l.value, Source::Object(..)) {
-                self.stats.consumers += 1;
-            }
-            let result = self.runtime.get(&l.op).copied().or(self.ops[l.op].result);
-            let observers = self.observers_for(last, result, &inputs);
-            self.stats.lookups += 1;
-            cands.push(Candidate {
-                b,
-                op: l.op,
-                last,
-                inputs,
-                observers,
-                harvest: object.then_some(Step::Lookup),
-            });
+            cands.extend(self.lookup_candidate(l, object));
         }
+    }
+
+    /// A lookup's candidate, unless the same sequence ran before; with `object`, what it
+    /// returns goes on to the calls that take its class.
+    fn lookup_candidate(&mut self, l: Lookup, object: bool) -> Option<Candidate> {
+        let (b, last, inputs) = self.lookup_call(l);
+        if !self.seen.insert(b.hash.key()) {
+            return None;
+        }
+        if matches!(l.value, Source::Object(..)) {
+            self.stats.consumers += 1;
+        }
+        let result = self.runtime.get(&l.op).copied().or(self.ops[l.op].result);
+        let observers = self.observers_for(last, result, &inputs);
+        self.stats.lookups += 1;
+        Some(Candidate {
+            b,
+            op: l.op,
+            last,
+            inputs,
+            observers,
+            harvest: object.then_some(Step::Lookup),
+        })
     }
 
     /// The statements of a lookup: the swept value, a neutral value for each other
@@ -442,24 +484,59 @@ impl Generator<'_> {
         let collection = self.names.intern("java.util.Collection");
         for op in 0..self.random_ops {
             let o = &self.ops[op];
-            let Some(result) = o.result.filter(|_| !o.receiver && o.inputs.is_empty()) else {
-                continue;
-            };
-            let name = self.names.name(result);
-            if name.ends_with("[]")
-                || COLLECTIONS.contains(&name)
-                || self.names.assignable(result, collection)
-            {
+            if !o.receiver && o.inputs.is_empty() && self.returns_many(op, collection) {
                 self.sweeps.catalogues.push_back(op);
+            }
+        }
+    }
+
+    /// Whether an operation returns an array or a `collection`.
+    fn returns_many(&self, op: usize, collection: NameId) -> bool {
+        let Some(result) = self.ops[op].result else {
+            return false;
+        };
+        let name = self.names.name(result);
+        name.ends_with("[]")
+            || COLLECTIONS.contains(&name)
+            || self.names.assignable(result, collection)
+    }
+
+    /// Queues each static call that takes one String and returns an array or a collection
+    /// (a catalogue keyed by a name: `Security.getAlgorithms(serviceName)`) with the simple
+    /// name of each class in scope: registries name their kinds after the API's own types
+    /// (`"Signature"`, `"Cipher"`), and what such a catalogue lists differs between
+    /// implementations as their registries do.
+    pub(super) fn queue_keyed_catalogues(&mut self) {
+        let string = self.names.intern("java.lang.String");
+        let collection = self.names.intern("java.util.Collection");
+        let keyed: Vec<usize> = (0..self.random_ops)
+            .filter(|&op| {
+                let o = &self.ops[op];
+                !o.receiver && o.inputs == [string] && self.returns_many(op, collection)
+            })
+            .collect();
+        if keyed.is_empty() {
+            return;
+        }
+
+        let simple = |class: &String| class.rsplit(['.', '$']).next().unwrap_or(class).to_string();
+        let names: BTreeSet<String> = self.model.classes.keys().map(simple).collect();
+        for name in names {
+            let tmpl = self.literal_template(string, &name);
+            for &op in &keyed {
+                let value = Source::Literal(tmpl);
+                let lookup = Lookup { op, value, ty: string, pos: 0 };
+                self.sweeps.keyed.push_back(lookup);
             }
         }
     }
 
     /// Mined integer constants of an API unit (a top-level class with its nested classes:
     /// `Character`, `Character.UnicodeBlock`, `Character.UnicodeScript`), each passed once to
-    /// one of the unit's static lookups taking a single `int` or `long`, in turn. Tables in
-    /// class files (block and script starts, limits, codes) so reach the functions that
-    /// read them, which random numbers almost never do.
+    /// every static lookup of the unit taking a single `int` or `long`. Tables in class
+    /// files (block and script starts, limits, codes) so reach the functions that read them
+    /// (`UnicodeBlock.of`, `Character.getName`, `isLetter`), which random numbers almost
+    /// never do; each lookup takes its constants in turn with the others.
     pub(super) fn queue_constant_lookups(&mut self) {
         let Some(mined) = self.cfg.mined.clone() else {
             return;
@@ -472,20 +549,20 @@ impl Generator<'_> {
                 .or_default()
                 .extend(values[Kind::Int.index()].iter().map(String::as_str));
         }
-        for (unit, values) in by_unit {
+        for (unit, mut values) in by_unit {
             let ops = self.unary_lookups(unit);
-            let mut values = values;
             values.sort_unstable();
             values.dedup();
-            for (k, value) in values.into_iter().take(MAX_CONSTANTS).enumerate() {
-                let Some(&(op, ty)) = ops.get(k % ops.len().max(1)) else {
-                    break;
-                };
-                let tmpl = self.literal_template(ty, value);
-                let (value, pos) = (Source::Literal(tmpl), 0);
-                self.sweeps
-                    .constants
-                    .push(Lookup { op, value, ty, pos }, false);
+            for value in values.into_iter().take(MAX_CONSTANTS) {
+                if self.sweeps.constants.len >= MAX_QUEUED {
+                    return;
+                }
+                for &(op, ty) in &ops {
+                    let tmpl = self.literal_template(ty, value);
+                    let (value, pos) = (Source::Literal(tmpl), 0);
+                    let lookup = Lookup { op, value, ty, pos };
+                    self.sweeps.constants.push(lookup, false);
+                }
             }
         }
     }
