@@ -256,3 +256,7 @@ pub fn plan<'a, I: Iterator<Item = &'a Test>>(tests: impl Fn() -> I) -> Plan {
     tests().for_each(|t| planner.add(t));
     planner.finish()
 }
+
+#[cfg(test)]
+#[path = "share_tests.rs"]
+mod tests;

@@ -165,6 +165,8 @@ fn two_tests_text(dir: &std::path::Path) -> String {
     let mut suite = sample();
     let mut second = suite.tests[0].clone();
     second.id = 4;
+    // Not a copy of the first, which would share a block with it.
+    second.statements[1] = Statement::literal("java.lang.String", "other");
     suite.tests.push(second);
     suite.header.counts.insert(s("tests"), 2);
     let path = dir.join("two.yaml");
