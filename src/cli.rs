@@ -45,7 +45,7 @@ pub struct PoolArgs {
     #[arg(long, short = 'j', value_name = "N")]
     pub jobs: Option<usize>,
     /// Seconds a single sequence may run before its worker is killed [default: the target's
-    /// `timeout:`, else 5]
+    /// `timeout:`, else 5; record's generation gives each sequence a fifth of it]
     #[arg(long, value_name = "SECONDS")]
     pub timeout: Option<f64>,
     /// Resident memory one worker may use before it is killed (K, M, G suffixes; `off`)

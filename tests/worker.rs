@@ -197,6 +197,13 @@ fn hangs_are_timeouts_and_the_next_sequence_still_runs() {
         assert_eq!(last(&results[i]).render(), "42");
     }
     assert_eq!(pool.stats().timeouts, 2);
+    // Each hang is waited for once: the worker sends every answer as soon as it is complete,
+    // so the first one missing is the culprit, without a second, isolated wait for it.
+    assert_eq!(
+        pool.stats().workers_started,
+        3,
+        "one at start, one per hang"
+    );
 }
 
 #[test]
@@ -390,9 +397,11 @@ fn a_targets_own_timeout_applies_unless_the_user_gave_one() {
         .jvm;
     jvm.classpath.push(fixtures.path().into());
     // `target_timeout` is what `pool_config` sets when no --timeout was given.
-    for (target_timeout, millis) in [(true, 800), (false, 3000)] {
+    // Generation's fraction divides whichever timeout applies.
+    for (target_timeout, fraction, millis) in [(true, 1, 800), (false, 1, 3000), (true, 4, 200)] {
         let mut config = common::config(1, 3000);
         config.target_timeout = target_timeout;
+        config.timeout_fraction = fraction;
         let pool =
             difftest::pool::Pool::start("slow-calls", jvm.clone(), config).expect("pool starts");
         let results = pool.run(&[misbehave("sleepForever")], false).unwrap();

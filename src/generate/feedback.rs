@@ -77,7 +77,12 @@ impl Generator<'_> {
             } => self.fold_done(c, req, steps, observations, violations),
             SeqResult::Timeout { .. } => {
                 self.stats.timeouts += 1;
-                self.banned.insert(self.ops[c.op].family);
+                // Banned at its second timeout: one may be a slow moment of a loaded
+                // machine (a class's first use), which should not cost the whole family.
+                let family = self.ops[c.op].family;
+                if !self.timed_out.insert(family) {
+                    self.banned.insert(family);
+                }
             }
             SeqResult::Crash { .. } => {
                 self.stats.crashes += 1;

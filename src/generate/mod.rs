@@ -219,6 +219,8 @@ pub struct Generator<'m> {
     is_test: Vec<bool>,
     redundant: usize,
     banned: HashSet<u32>,
+    /// Operation families that timed out once (a second timeout bans them).
+    timed_out: HashSet<u32>,
     next_id: u64,
     stats: GenStats,
 }
@@ -303,6 +305,7 @@ impl<'m> Generator<'m> {
             is_test: Vec::new(),
             redundant: 0,
             banned: HashSet::new(),
+            timed_out: HashSet::new(),
             next_id: 1,
             stats: GenStats::default(),
         };

@@ -80,6 +80,11 @@ pub struct Recording {
     pub partial: bool,
 }
 
+/// Generation gives each sequence a fifth of the per-call timeout (1 s of the default 5 s),
+/// reruns and replays all of it: a call that hangs stalls a round for a fifth as long, and
+/// every recorded test ran in at most a fifth of the time its replay allows.
+pub const GENERATION_TIMEOUT_FRACTION: u32 = 5;
+
 /// Records a suite on `store`'s reference with `config`'s pools; writes it even when
 /// interrupted or when the workers fail (then `error` or `partial` say so).
 pub fn record(
@@ -92,7 +97,11 @@ pub fn record(
     let provisioned = store.provision(&spec)?;
     // The first Ctrl-C (or SIGTERM) kills the calls running in generation at once…
     config.abort = Some(&interrupt::FIRST);
-    let pool = Pool::start(&plan.reference, provisioned.jvm.clone(), config.clone())?;
+    let generating = PoolConfig {
+        timeout_fraction: GENERATION_TIMEOUT_FRACTION,
+        ..config.clone()
+    };
+    let pool = Pool::start(&plan.reference, provisioned.jvm.clone(), generating)?;
     // …the second those of a rerun.
     config.abort = Some(&interrupt::SECOND);
     let model = describe(&pool, &plan)?;

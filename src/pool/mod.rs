@@ -50,6 +50,10 @@ pub struct PoolConfig {
     /// Use the target's own `timeout:` instead of `timeout` when it sets one (the user gave
     /// no `--timeout`).
     pub target_timeout: bool,
+    /// Each sequence gets `timeout / timeout_fraction` (at least 1): generation gives a
+    /// fifth, so a call that hangs costs it less and every recorded test ran well within
+    /// what its replay allows.
+    pub timeout_fraction: u32,
     /// Longest a JVM may take to start.
     pub startup_timeout: Duration,
     /// Sequences sent to a worker in one message.
@@ -71,6 +75,7 @@ impl PoolConfig {
             jobs: std::thread::available_parallelism().map_or(1, |n| n.get()),
             timeout: Duration::from_secs(5),
             target_timeout: false,
+            timeout_fraction: 1,
             startup_timeout: Duration::from_secs(60),
             batch: 500,
             worker_exe: std::env::current_exe().unwrap_or_else(|_| "difftest".into()),
@@ -134,6 +139,7 @@ impl Pool {
         if let Some(timeout) = jvm.timeout.filter(|_| config.target_timeout) {
             config.timeout = timeout;
         }
+        config.timeout /= config.timeout_fraction.max(1);
         let threads = rayon::ThreadPoolBuilder::new()
             .num_threads(config.jobs.max(1))
             .build()
@@ -315,6 +321,14 @@ impl Pool {
                     self.retire(&worker);
                     return Err(PoolError::Stopped);
                 }
+                Err(Failure::Timeout) if !isolate => {
+                    // Every earlier answer arrived (the worker sends each as soon as it is
+                    // complete), so the first sequence not answered is the one that hangs:
+                    // blamed at once, without waiting for it a second time.
+                    self.retire(&worker);
+                    results.push(self.blame(Failure::Timeout));
+                    worker = self.spawn()?;
+                }
                 Err(failure) => {
                     self.retire(&worker);
                     if isolate && failure.killed_from_outside() && outside < 2 {
@@ -325,7 +339,9 @@ impl Pool {
                         isolate = false;
                         outside = 0;
                     } else {
-                        isolate = true; // run the rest one answer at a time to find the culprit
+                        // A crash may lose the answers not yet written: run the rest one
+                        // written answer at a time to find the culprit.
+                        isolate = true;
                     }
                     worker = self.spawn()?;
                 }

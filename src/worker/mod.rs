@@ -5,6 +5,7 @@
 //! under test prints goes to stderr, never into the protocol channel.
 
 pub mod agent;
+mod answers;
 pub mod encode;
 pub mod jvm;
 pub mod protocol;

@@ -36,8 +36,9 @@ pub enum Request {
     Properties { names: Vec<String> },
     /// The literal constants of these classes' class files.
     Constants { classes: Vec<String> },
-    /// Run sequences; `first_id` numbers them. With `isolate`, every answer is flushed at
-    /// once (used after a failure, to pin it to one sequence).
+    /// Run sequences; `first_id` numbers them. Every answer is sent as soon as it is
+    /// complete; with `isolate`, it is written before the next sequence runs, so that even a
+    /// crash is pinned to one sequence (used after a crash).
     Run {
         first_id: u64,
         isolate: bool,

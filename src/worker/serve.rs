@@ -3,6 +3,7 @@
 //! a thread with a large stack, and answers requests until `Bye` or end of input.
 
 use super::agent;
+use super::answers::Answers;
 use super::encode::encode;
 use super::jvm::{Entry, Jvm};
 use super::protocol::{PROTOCOL_VERSION, Request, Response, SeqRequest, receive, send};
@@ -12,15 +13,13 @@ use crate::model::ApiModel;
 use crate::sequence::SeqResult;
 use std::collections::BTreeMap;
 use std::fs::File;
-use std::io::{BufReader, BufWriter, Write};
+use std::io::{BufReader, Write};
 use std::os::fd::FromRawFd;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// Native stack of the thread that runs Java code: deep recursion in the code under test
 /// must end in a `StackOverflowError`, not in a crash of the worker.
 const JAVA_THREAD_STACK: usize = 16 << 20;
-/// Without `isolate`, answers are flushed at least this often.
-const FLUSH_EVERY: Duration = Duration::from_millis(10);
 
 /// Entry point of `difftest __worker`; returns the process exit code.
 pub fn main(args: &WorkerArgs) -> i32 {
@@ -93,7 +92,13 @@ fn serve(
     data_limit: Option<u64>,
 ) -> i32 {
     let mut input = BufReader::with_capacity(1 << 20, input);
-    let mut out = BufWriter::with_capacity(1 << 16, output);
+    let mut out = match Answers::new(output) {
+        Ok(out) => out,
+        Err(e) => {
+            eprintln!("difftest worker: cannot start its answer writer: {e}");
+            return 3;
+        }
+    };
     let jvm = match start(&mut input, &mut out, began, warnings, data_limit) {
         Some(jvm) => jvm,
         None => return 3,
@@ -107,7 +112,7 @@ fn serve(
             return 3;
         }
     }
-    let _ = out.flush();
+    let _ = out.finish();
     // The JVM cannot be unloaded, and DestroyJavaVM may wait forever for a stuck thread.
     // SAFETY: ends the process without running destructors, which is what we want here.
     unsafe { libc::_exit(0) }
@@ -185,7 +190,7 @@ fn fail(out: &mut impl Write, error: String) {
     let _ = out.flush();
 }
 
-fn answer(jvm: &Jvm, req: Request, out: &mut impl Write) -> std::io::Result<()> {
+fn answer(jvm: &Jvm, req: Request, out: &mut Answers) -> std::io::Result<()> {
     let resp = match req {
         Request::Describe { classes, packages } => describe(jvm, &classes, &packages),
         Request::Properties { names } => properties(jvm, &names),
@@ -241,15 +246,16 @@ fn properties(jvm: &Jvm, names: &[String]) -> Response {
     }
 }
 
+/// Runs the sequences, each answer handed to the writer as soon as it is complete; with
+/// `isolate`, each is written before the next call runs (see [`Answers`]).
 fn run(
     jvm: &Jvm,
     first_id: u64,
     isolate: bool,
     contracts: bool,
     sequences: &[SeqRequest],
-    out: &mut impl Write,
+    out: &mut Answers,
 ) -> std::io::Result<()> {
-    let mut flushed = Instant::now();
     for (i, seq) in sequences.iter().enumerate() {
         let result = run_one(jvm, seq, contracts);
         send(
@@ -259,9 +265,9 @@ fn run(
                 result,
             },
         )?;
-        if isolate || flushed.elapsed() >= FLUSH_EVERY {
-            out.flush()?;
-            flushed = Instant::now();
+        match isolate {
+            true => out.flush_written()?,
+            false => out.flush()?,
         }
     }
     send(out, &Response::RunDone)?;
