@@ -123,11 +123,11 @@ fn duplicate_test_ids_are_exit_2_for_replay_and_export() {
 fn suite_formats_outside_the_range_are_exit_2() {
     let dir = tempfile::tempdir().unwrap();
     let text = fixture_suite();
-    let zero = difftest::suite::checksum::seal(&text.replacen("format: 4", "format: 0", 1));
+    let zero = difftest::suite::checksum::seal(&text.replacen("format: 3", "format: 0", 1));
     let zero = write(dir.path(), "zero.yaml", &zero);
     assert_bad(dir.path(), &replay_args(&zero), &["zero.yaml", "format 0"]);
     let unchecked: String = text
-        .replacen("format: 4", "format: 2", 1)
+        .replacen("format: 3", "format: 2", 1)
         .lines()
         .filter(|l| !l.starts_with("  sum: ") && !l.starts_with("# end: "))
         .map(|l| format!("{l}\n"))

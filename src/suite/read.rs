@@ -403,10 +403,10 @@ impl Uses {
     /// Takes a line; false when it names a block not held, or begins a malformed block.
     fn line(&mut self, line: &[u8]) -> bool {
         let text = || std::str::from_utf8(line).ok();
-        if !line.starts_with(b" ") {
-            if let Some((n, uses)) = self.open.take() {
-                self.left.insert(n, uses);
-            }
+        if !line.starts_with(b" ")
+            && let Some((n, uses)) = self.open.take()
+        {
+            self.left.insert(n, uses);
         }
         if let Some(rest) = line.strip_prefix(SHARED.as_bytes()) {
             let parsed = std::str::from_utf8(rest).ok().and_then(parse_shared);
