@@ -1,13 +1,14 @@
 //! Writes a suite N times as large as a recorded one, for memory and throughput
 //! measurements (README, Performance): every test is repeated N times under new ids, in
-//! ascending id order, and the copy is sealed like any suite difftest writes.
+//! ascending id order, and the copy is shared and sealed like any suite difftest writes
+//! (so each copy names the blocks the first defined, as a suite N times as large would).
 //!
 //! ```sh
 //! cargo run --release --example grow_suite -- oracles/temurin17.yaml 4 /tmp/x4.yaml.zst
 //! ```
 
-use difftest::suite::Writer;
 use difftest::suite::read::{SuiteReader, collect};
+use difftest::suite::{Writer, share};
 use std::path::PathBuf;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -24,7 +25,21 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let tests = suite.tests.len() as u64 * times;
     header.counts.insert("tests".into(), tests);
     header.counts.insert("error-revealing".into(), 0);
+    let copies = || {
+        (0..times).flat_map(|copy| {
+            suite.tests.iter().map(move |t| {
+                let mut t = t.clone();
+                t.id += copy * span;
+                t
+            })
+        })
+    };
+    let mut counter = share::Counter::default();
+    copies().for_each(|t| counter.add(&t));
+    let mut planner = counter.planner();
+    copies().for_each(|t| planner.add(&t));
     let mut w = Writer::create(&to, &header, &suite.exceptions)?;
+    w.share(planner.finish());
     for copy in 0..times {
         for t in &suite.tests {
             let mut t = t.clone();

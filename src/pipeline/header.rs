@@ -9,7 +9,7 @@ use crate::generate::{Recorded, StopReason};
 use crate::model::ApiModel;
 use crate::pool::Pool;
 use crate::sequence::Observed;
-use crate::suite::{FORMAT_VERSION, Header, SuiteError, Writer};
+use crate::suite::{FORMAT_VERSION, Header, SuiteError, Writer, share};
 use crate::targets::Fingerprint;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -149,14 +149,22 @@ pub fn stop_text(reason: StopReason) -> &'static str {
     }
 }
 
-/// Writes the suite atomically, test by test.
+/// Writes the suite atomically, test by test, with the statements the tests share written
+/// once (planned in two passes over the tests, each expanded one at a time).
 pub fn write(
     path: &Path,
     header: &Header,
     kinds: &BTreeMap<String, ExceptionKind>,
     rec: &Recorded,
 ) -> Result<(), SuiteError> {
+    let expand =
+        |t: &crate::generate::kept_tests::KeptTest| t.expand(&rec.store, &rec.names, &rec.values);
+    let mut counter = share::Counter::default();
+    rec.tests.iter().for_each(|t| counter.add(&expand(t)));
+    let mut planner = counter.planner();
+    rec.tests.iter().for_each(|t| planner.add(&expand(t)));
     let mut w = Writer::create(path, header, kinds)?;
+    w.share(planner.finish());
     for t in &rec.tests {
         w.test(&t.expand(&rec.store, &rec.names, &rec.values))?;
     }

@@ -1,6 +1,8 @@
-//! The suite's integrity lines (format 3). Every test entry ends with `  sum: HEX`, the
-//! 64-bit XXH3 of the entry's own lines (from `- id:` up to the sum line), so the reader names
-//! the exact test that was changed. The file ends with one comment line,
+//! The suite's integrity lines (format 3 on). Every test entry ends with `  sum: HEX`, the
+//! 64-bit XXH3 of the entry's own lines (from `- id:` up to the sum line) followed, from
+//! format 4, by the sums of the shared blocks it names (one hex digest a line, in order), so
+//! a test's sum covers its whole expansion and the reader names the exact test or block
+//! that was changed. The file ends with one comment line,
 //!
 //! ```text
 //! # end: 59249 tests, 56 error-revealing, xxh3 0123456789abcdef
@@ -86,16 +88,26 @@ pub fn parse_hex(s: &str) -> Option<u64> {
 
 /// Recomputes every sum line and the end line of a suite written by hand (or by a test
 /// that edits one on purpose): the text is taken as it is, trusted, and sealed. Entries
-/// are `- id:` lines at the start of a line after the `tests:` line; old sum and end lines
-/// are dropped. Not used on any file difftest reads on its own.
+/// are `- id:` and `- shared:` lines at the start of a line after the `tests:` line; an
+/// entry that names blocks gets their new sums in its own; old sum and end lines are
+/// dropped. Not used on any file difftest reads on its own.
 pub fn seal(text: &str) -> String {
+    use super::blocks::{SHARED, is_ref, parse_ref, parse_shared};
     let mut out = String::with_capacity(text.len() + text.len() / 8);
-    let mut entry: Option<usize> = None;
+    // The open entry: where it starts, its block number, the sums of the blocks it names.
+    let mut entry: Option<(usize, Option<u64>, String)> = None;
+    let mut sums = std::collections::HashMap::new();
     let (mut tests, mut errors, mut in_errors, mut in_body) = (0, 0, false, false);
-    let close = |out: &mut String, entry: &mut Option<usize>| {
-        if let Some(start) = entry.take() {
-            let line = sum_line(&out[start..]);
-            out.push_str(&line);
+    let close = |out: &mut String,
+                 entry: &mut Option<(usize, Option<u64>, String)>,
+                 sums: &mut std::collections::HashMap<u64, String>| {
+        if let Some((start, block, refs)) = entry.take() {
+            let text = format!("{}{refs}", &out[start..]);
+            let hex = format!("{:016x}", digest(text.as_bytes()));
+            out.push_str(&format!("{SUM}{hex}\n"));
+            if let Some(n) = block {
+                sums.insert(n, hex);
+            }
         }
     };
     for line in text.split_inclusive('\n') {
@@ -105,7 +117,7 @@ pub fn seal(text: &str) -> String {
         }
         let top = !bare.starts_with(' ') && !bare.is_empty();
         if top && in_body {
-            close(&mut out, &mut entry);
+            close(&mut out, &mut entry, &mut sums);
         }
         if bare.starts_with("tests:") {
             in_body = true;
@@ -114,11 +126,23 @@ pub fn seal(text: &str) -> String {
             in_errors = true;
         }
         if in_body && bare.starts_with("- id: ") {
-            entry = Some(out.len());
+            entry = Some((out.len(), None, String::new()));
             if in_errors {
                 errors += 1;
             } else {
                 tests += 1;
+            }
+        }
+        if let Some(rest) = bare.strip_prefix(SHARED).filter(|_| in_body) {
+            let number = parse_shared(rest).map(|p| p.0);
+            entry = Some((out.len(), number, String::new()));
+        }
+        let content = bare.strip_prefix("    ").filter(|c| is_ref(c.as_bytes()));
+        if let (Some(content), Some((_, _, refs))) = (content, entry.as_mut()) {
+            let named = parse_ref(content).ok().and_then(|r| sums.get(&r.2));
+            if let Some(sum) = named {
+                refs.push_str(sum);
+                refs.push('\n');
             }
         }
         out.push_str(line);
@@ -126,7 +150,7 @@ pub fn seal(text: &str) -> String {
             out.push('\n');
         }
     }
-    close(&mut out, &mut entry);
+    close(&mut out, &mut entry, &mut sums);
     let total = digest(out.as_bytes());
     out.push_str(&end_line(tests, errors, total));
     out

@@ -5,10 +5,12 @@
 //! [`read`]): a header mapping, the classification of the exceptions the tests expect, then
 //! one entry per test whose statements are a block of Java-like lines ([`syntax`]).
 
+pub mod blocks;
 pub mod checksum;
 pub mod compress;
 pub mod entries;
 pub mod read;
+pub mod share;
 pub mod syntax;
 pub mod write;
 
@@ -22,8 +24,10 @@ use std::path::{Path, PathBuf};
 pub use write::Writer;
 
 /// Version of the suite file format. 2 added `// varies`; 3 added a checksum to every test
-/// and an end line with the counts and the whole file's checksum ([`checksum`]).
-pub const FORMAT_VERSION: u32 = 3;
+/// and an end line with the counts and the whole file's checksum ([`checksum`]); 4 added
+/// shared blocks, statements written once and named by the tests that start from them
+/// ([`blocks`], [`share`]).
+pub const FORMAT_VERSION: u32 = 4;
 
 /// The oldest format read: older suites carry no checksums, so a corrupt byte in them
 /// could pass the gate; they are refused and must be recorded again.
@@ -160,9 +164,11 @@ impl Suite {
         self.tests.iter().flat_map(|t| &t.statements).chain(errors)
     }
 
-    /// Writes the suite atomically (a temporary file in the same folder, then a rename).
+    /// Writes the suite atomically (a temporary file in the same folder, then a rename),
+    /// with the statements its tests share written once ([`share`]).
     pub fn save(&self, path: &Path) -> Result<(), SuiteError> {
         let mut w = Writer::create(path, &self.header, &self.exceptions)?;
+        w.share(share::plan(|| self.tests.iter()));
         for t in &self.tests {
             w.test(t)?;
         }

@@ -9,6 +9,7 @@
 //! error before that is an error naming the file and line, and whoever read tests until then
 //! must drop what it did with them.
 
+use super::blocks::{SHARED, is_ref, parse_ref, parse_shared};
 use super::checksum::{END, Running, parse_end};
 use super::entries::{Entries, Item, syntax};
 use super::{FORMAT_VERSION, Header, MIN_FORMAT_VERSION, Suite, SuiteError, Test};
@@ -159,7 +160,8 @@ impl SuiteReader {
     /// Moves on, without parsing, to the `index`-th (from 0) wanted regression test, so that
     /// [`Self::next_test`] returns it next. Only forward; false when there is no such test.
     /// Tests skipped are not checked here: whoever reads them checks them, and [`verify`]
-    /// checked the whole file.
+    /// checked the whole file. Shared blocks are read and checked all the same (a later
+    /// test may name them), and the blocks a skipped test names are counted as used.
     pub fn skip_to(&mut self, entries: &mut Entries, index: usize) -> Result<bool, SuiteError> {
         if self.begun == index + 1 && entries.open() {
             return Ok(true); // the entry already begun
@@ -173,9 +175,22 @@ impl SuiteReader {
                 self.done = true;
                 return Ok(false);
             }
-            if !self.lines.last.starts_with(b"- id: ") {
+            let last = &self.lines.last;
+            if last.starts_with(SHARED.as_bytes())
+                || (entries.open_block() && !last.starts_with(b"- "))
+            {
+                let line = self.lines.line_text()?;
+                entries.line(line, self.lines.n)?;
                 continue;
             }
+            if !last.starts_with(b"- id: ") {
+                if let Some(content) = last.strip_prefix(b"    ").filter(|c| is_ref(c)) {
+                    let content = std::str::from_utf8(content).unwrap_or_default();
+                    entries.skipped_line(content, self.lines.n)?;
+                }
+                continue;
+            }
+            entries.end_block()?;
             if !self.is_wanted(&self.lines.last) {
                 self.tests += 1;
                 continue;
@@ -330,8 +345,13 @@ pub fn verify(path: &Path, wanted: impl Fn(u64) -> bool) -> Result<usize, SuiteE
     let mut lines = Lines::new(path, input, compressed);
     let (mut entries, mut selected, mut errors_section) = (0, 0, false);
     let mut ids = std::collections::HashSet::new();
+    let mut blocks = Uses::default();
     while lines.read_line()? {
         let line = &lines.last;
+        if !blocks.line(line) {
+            // Reading the tests names the reference, block or line that is wrong.
+            SuiteReader::open(path)?.for_each(|_| Ok(()))?;
+        }
         if line.starts_with(b"error_revealing:") {
             errors_section = true;
         }
@@ -354,6 +374,9 @@ pub fn verify(path: &Path, wanted: impl Fn(u64) -> bool) -> Result<usize, SuiteE
         .ok()
         .and_then(parse_end)
         .ok_or_else(|| lines.truncated(n))?;
+    if !blocks.left.is_empty() {
+        SuiteReader::open(path)?.for_each(|_| Ok(()))?;
+    }
     if end.tests + end.errors != entries || lines.total.value() != end.total {
         // Reading the tests names the test or line that is wrong, where one is.
         SuiteReader::open(path)?.for_each(|_| Ok(()))?;
@@ -365,6 +388,47 @@ pub fn verify(path: &Path, wanted: impl Fn(u64) -> bool) -> Result<usize, SuiteE
         ));
     }
     Ok(selected)
+}
+
+/// The uses of shared blocks, counted without parsing: each block's `used by` count against
+/// the references that follow it.
+#[derive(Default)]
+struct Uses {
+    left: std::collections::HashMap<u64, u32>,
+    /// The block being read: named only once it ends.
+    open: Option<(u64, u32)>,
+}
+
+impl Uses {
+    /// Takes a line; false when it names a block not held, or begins a malformed block.
+    fn line(&mut self, line: &[u8]) -> bool {
+        let text = || std::str::from_utf8(line).ok();
+        if !line.starts_with(b" ")
+            && let Some((n, uses)) = self.open.take()
+        {
+            self.left.insert(n, uses);
+        }
+        if let Some(rest) = line.strip_prefix(SHARED.as_bytes()) {
+            let parsed = std::str::from_utf8(rest).ok().and_then(parse_shared);
+            let fresh = parsed.is_some_and(|(n, _)| !self.left.contains_key(&n));
+            self.open = parsed;
+            return fresh;
+        }
+        if !line.strip_prefix(b"    ").is_some_and(is_ref) {
+            return true;
+        }
+        let number = text()
+            .and_then(|t| parse_ref(t.trim_start()).ok())
+            .map(|r| r.2);
+        let Some((n, left)) = number.and_then(|n| Some(n).zip(self.left.get_mut(&n))) else {
+            return false;
+        };
+        *left -= 1;
+        if *left == 0 {
+            self.left.remove(&n);
+        }
+        true
+    }
 }
 
 /// Parses the text of a suite file read from `path`.

@@ -147,7 +147,7 @@ fn newer_format_is_refused_and_errors_name_file_and_line() {
     let path = dir.path().join("ref.yaml");
     sample().save(&path).unwrap();
     let text = std::fs::read_to_string(&path).unwrap();
-    std::fs::write(&path, text.replace("format: 3", "format: 99")).unwrap();
+    std::fs::write(&path, text.replace("format: 4", "format: 99")).unwrap();
     let err = Suite::load(&path).unwrap_err();
     assert!(matches!(err, SuiteError::Format { found: 99, .. }), "{err}");
     let broken = text.replace("v2 = ((java", "v2 = ((java bad");
@@ -165,6 +165,8 @@ fn two_tests_text(dir: &std::path::Path) -> String {
     let mut suite = sample();
     let mut second = suite.tests[0].clone();
     second.id = 4;
+    // Not a copy of the first, which would share a block with it.
+    second.statements[1] = Statement::literal("java.lang.String", "other");
     suite.tests.push(second);
     suite.header.counts.insert(s("tests"), 2);
     let path = dir.join("two.yaml");
@@ -254,10 +256,10 @@ fn deleted_tests_cut_files_and_edited_headers_are_caught() {
 fn formats_outside_the_supported_range_are_refused() {
     let dir = tempfile::tempdir().unwrap();
     let text = two_tests_text(dir.path());
-    let zero = checksum::seal(&text.replace("format: 3", "format: 0"));
+    let zero = checksum::seal(&text.replace("format: 4", "format: 0"));
     let err = load_text(dir.path(), &zero).unwrap_err();
     assert!(matches!(err, SuiteError::NoSuchFormat { .. }), "{err}");
-    let two = text.replace("format: 3", "format: 2");
+    let two = text.replace("format: 4", "format: 2");
     let err = load_text(dir.path(), &two).unwrap_err();
     assert!(
         matches!(err, SuiteError::Unchecked { found: 2, .. }),

@@ -16,14 +16,17 @@
 //!   sum: 5f0c1b2e4d6a7980
 //! ```
 
-use super::checksum::{Running, end_line, sum_line};
+use super::blocks::{ref_line, shared_line};
+use super::checksum::{Running, SUM, digest, end_line, sum_line};
 use super::compress::Sink;
+use super::share::{Plan, Seg};
 use super::syntax::{EXPECT, VARIES, write_expr, write_observed, write_observer};
 use super::{ErrorTest, Header, SuiteError, Test};
 use crate::contracts::ExceptionKind;
-use crate::sequence::Statement;
+use crate::sequence::{Observed, Statement};
 use serde::Serialize;
 use std::collections::BTreeMap;
+use std::collections::HashMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -44,6 +47,14 @@ enum Section {
     Errors,
 }
 
+/// A block already written.
+struct Written {
+    number: u64,
+    sum: String,
+    left: u32,
+    len: usize,
+}
+
 /// A suite being written; nothing replaces the target until [`Writer::finish`].
 pub struct Writer {
     path: PathBuf,
@@ -53,6 +64,16 @@ pub struct Writer {
     total: Running,
     tests: usize,
     errors: usize,
+    /// Which blocks to write and name ([`super::share`]); none writes every test in full.
+    plan: Option<Plan>,
+    /// Regression tests written so far.
+    written: usize,
+    /// Blocks written and still to be named, by their index in the plan.
+    blocks: HashMap<u32, Written>,
+    /// Blocks written so far.
+    defined: u64,
+    /// The sums of the blocks the entry in `buf` names, which its own sum covers too.
+    refs: String,
 }
 
 impl Writer {
@@ -82,6 +103,11 @@ impl Writer {
             total: Running::default(),
             tests: 0,
             errors: 0,
+            plan: None,
+            written: 0,
+            blocks: HashMap::new(),
+            defined: 0,
+            refs: String::new(),
         };
         w.emit(format!("{BANNER}\n").as_bytes())?;
         w.emit(yaml.as_bytes())?;
@@ -94,14 +120,28 @@ impl Writer {
         self.out.write_all(bytes).map_err(|e| self.io(e))
     }
 
-    /// Writes the entry in `self.buf` followed by its sum line.
-    fn emit_entry(&mut self) -> Result<(), SuiteError> {
+    /// Shares statements between the regression tests as `plan` says; they must then be
+    /// written in the plan's order.
+    pub fn share(&mut self, plan: Plan) {
+        self.plan = Some(plan);
+    }
+
+    /// Writes the entry in `self.buf` followed by its sum line (over its text and the sums
+    /// of the blocks it names); returns the sum.
+    fn emit_entry(&mut self) -> Result<String, SuiteError> {
         let mut buf = std::mem::take(&mut self.buf);
-        let sum = sum_line(&buf);
+        let sum = if self.refs.is_empty() {
+            sum_line(&buf)
+        } else {
+            let mut text = buf.clone();
+            text.push_str(&self.refs);
+            self.refs.clear();
+            format!("{SUM}{:016x}\n", digest(text.as_bytes()))
+        };
         buf.push_str(&sum);
         let written = self.emit(buf.as_bytes());
         self.buf = buf;
-        written
+        written.map(|()| sum[SUM.len()..SUM.len() + 16].to_string())
     }
 
     fn io(&self, source: std::io::Error) -> SuiteError {
@@ -137,10 +177,97 @@ impl Writer {
             return Err(self.invalid(t.id, "observers and observations differ in number"));
         }
         self.open(Section::Tests)?;
-        self.buf.clear();
-        format_test(&mut self.buf, t);
+        let Some(plan) = self.plan.take() else {
+            self.buf.clear();
+            format_test(&mut self.buf, t);
+            self.tests += 1;
+            return self.emit_entry().map(drop);
+        };
+        let written = self.shared_test(&plan, t);
+        self.plan = Some(plan);
+        written
+    }
+
+    /// Writes `t` as `plan` covers it, and before it the blocks it names first.
+    fn shared_test(&mut self, plan: &Plan, t: &Test) -> Result<(), SuiteError> {
+        let cover = match plan.tests.get(self.written) {
+            Some((id, cover)) if *id == t.id => plan.effective(cover),
+            _ => return Err(self.invalid(t.id, "not the test the sharing plan has next")),
+        };
+        self.written += 1;
+        for seg in &cover {
+            if let Seg::Block { block, start } = *seg {
+                self.define(plan, block, t, start as usize)?;
+            }
+        }
+        let mut buf = std::mem::take(&mut self.buf);
+        buf.clear();
+        buf.push_str(&format!("- id: {}\n", t.id));
+        self.segments(&mut buf, &cover, t, 0);
+        format_observers(&mut buf, t);
+        self.buf = buf;
         self.tests += 1;
-        self.emit_entry()
+        self.emit_entry().map(drop)
+    }
+
+    /// Writes block `block` (first the blocks it names) from `t`'s statements at `at`.
+    fn define(&mut self, plan: &Plan, block: u32, t: &Test, at: usize) -> Result<(), SuiteError> {
+        if self.blocks.contains_key(&block) {
+            return Ok(());
+        }
+        let b = &plan.blocks[block as usize];
+        let cover = plan.effective(&b.cover);
+        for seg in &cover {
+            if let Seg::Block { block, start } = *seg {
+                self.define(plan, block, t, at + start as usize)?;
+            }
+        }
+        self.defined += 1;
+        let n = self.defined;
+        let mut buf = std::mem::take(&mut self.buf);
+        buf.clear();
+        buf.push_str(&shared_line(n, b.uses));
+        self.segments(&mut buf, &cover, t, at);
+        self.buf = buf;
+        let sum = self.emit_entry()?;
+        let written = Written {
+            number: n,
+            sum,
+            left: b.uses,
+            len: b.len as usize,
+        };
+        self.blocks.insert(block, written);
+        Ok(())
+    }
+
+    /// Appends the code block of statements `at…` of `t` as `cover` says, numbered from 0
+    /// (blocks named by reference), and notes the sums of the blocks named.
+    fn segments(&mut self, out: &mut String, cover: &[Seg], t: &Test, at: usize) {
+        out.push_str("  code: |\n");
+        for seg in cover {
+            match *seg {
+                Seg::Own { start, len } => {
+                    for i in start as usize..(start + len) as usize {
+                        let s = t.statements[at + i].remap(|v| v - at);
+                        let expected = t.expected_steps.get(at + i).and_then(Option::as_ref);
+                        format_step(out, i, &s, expected, t.varies_at(at + i));
+                    }
+                }
+                Seg::Block { block, start } => {
+                    // Defined before any entry that names it.
+                    let Some(w) = self.blocks.get_mut(&block) else {
+                        continue;
+                    };
+                    ref_line(out, start as usize, w.len, w.number);
+                    self.refs.push_str(&w.sum);
+                    self.refs.push('\n');
+                    w.left -= 1;
+                    if w.left == 0 {
+                        self.blocks.remove(&block);
+                    }
+                }
+            }
+        }
     }
 
     /// Appends an error-revealing test.
@@ -149,7 +276,7 @@ impl Writer {
         self.buf.clear();
         format_error_test(&mut self.buf, e);
         self.errors += 1;
-        self.emit_entry()
+        self.emit_entry().map(drop)
     }
 
     /// Closes the lists, flushes and renames the file into place.
@@ -177,35 +304,52 @@ impl Writer {
     }
 }
 
+/// Appends statement line `i` with its expected value (or `varies`).
+fn format_step(
+    out: &mut String,
+    i: usize,
+    s: &Statement,
+    expected: Option<&Observed>,
+    varies: bool,
+) {
+    out.push_str("    v");
+    out.push_str(&i.to_string());
+    out.push_str(" = ");
+    write_expr(out, s);
+    if let Some(o) = expected {
+        out.push_str(EXPECT);
+        write_observed(out, o);
+    } else if varies {
+        out.push_str(EXPECT);
+        out.push_str(VARIES);
+    }
+    out.push('\n');
+}
+
 fn format_code(
     out: &mut String,
     statements: &[Statement],
-    expected: &[Option<crate::sequence::Observed>],
+    expected: &[Option<Observed>],
     varies: &[usize],
 ) {
     out.push_str("  code: |\n");
     for (i, s) in statements.iter().enumerate() {
-        out.push_str("    v");
-        out.push_str(&i.to_string());
-        out.push_str(" = ");
-        write_expr(out, s);
-        if let Some(Some(o)) = expected.get(i) {
-            out.push_str(EXPECT);
-            write_observed(out, o);
-        } else if varies.binary_search(&i).is_ok() {
-            out.push_str(EXPECT);
-            out.push_str(VARIES);
-        }
-        out.push('\n');
+        let e = expected.get(i).and_then(Option::as_ref);
+        format_step(out, i, s, e, varies.binary_search(&i).is_ok());
     }
 }
 
-/// Appends one regression test entry.
+/// Appends one regression test entry, every statement written out.
 pub fn format_test(out: &mut String, t: &Test) {
     out.push_str("- id: ");
     out.push_str(&t.id.to_string());
     out.push('\n');
     format_code(out, &t.statements, &t.expected_steps, &t.varies);
+    format_observers(out, t);
+}
+
+/// Appends the `observe` block of a regression test, if it has observers.
+fn format_observers(out: &mut String, t: &Test) {
     if t.observers.is_empty() {
         return;
     }

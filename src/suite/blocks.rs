@@ -1,0 +1,178 @@
+//! Shared blocks as read (format 4): the lines that define and name them, and the blocks a
+//! reader holds until their last use. A block entry is
+//!
+//! ```yaml
+//! - shared: 7  # used by 3
+//!   code: |
+//!     v0 = (int) 100
+//!     v1 = new java.util.ArrayList((int) v0)
+//!   sum: 0c5d…
+//! ```
+//!
+//! and a test (or a later block) names it where its statements go, numbering on:
+//! `v4..v5 = shared 7` stands for the block's `v0..v1` as `v4..v5`, expected values and all.
+//! Blocks are numbered 1, 2, 3… in file order and always come before their first use; the
+//! count says how many references follow, so a reader keeps a block exactly until the last
+//! one. A block is held as its own statements and the blocks it names (shared, never
+//! copied), so what a reader holds is about the size of the blocks' text, not of their
+//! expansion.
+
+use crate::sequence::{Observed, Statement};
+use std::sync::Arc;
+
+/// The first words of a block entry.
+pub const SHARED: &str = "- shared: ";
+
+/// Between a block's number and its count of uses.
+const USED_BY: &str = "  # used by ";
+
+/// A line of statements written out, with its check and whether it varies.
+pub type Step = (Statement, Option<Observed>, bool);
+
+/// A block as held: its length and its pieces in order.
+#[derive(Debug)]
+pub struct Block {
+    pub len: usize,
+    pub pieces: Vec<Piece>,
+}
+
+/// A part of a block: statements written out (numbered within the block), or another block.
+#[derive(Debug)]
+pub enum Piece {
+    Own(Vec<Step>),
+    Shared(Arc<Block>),
+}
+
+impl Block {
+    /// Appends the block's statements as statements `offset…` of a test.
+    pub fn expand(
+        &self,
+        offset: usize,
+        statements: &mut Vec<Statement>,
+        expected: &mut Vec<Option<Observed>>,
+        varies: &mut Vec<usize>,
+    ) {
+        for piece in &self.pieces {
+            match piece {
+                Piece::Own(steps) => {
+                    for (s, e, v) in steps {
+                        if *v {
+                            varies.push(statements.len());
+                        }
+                        statements.push(s.remap(|i| i + offset));
+                        expected.push(e.clone());
+                    }
+                }
+                Piece::Shared(b) => b.expand(statements.len(), statements, expected, varies),
+            }
+        }
+    }
+}
+
+/// A block read and checked, until its last use.
+pub struct Held {
+    pub block: Arc<Block>,
+    pub sum: u64,
+    /// Uses still to come.
+    pub left: u32,
+    /// The line it begins on.
+    pub line: usize,
+}
+
+/// A block entry as held: its own statements between the blocks it names (`named`: each
+/// with the statement it starts at, in order).
+pub fn hold(
+    statements: Vec<Statement>,
+    expected: Vec<Option<Observed>>,
+    varies: &[usize],
+    named: Vec<(usize, Arc<Block>)>,
+) -> Block {
+    let len = statements.len();
+    let mut named = named.into_iter().peekable();
+    let (mut pieces, mut own, mut skip) = (Vec::new(), Vec::new(), 0);
+    for (i, (s, x)) in statements.into_iter().zip(expected).enumerate() {
+        if let Some((_, b)) = named.next_if(|(at, _)| *at == i) {
+            if !own.is_empty() {
+                pieces.push(Piece::Own(std::mem::take(&mut own)));
+            }
+            skip = b.len;
+            pieces.push(Piece::Shared(b));
+        }
+        if skip > 0 {
+            skip -= 1;
+            continue;
+        }
+        own.push((s, x, varies.binary_search(&i).is_ok()));
+    }
+    if !own.is_empty() {
+        pieces.push(Piece::Own(own));
+    }
+    Block { len, pieces }
+}
+
+fn number<T: std::str::FromStr>(s: &str) -> Option<T> {
+    let digits = !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    digits.then(|| s.parse().ok()).flatten()
+}
+
+/// The line that begins block `n`, named `uses` times later.
+pub fn shared_line(n: u64, uses: u32) -> String {
+    format!("{SHARED}{n}{USED_BY}{uses}\n")
+}
+
+/// A block's number and uses, from the text after [`SHARED`].
+pub fn parse_shared(rest: &str) -> Option<(u64, u32)> {
+    let (n, uses) = rest.split_once(USED_BY)?;
+    Some((number(n)?, number(uses)?))
+}
+
+/// Appends the code line that names block `n` as statements `first..first + len`.
+pub fn ref_line(out: &mut String, first: usize, len: usize, n: u64) {
+    let last = first + len - 1;
+    out.push_str(&format!("    v{first}..v{last} = shared {n}\n"));
+}
+
+/// Whether a code line's content (after its indent) names a block: `vA..vB = …`.
+pub fn is_ref(content: &[u8]) -> bool {
+    let digits = content
+        .get(1..)
+        .map_or(0, |r| r.iter().take_while(|b| b.is_ascii_digit()).count());
+    content.first() == Some(&b'v') && digits > 0 && content[1 + digits..].starts_with(b"..")
+}
+
+/// A reference's first and last variable and the block it names, or why it is malformed.
+pub fn parse_ref(content: &str) -> Result<(usize, usize, u64), String> {
+    let bad = || format!("bad reference to a shared block: {content}");
+    let (vars, n) = content.split_once(" = shared ").ok_or_else(bad)?;
+    let (a, b) = vars.split_once("..").ok_or_else(bad)?;
+    let var = |v: &str| v.strip_prefix('v').and_then(number::<usize>);
+    match (var(a), var(b), number(n)) {
+        (Some(a), Some(b), Some(n)) if a <= b => Ok((a, b, n)),
+        _ => Err(bad()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_round_trip_and_near_misses_are_refused() {
+        let mut line = String::new();
+        ref_line(&mut line, 4, 3, 12);
+        assert_eq!(line, "    v4..v6 = shared 12\n");
+        let content = line.trim_start().trim_end();
+        assert!(is_ref(content.as_bytes()));
+        assert_eq!(parse_ref(content), Ok((4, 6, 12)));
+        assert!(!is_ref(b"v4 = (int) 3"));
+        assert!(!is_ref(b"v..v2 = shared 1"));
+        for bad in ["v6..v4 = shared 1", "v1..v2 = shared -1", "v1..v2 = test 3"] {
+            assert!(parse_ref(bad).is_err(), "{bad}");
+        }
+        let shared = shared_line(3, 2);
+        assert_eq!(shared, "- shared: 3  # used by 2\n");
+        let rest = shared.trim_end().strip_prefix(SHARED).unwrap();
+        assert_eq!(parse_shared(rest), Some((3, 2)));
+        assert_eq!(parse_shared("3  # used by +2"), None);
+    }
+}
