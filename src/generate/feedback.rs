@@ -157,7 +157,7 @@ impl Generator<'_> {
         normal: bool,
     ) {
         let mut checks = self.checks(stmts, steps);
-        let (mut observers, mut observed) = self.observations(&c.observers, observations);
+        let (mut observers, mut observed) = self.observations(&c.observers, observations, steps);
         let stack = caller_stack(stmts);
         let varies: Vec<u32> = (0..stmts.len() as u32)
             .filter(|&i| stack[i as usize])
@@ -339,16 +339,34 @@ impl Generator<'_> {
         out
     }
 
-    fn observations(&mut self, calls: &[ObsRef], got: &[Observed]) -> (Vec<ObsRef>, Vec<u32>) {
+    fn observations(
+        &mut self,
+        calls: &[ObsRef],
+        got: &[Observed],
+        steps: &[Observed],
+    ) -> (Vec<ObsRef>, Vec<u32>) {
         let mut observers = Vec::new();
         let mut values = Vec::new();
         for (o, v) in calls.iter().zip(got) {
+            if self.unordered_text(o, steps) {
+                continue;
+            }
             if let Some(v) = stable(v) {
                 observers.push(*o);
                 values.push(self.values.intern(&v));
             }
         }
         (observers, values)
+    }
+
+    /// Whether an observer is the `toString()` of one of the JDK's immutable sets or maps
+    /// (`Set.of`, `Map.of`, `Collectors.toUnmodifiableSet`), whose iteration order is
+    /// randomized per JVM by design: its text changes from run to run.
+    fn unordered_text(&self, o: &ObsRef, steps: &[Observed]) -> bool {
+        self.names.name(o.method) == "toString"
+            && matches!(steps.get(o.stmt as usize), Some(Observed::Object { class })
+                if class.starts_with("java.util.ImmutableCollections$Set")
+                    || class.starts_with("java.util.ImmutableCollections$Map"))
     }
 
     /// The candidate cut after its first `n` statements (the last of which threw); `None`
