@@ -110,6 +110,10 @@ pub struct Divergence {
     /// For a timeout or crash: how long, or how the worker died.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub detail: Option<String>,
+    /// For an observer: the call whose value it read (`Set.toString()` of what
+    /// `Security.getAlgorithms(String)` returned).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub observed: Option<String>,
 }
 
 /// The verdict on one replayed test.
@@ -191,6 +195,7 @@ fn whole(test: &Test, kind: Kind, detail: String) -> Verdict {
         expected: None,
         actual: None,
         detail: Some(detail),
+        observed: None,
     })
 }
 
@@ -243,6 +248,7 @@ fn compare_steps(test: &Test, actual: &[Observed]) -> Option<Divergence> {
                 expected,
                 actual: got.cloned(),
                 detail: None,
+                observed: None,
             });
         }
     }
@@ -267,6 +273,11 @@ fn compare_observers(test: &Test, steps: &[Observed], observations: &[Observed])
                 expected: Some(expected.clone()),
                 actual: got.cloned(),
                 detail: None,
+                observed: test
+                    .observers
+                    .get(j)
+                    .and_then(|o| test.statements.get(o.stmt))
+                    .map(step_callee),
             });
         }
     }

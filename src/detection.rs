@@ -4,8 +4,9 @@
 //! module only reads and matches, so it is tested without a JVM.
 //!
 //! A change is *found* when a test the report counts against the gate (new or accepted)
-//! has a callee matching one of the change's globs and values matching its patterns, read
-//! in the direction older → newer. Added API is found only through a replay of the newer
+//! has a callee matching one of the change's globs — or, for an observer, the call whose
+//! value it read (`Set.toString()` of `Security.getAlgorithms(String)`) — and values
+//! matching its patterns, read in the direction older → newer. Added API is found only through a replay of the newer
 //! implementation's suite on the older one (`missing` there); removed API through the
 //! forward replay. A message-only difference is reported as *shown*, not found: the gate
 //! does not count it.
@@ -179,6 +180,8 @@ pub struct Observation {
     pub test: u64,
     pub group: Option<String>,
     pub callee: String,
+    /// When `callee` is an observer: the call whose value it read.
+    pub observed: Option<String>,
     pub kind: Kind,
     pub before: String,
     pub after: String,
@@ -202,6 +205,7 @@ pub fn observations(report: &Report, reverse: bool) -> Vec<Observation> {
                 test: t.id,
                 group: t.group.clone(),
                 callee: t.callee.clone()?,
+                observed: t.observed.clone(),
                 kind: t.kind?,
                 before,
                 after,
@@ -230,7 +234,9 @@ impl KnownChange {
             ChangeKind::Behaviour => o.kind != Kind::Missing,
         };
         kind_fits
-            && self.callees.iter().any(|g| glob(g, &o.callee))
+            && self.callees.iter().any(|g| {
+                glob(g, &o.callee) || o.observed.as_ref().is_some_and(|c| glob(g, c))
+            })
             && self.before.as_ref().is_none_or(|re| re.is_match(&o.before))
             && self.after.as_ref().is_none_or(|re| re.is_match(&o.after))
     }
@@ -287,6 +293,7 @@ mod tests {
             test: 1,
             group: None,
             callee: callee.into(),
+            observed: None,
             kind,
             before: before.into(),
             after: after.into(),
@@ -314,6 +321,13 @@ mod tests {
             ..yes.clone()
         };
         assert!(!nnbsp.matches(&other_callee));
+        // An observer's difference counts for the call whose value it read.
+        let through_observer = Observation {
+            callee: "java.lang.Object.toString()".into(),
+            observed: Some("java.util.Date.toLocaleString()".into()),
+            ..yes.clone()
+        };
+        assert!(nnbsp.matches(&through_observer));
         let backwards = Observation {
             before: yes.after.clone(),
             after: yes.before.clone(),

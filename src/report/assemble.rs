@@ -291,6 +291,7 @@ fn test_report(
         let (r, t) = values(d);
         report.kind = Some(d.kind);
         report.callee = Some(d.callee.clone());
+        report.observed = d.observed.clone();
         report.ref_value = Some(r);
         report.tgt_value = Some(t);
     }
@@ -307,6 +308,7 @@ fn passed(id: u64) -> TestReport {
         kind: None,
         label: None,
         callee: None,
+        observed: None,
         ref_value: None,
         tgt_value: None,
     }

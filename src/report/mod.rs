@@ -269,6 +269,9 @@ pub struct TestReport {
     pub label: Option<Label>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub callee: Option<String>,
+    /// When `callee` is an observer: the call whose value it read.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub observed: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ref_value: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -166,6 +166,7 @@ fn placeholder(callee: &str, kind: Kind) -> Divergence {
         expected: None,
         actual: None,
         detail: None,
+        observed: None,
     }
 }
 

@@ -45,6 +45,7 @@ pub fn report_with_groups(n: usize, suite: &str) -> Report {
             group: Some(format!("g-{i:06x}")),
             kind: Some(Kind::Value),
             callee: Some(format!("Counter.m{i}()")),
+            observed: None,
             ref_value: Some("1".into()),
             tgt_value: Some("2".into()),
             cause: Some(format!("g-{i:06x}")),
