@@ -234,9 +234,10 @@ impl KnownChange {
             ChangeKind::Behaviour => o.kind != Kind::Missing,
         };
         kind_fits
-            && self.callees.iter().any(|g| {
-                glob(g, &o.callee) || o.observed.as_ref().is_some_and(|c| glob(g, c))
-            })
+            && self
+                .callees
+                .iter()
+                .any(|g| glob(g, &o.callee) || o.observed.as_ref().is_some_and(|c| glob(g, c)))
             && self.before.as_ref().is_none_or(|re| re.is_match(&o.before))
             && self.after.as_ref().is_none_or(|re| re.is_match(&o.after))
     }

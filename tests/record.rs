@@ -759,18 +759,42 @@ fn lookups_skip_telescoped_overloads_and_every_object_they_make_goes_on() {
     // Each country goes to `describe(c)` and, as a city, to `describe("", c)`; not to
     // `describe(c, "")`, which says what `describe(c)` says (random picks may still make a
     // few).
-    let alone = calls_with(&suite, "rec.Places.describe(java.lang.String)", 0, country, |_| true);
+    let alone = calls_with(
+        &suite,
+        "rec.Places.describe(java.lang.String)",
+        0,
+        country,
+        |_| true,
+    );
     assert_eq!(alone.len(), 24, "{alone:?}");
-    let as_city = calls_with(&suite, "rec.Places.describe(java.lang.String,", 1, country, str::is_empty);
+    let as_city = calls_with(
+        &suite,
+        "rec.Places.describe(java.lang.String,",
+        1,
+        country,
+        str::is_empty,
+    );
     assert_eq!(as_city.len(), 24, "{as_city:?}");
-    let telescoped = calls_with(&suite, "rec.Places.describe(java.lang.String,", 0, country, str::is_empty);
+    let telescoped = calls_with(
+        &suite,
+        "rec.Places.describe(java.lang.String,",
+        0,
+        country,
+        str::is_empty,
+    );
     assert!(telescoped.len() < 12, "{telescoped:?}");
     // `at` has no shorter overload: both places of each country, and every object it made
     // goes on to `Maps.mapOf`.
     let mut reached = std::collections::BTreeSet::new();
     for t in &suite.tests {
-        let maps = t.statements.iter().any(|s| s.callee().starts_with("rec.Maps.mapOf("));
-        let made = t.statements.iter().any(|s| s.callee().starts_with("rec.Places.at("));
+        let maps = t
+            .statements
+            .iter()
+            .any(|s| s.callee().starts_with("rec.Maps.mapOf("));
+        let made = t
+            .statements
+            .iter()
+            .any(|s| s.callee().starts_with("rec.Places.at("));
         if !(maps && made) {
             continue;
         }
@@ -830,7 +854,10 @@ fn catalogues_keyed_by_a_name_get_the_simple_names_of_the_scopes_classes() {
     }
     // The Set it returns (an interface the scope describes) is observed through
     // toString(), not only its size.
-    let shown: Vec<&str> = text.lines().filter(|l| l.contains("java.util.Set")).collect();
+    let shown: Vec<&str> = text
+        .lines()
+        .filter(|l| l.contains("java.util.Set"))
+        .collect();
     assert!(
         text.contains(r#"toString()  // "[capital, harbour]""#),
         "no content observed: {shown:?}"

@@ -525,7 +525,12 @@ impl Generator<'_> {
             let tmpl = self.literal_template(string, &name);
             for &op in &keyed {
                 let value = Source::Literal(tmpl);
-                let lookup = Lookup { op, value, ty: string, pos: 0 };
+                let lookup = Lookup {
+                    op,
+                    value,
+                    ty: string,
+                    pos: 0,
+                };
                 self.sweeps.keyed.push_back(lookup);
             }
         }

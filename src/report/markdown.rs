@@ -220,7 +220,7 @@ fn group_section(out: &mut String, r: &Report, g: &GroupReport) {
             out,
             "- **Not reproduced side by side**: run now on {} and {}, the example does not \
              differ; the recorded value depends on when or where it was recorded (clock, \
-             randomness, JVM state). Record again, or accept.",
+             randomness, JVM state), so the gate does not count it. Record again.",
             r.reference.name, r.target.name
         );
     }

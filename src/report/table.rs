@@ -193,7 +193,8 @@ pub fn footnotes(report: &Report) -> Vec<String> {
     if unconfirmed > 0 {
         out.push(format!(
             "* {unconfirmed} group(s) did not differ when {} and {} ran side by side: the recorded \
-             value depends on when or where it was recorded (clock, randomness, JVM state)",
+             value depends on when or where it was recorded (clock, randomness, JVM state); \
+             not counted by the gate",
             report.reference.name, report.target.name
         ));
     }

@@ -333,3 +333,22 @@ fn concurrent_writers_of_one_report_never_leave_a_mixed_or_missing_file() {
     let names = std::fs::read_dir(dir).unwrap().count();
     assert_eq!(names, 4, "the four report files, no temporaries left");
 }
+
+#[test]
+fn a_group_not_reproduced_side_by_side_is_an_artefact_the_gate_does_not_count() {
+    // The recording says 99 where both implementations give 3 (a clock, a hash order):
+    // replay differs, the side-by-side run does not.
+    let mut test = counter_test(1, &[3], 1, "get");
+    let last = test.expected_steps.len() - 1;
+    test.expected_steps[last] = Some(crate::sequence::Observed::Value {
+        class: "java.lang.Integer".into(),
+        text: "99".into(),
+    });
+    let r = report_of(&[test], None, &AcceptedList::default(), false);
+    assert_eq!(r.groups.len(), 1);
+    assert_eq!(r.groups[0].reproduced, Some(false));
+    assert_eq!(r.groups[0].status, GroupStatus::Artefact);
+    assert_eq!(r.tests[0].status, TestStatus::Artefact);
+    assert_eq!(r.summary.new_groups, 0);
+    assert_eq!(r.gate, Gate::Pass);
+}
