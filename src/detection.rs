@@ -4,9 +4,10 @@
 //! module only reads and matches, so it is tested without a JVM.
 //!
 //! A change is *found* when a test the report counts against the gate (new or accepted)
-//! has a callee matching one of the change's globs — or, for an observer, the call whose
-//! value it read (`Set.toString()` of `Security.getAlgorithms(String)`) — and values
-//! matching its patterns, read in the direction older → newer. Added API is found only through a replay of the newer
+//! has a callee matching one of the change's globs — or, for an observer and an item with
+//! value patterns, the call whose value it read (`Set.toString()` of
+//! `Security.getAlgorithms(String)`) — and values matching its patterns, read in the
+//! direction older → newer. Added API is found only through a replay of the newer
 //! implementation's suite on the older one (`missing` there); removed API through the
 //! forward replay. A message-only difference is reported as *shown*, not found: the gate
 //! does not count it.
@@ -233,11 +234,12 @@ impl KnownChange {
             ChangeKind::Removed => o.kind == Kind::Missing && !o.reverse,
             ChangeKind::Behaviour => o.kind != Kind::Missing,
         };
+        // Through the call an observer read only when the values pin the change down: an
+        // item without patterns would match any difference of any observer of that value.
+        let pinned = self.before.is_some() || self.after.is_some();
+        let through = |g: &String| pinned && o.observed.as_ref().is_some_and(|c| glob(g, c));
         kind_fits
-            && self
-                .callees
-                .iter()
-                .any(|g| glob(g, &o.callee) || o.observed.as_ref().is_some_and(|c| glob(g, c)))
+            && self.callees.iter().any(|g| glob(g, &o.callee) || through(g))
             && self.before.as_ref().is_none_or(|re| re.is_match(&o.before))
             && self.after.as_ref().is_none_or(|re| re.is_match(&o.after))
     }
@@ -329,6 +331,21 @@ mod tests {
             ..yes.clone()
         };
         assert!(nnbsp.matches(&through_observer));
+        // Not for an item without value patterns: any observer's difference would do.
+        let clamp = &items[1];
+        let any_observer = Observation {
+            callee: "java.lang.Object.toString()".into(),
+            observed: Some("java.lang.Math.clamp(long,int,int)".into()),
+            kind: Kind::Missing,
+            reverse: true,
+            ..yes.clone()
+        };
+        assert!(!clamp.matches(&any_observer));
+        let direct = Observation {
+            callee: "java.lang.Math.clamp(long,int,int)".into(),
+            ..any_observer.clone()
+        };
+        assert!(clamp.matches(&direct));
         let backwards = Observation {
             before: yes.after.clone(),
             after: yes.before.clone(),
