@@ -113,7 +113,7 @@ pub struct Divergence {
     /// For an observer: the call whose value it read (`Set.toString()` of what
     /// `Security.getAlgorithms(String)` returned).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub observed: Option<String>,
+    pub observed: Option<Box<str>>,
 }
 
 /// The verdict on one replayed test.
@@ -277,7 +277,7 @@ fn compare_observers(test: &Test, steps: &[Observed], observations: &[Observed])
                     .observers
                     .get(j)
                     .and_then(|o| test.statements.get(o.stmt))
-                    .map(step_callee),
+                    .map(|s| step_callee(s).into()),
             });
         }
     }

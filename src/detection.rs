@@ -239,7 +239,10 @@ impl KnownChange {
         let pinned = self.before.is_some() || self.after.is_some();
         let through = |g: &String| pinned && o.observed.as_ref().is_some_and(|c| glob(g, c));
         kind_fits
-            && self.callees.iter().any(|g| glob(g, &o.callee) || through(g))
+            && self
+                .callees
+                .iter()
+                .any(|g| glob(g, &o.callee) || through(g))
             && self.before.as_ref().is_none_or(|re| re.is_match(&o.before))
             && self.after.as_ref().is_none_or(|re| re.is_match(&o.after))
     }

@@ -291,7 +291,7 @@ fn test_report(
         let (r, t) = values(d);
         report.kind = Some(d.kind);
         report.callee = Some(d.callee.clone());
-        report.observed = d.observed.clone();
+        report.observed = d.observed.as_deref().map(str::to_string);
         report.ref_value = Some(r);
         report.tgt_value = Some(t);
     }
