@@ -624,20 +624,49 @@ fn literal_args(suite: &Suite, callee: &str) -> std::collections::BTreeSet<Strin
     out
 }
 
-#[test]
-fn sweeps_pass_every_catalogue_entry_to_its_own_lookups_as_literals() {
-    let fx = Fixture::new();
-    let out = fx.path("sweep.yaml");
-    let scope = [
+/// The scope flags of the lookup tests: `classes`, `limit` tests, small rounds, and only
+/// the sweeps' own inputs (no mined literals, no edge values).
+fn lookup_scope(classes: &'static str, limit: &'static str) -> [&'static str; 8] {
+    [
         "--classes",
-        "rec.Zones",
+        classes,
         "--output-limit",
-        "1200",
+        limit,
         "--round-size",
         "100",
         "--no-mined-literals",
         "--no-edge-values",
-    ];
+    ]
+}
+
+/// The literals `keep` accepts in tests that call every one of `callees` (prefixes).
+fn literals_in_tests_calling(
+    suite: &Suite,
+    callees: &[&str],
+    keep: impl Fn(&str) -> bool,
+) -> std::collections::BTreeSet<String> {
+    let mut out = std::collections::BTreeSet::new();
+    for t in &suite.tests {
+        let calls = |c: &str| t.statements.iter().any(|s| s.callee().starts_with(c));
+        if !callees.iter().all(|c| calls(c)) {
+            continue;
+        }
+        for s in &t.statements {
+            if let Statement::Literal { value, .. } = s
+                && keep(value)
+            {
+                out.insert(value.clone());
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn sweeps_pass_every_catalogue_entry_to_its_own_lookups_as_literals() {
+    let fx = Fixture::new();
+    let out = fx.path("sweep.yaml");
+    let scope = lookup_scope("rec.Zones", "1200");
     ok(&fx.record(&out, &scope));
     let suite = Suite::load(&out).unwrap();
     let mut looked_up = literal_args(&suite, "rec.Zones.of(");
@@ -661,35 +690,9 @@ fn sweeps_pass_every_catalogue_entry_to_its_own_lookups_as_literals() {
 #[test]
 fn objects_a_catalogue_names_go_on_to_the_static_calls_of_other_classes_that_take_them() {
     let fx = Fixture::new();
-    let scope = [
-        "--classes",
-        "rec.Zones,rec.Clocks",
-        "--output-limit",
-        "1500",
-        "--round-size",
-        "100",
-        "--no-mined-literals",
-        "--no-edge-values",
-    ];
+    let scope = lookup_scope("rec.Zones,rec.Clocks", "1500");
     let zones_reaching_clocks = |suite: &Suite| {
-        let mut ids = std::collections::BTreeSet::new();
-        for t in &suite.tests {
-            if !t
-                .statements
-                .iter()
-                .any(|s| s.callee().starts_with("rec.Clocks.clockOf("))
-            {
-                continue;
-            }
-            for s in &t.statements {
-                if let Statement::Literal { value, .. } = s
-                    && value.starts_with("Zone/")
-                {
-                    ids.insert(value.clone());
-                }
-            }
-        }
-        ids
+        literals_in_tests_calling(suite, &["rec.Clocks.clockOf("], |v| v.starts_with("Zone/"))
     };
     let out = fx.path("consumers.yaml");
     ok(&fx.record(&out, &scope));
@@ -742,16 +745,7 @@ fn calls_with(
 #[test]
 fn lookups_skip_telescoped_overloads_and_every_object_they_make_goes_on() {
     let fx = Fixture::new();
-    let scope = [
-        "--classes",
-        "rec.Places,rec.Maps",
-        "--output-limit",
-        "1500",
-        "--round-size",
-        "100",
-        "--no-mined-literals",
-        "--no-edge-values",
-    ];
+    let scope = lookup_scope("rec.Places,rec.Maps", "1500");
     let out = fx.path("places.yaml");
     ok(&fx.record(&out, &scope));
     let suite = Suite::load(&out).unwrap();
@@ -785,27 +779,8 @@ fn lookups_skip_telescoped_overloads_and_every_object_they_make_goes_on() {
     assert!(telescoped.len() < 12, "{telescoped:?}");
     // `at` has no shorter overload: both places of each country, and every object it made
     // goes on to `Maps.mapOf`.
-    let mut reached = std::collections::BTreeSet::new();
-    for t in &suite.tests {
-        let maps = t
-            .statements
-            .iter()
-            .any(|s| s.callee().starts_with("rec.Maps.mapOf("));
-        let made = t
-            .statements
-            .iter()
-            .any(|s| s.callee().starts_with("rec.Places.at("));
-        if !(maps && made) {
-            continue;
-        }
-        for s in &t.statements {
-            if let Statement::Literal { value, .. } = s
-                && country(value)
-            {
-                reached.insert(value.clone());
-            }
-        }
-    }
+    let reached =
+        literals_in_tests_calling(&suite, &["rec.Maps.mapOf(", "rec.Places.at("], country);
     assert_eq!(reached.len(), 24, "{reached:?}");
     assert!(suite.header.counts["consumers"] >= 48);
     ok(&fx.replay(&out));

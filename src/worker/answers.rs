@@ -103,13 +103,18 @@ fn write_all(from_runner: Receiver<Message>, mut out: impl Write) -> std::io::Re
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::io::Read;
+    use std::io::{PipeReader, Read};
+
+    /// Answers writing into a pipe, and the pipe's reading end.
+    fn piped() -> (Answers, PipeReader) {
+        let (read, write) = std::io::pipe().expect("pipe");
+        let file = File::from(std::os::fd::OwnedFd::from(write));
+        (Answers::new(file).expect("writer"), read)
+    }
 
     #[test]
     fn a_flushed_answer_arrives_while_the_runner_is_busy() {
-        let (mut read, write) = std::io::pipe().expect("pipe");
-        let file = File::from(std::os::fd::OwnedFd::from(write));
-        let mut answers = Answers::new(file).expect("writer");
+        let (mut answers, mut read) = piped();
         answers.write_all(b"one\n").unwrap();
         answers.flush().unwrap();
         // No further write and no finish: the runner "hangs"; the answer is there anyway.
@@ -125,9 +130,7 @@ mod tests {
 
     #[test]
     fn a_written_flush_returns_after_the_bytes_are_in_the_pipe() {
-        let (mut read, write) = std::io::pipe().expect("pipe");
-        let file = File::from(std::os::fd::OwnedFd::from(write));
-        let mut answers = Answers::new(file).expect("writer");
+        let (mut answers, mut read) = piped();
         answers.write_all(b"sure\n").unwrap();
         answers.flush_written().unwrap();
         drop(answers.to_writer.take()); // as if the process died right after
@@ -138,9 +141,7 @@ mod tests {
 
     #[test]
     fn unflushed_bytes_stay_until_flushed() {
-        let (mut read, write) = std::io::pipe().expect("pipe");
-        let file = File::from(std::os::fd::OwnedFd::from(write));
-        let mut answers = Answers::new(file).expect("writer");
+        let (mut answers, mut read) = piped();
         answers.write_all(b"partial").unwrap();
         answers.finish().unwrap();
         let mut all = String::new();
