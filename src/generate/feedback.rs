@@ -278,11 +278,19 @@ impl Generator<'_> {
             .filter(|(o, _)| o.stmt == pos)
             .map(|(o, &v)| (o.method, v))
             .collect();
+        let big = own.iter().any(|&(_, v)| self.too_big(v));
         let extensible = match shown {
             Observed::Null | Observed::Void => false,
             Observed::Value { class, text } if !usable_value(class, text) => false,
             Observed::Object { .. } if own.is_empty() => true,
-            Observed::Object { .. } if own.iter().any(|&(_, v)| self.too_big(v)) => false,
+            Observed::Object { .. } if big => {
+                // Too big to pass on, but a catalogue (`Currency.getAvailableCurrencies()`,
+                // whose text lists every currency) is still harvested and swept.
+                if self.comps.first_seen(value_key(ty, shown, &own)) {
+                    self.queue_harvest(seq, pos, ty, shown);
+                }
+                false
+            }
             _ => self.comps.first_seen(value_key(ty, shown, &own)),
         };
         if extensible {
