@@ -411,6 +411,10 @@ pub struct RecordArgs {
     /// calls' results
     #[arg(long, conflicts_with = "harvest")]
     pub no_harvest: bool,
+    /// Do not copy the unordered sets and maps calls return into sorted ones (whose text,
+    /// unlike theirs, is stable and so checked)
+    #[arg(long)]
+    pub no_sorted_copies: bool,
     /// Observers only on the declared type of a call's value (not the runtime class it
     /// returned) and only getters, `size`, `length`, `toString` (not conversions like
     /// `toPattern()`)

@@ -276,12 +276,31 @@ fn compare_observers(test: &Test, steps: &[Observed], observations: &[Observed])
                 observed: test
                     .observers
                     .get(j)
-                    .and_then(|o| test.statements.get(o.stmt))
-                    .map(|s| step_callee(s).into()),
+                    .and_then(|o| read_call(&test.statements, o.stmt))
+                    .map(Into::into),
             });
         }
     }
     Verdict::Pass
+}
+
+/// The call whose value statement `at` holds, looking through copies of a collection or
+/// map (`new TreeSet(set)`, `new ArrayList(list)`): an observer of the copy reads the value
+/// the copied call returned.
+fn read_call(statements: &[Statement], mut at: usize) -> Option<String> {
+    loop {
+        let statement = statements.get(at)?;
+        match statement {
+            Statement::New { params, args, .. }
+                if args.len() == 1
+                    && matches!(params[0].as_str(), "java.util.Collection" | "java.util.Map")
+                    && args[0] < at =>
+            {
+                at = args[0];
+            }
+            _ => return Some(step_callee(statement)),
+        }
+    }
 }
 
 /// The callee a step's divergence is charged to. A literal's recorded value is its Java

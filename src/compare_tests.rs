@@ -204,3 +204,35 @@ fn an_expected_exception_without_message_checks_the_class_only() {
         Some(Kind::ExceptionMessage)
     );
 }
+
+#[test]
+fn an_observer_of_a_collection_copy_reads_the_copied_call() {
+    let call = Statement::Call {
+        class: "java.security.Security".into(),
+        method: "getAlgorithms".into(),
+        params: vec!["java.lang.String".into()],
+        receiver: None,
+        args: vec![0],
+    };
+    let copy = |class: &str, param: &str, arg: usize| Statement::New {
+        class: class.into(),
+        params: vec![param.into()],
+        args: vec![arg],
+    };
+    let statements = vec![
+        Statement::literal("java.lang.String", "KDF"),
+        call,
+        copy("java.util.TreeSet", "java.util.Collection", 1),
+        copy("java.util.ArrayList", "java.util.Collection", 2),
+        copy("java.lang.StringBuilder", "java.lang.String", 0),
+    ];
+    let getter = "java.security.Security.getAlgorithms(java.lang.String)";
+    assert_eq!(read_call(&statements, 3).as_deref(), Some(getter));
+    assert_eq!(read_call(&statements, 1).as_deref(), Some(getter));
+    assert_eq!(
+        read_call(&statements, 4).as_deref(),
+        Some("java.lang.StringBuilder.<init>(java.lang.String)"),
+        "only copies of collections and maps are looked through"
+    );
+    assert_eq!(read_call(&statements, 9), None);
+}

@@ -688,6 +688,85 @@ fn sweeps_pass_every_catalogue_entry_to_its_own_lookups_as_literals() {
 }
 
 #[test]
+fn a_catalogue_too_big_to_pass_on_is_still_swept() {
+    let fx = Fixture::new();
+    let out = fx.path("big.yaml");
+    // `Currency.getAvailableCurrencies()` is a `Set`, observed through its `toString()`: a
+    // text of every currency, too long for the set to be passed on as an input. Its
+    // elements are swept all the same, so `getInstance` gets their codes.
+    let scope = [
+        "--packages",
+        "java.util",
+        "--output-limit",
+        "4000",
+        "--no-mined-literals",
+        "--reruns",
+        "0",
+    ];
+    ok(&fx.record(&out, &scope));
+    let suite = Suite::load(&out).unwrap();
+    let codes = literal_args(&suite, "java.util.Currency.getInstance(java.lang.String)");
+    let iso = codes
+        .iter()
+        .filter(|c| c.len() == 3 && c.chars().all(|c| c.is_ascii_uppercase()));
+    assert!(iso.count() >= 100, "{codes:?}");
+}
+
+/// The `toString()` texts observed on sorted copies (`new TreeMap(map)`) of what a static
+/// field read returned.
+fn sorted_copy_texts(suite: &Suite) -> Vec<String> {
+    let mut out = Vec::new();
+    for t in &suite.tests {
+        for (o, seen) in t.observers.iter().zip(&t.expected_observations) {
+            let copied = match &t.statements[o.stmt] {
+                Statement::New { class, args, .. }
+                    if class == "java.util.TreeMap" && args.len() == 1 =>
+                {
+                    args[0]
+                }
+                _ => continue,
+            };
+            let from_field = matches!(t.statements[copied], Statement::Field { .. });
+            if let (true, "toString", Observed::Value { text, .. }) = (from_field, &*o.method, seen)
+            {
+                out.push(text.clone());
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn unordered_maps_are_checked_through_sorted_copies_and_switch_off() {
+    let fx = Fixture::new();
+    // `ZoneId.SHORT_IDS` is an immutable map whose iteration order changes from JVM to JVM,
+    // so its own text is never checked; its sorted copy's is.
+    let scope = [
+        "--classes",
+        "java.time.ZoneId,java.util.Map,java.util.TreeMap",
+        "--output-limit",
+        "600",
+        "--reruns",
+        "1",
+    ];
+    let out = fx.path("sorted.yaml");
+    ok(&fx.record(&out, &scope));
+    let suite = Suite::load(&out).unwrap();
+    assert!(suite.header.counts["sorted-copies"] >= 1);
+    let texts = sorted_copy_texts(&suite);
+    assert!(
+        texts
+            .iter()
+            .any(|t| t.starts_with("{ACT=") && t.contains(", EST=")),
+        "{texts:?}"
+    );
+    ok(&fx.replay(&out));
+    let off = fx.path("unsorted.yaml");
+    ok(&fx.record(&off, &[&scope[..], &["--no-sorted-copies"]].concat()));
+    assert_eq!(Suite::load(&off).unwrap().header.counts["sorted-copies"], 0);
+}
+
+#[test]
 fn objects_a_catalogue_names_go_on_to_the_static_calls_of_other_classes_that_take_them() {
     let fx = Fixture::new();
     let scope = lookup_scope("rec.Zones,rec.Clocks", "1500");

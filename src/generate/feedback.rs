@@ -205,6 +205,9 @@ impl Generator<'_> {
         if joined && matches!(harvest, Some(Step::Lookup)) {
             self.queue_consumers(seq, last, &steps[last as usize]);
         }
+        if joined && self.cfg.sorted_copies {
+            self.queue_sorted_copy(seq, last, result, &steps[last as usize]);
+        }
         match (is_test, normal) {
             (false, _) => {
                 self.stats.unchecked += 1;

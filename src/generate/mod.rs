@@ -95,6 +95,9 @@ pub struct GenConfig {
     pub twin_ratio: f64,
     /// Whether elements of returned arrays and collections become pool values.
     pub harvest: bool,
+    /// Whether each new unordered set or map a call returns is also copied into a sorted
+    /// one, whose text is stable (`sweep::sorted`).
+    pub sorted_copies: bool,
     /// Wider observers: chosen on the runtime class an operation returned (when it is
     /// described) rather than on its declared type, and nullary conversions (`toPattern()`,
     /// `intValue()`) as well as getters.
@@ -123,6 +126,7 @@ impl Default for GenConfig {
             edge_ratio: DEFAULT_EDGE_RATIO,
             twin_ratio: DEFAULT_TWIN_RATIO,
             harvest: false,
+            sorted_copies: false,
             runtime_observers: true,
             user_observers: Vec::new(),
         }
@@ -168,6 +172,8 @@ pub struct GenStats {
     pub consumers: u64,
     /// Inputs that are another copy of a value picked for the same call.
     pub twins: u64,
+    /// Sorted copies of unordered sets and maps drafted.
+    pub sorted_copies: u64,
 }
 
 /// What the progress display shows after each round.
@@ -311,6 +317,9 @@ impl<'m> Generator<'m> {
             g.add_harvest_ops();
         }
         g.seed_values();
+        if g.cfg.sorted_copies {
+            g.find_sorted_ops();
+        }
         if g.cfg.harvest {
             g.queue_catalogues();
             g.queue_keyed_catalogues();

@@ -101,6 +101,7 @@ pub fn header(made: Made, rec: &Recorded, kinds: &BTreeMap<String, ExceptionKind
         ("lookups", s.lookups),
         ("consumers", s.consumers),
         ("twins", s.twins),
+        ("sorted-copies", s.sorted_copies),
         ("reruns-done", r.reruns_done as u64),
         ("unstable-checks", r.dropped_checks),
         ("unstable-observations", r.dropped_observations),

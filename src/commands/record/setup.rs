@@ -31,6 +31,7 @@ pub fn plan(args: &RecordArgs) -> anyhow::Result<Plan> {
             args.edge_ratio
         },
         harvest: !args.no_harvest,
+        sorted_copies: !args.no_sorted_copies,
         runtime_observers: !args.declared_observers,
         twin_ratio: args.twin_ratio,
         repeat_probability: args.repeat_probability,
@@ -188,6 +189,10 @@ fn options(args: &RecordArgs) -> BTreeMap<String, String> {
         (
             "harvest",
             Some(if args.no_harvest { "off" } else { "on" }.to_string()),
+        ),
+        (
+            "sorted-copies",
+            Some(if args.no_sorted_copies { "off" } else { "on" }.to_string()),
         ),
         (
             "observers-on",

@@ -33,6 +33,9 @@ use crate::sequence::{Observed, Statement};
 use std::collections::{HashMap, HashSet, VecDeque};
 
 mod at_start;
+mod sorted;
+
+pub(super) use sorted::SortedOps;
 
 /// Most elements swept from one catalogue.
 pub const MAX_ELEMENTS: u32 = 2000;
@@ -100,6 +103,11 @@ pub(super) struct Sweeps {
     constants: RoundRobin,
     /// Whether the next lookup comes from `constants`.
     constants_next: bool,
+    /// Sorted copies of unordered sets and maps, taken before the other lookups (see
+    /// [`sorted`]).
+    sorted: VecDeque<Lookup>,
+    /// The constructors that make the sorted copies.
+    sorted_ops: SortedOps,
     /// Catalogues being swept, each waiting for its next chunk.
     pub(super) pending: VecDeque<Harvest>,
     /// The class of each catalogue's elements, once its first element was read: `None`
@@ -419,6 +427,13 @@ impl Generator<'_> {
             && let Some(l) = self.sweeps.keyed.pop_front()
         {
             cands.extend(self.lookup_candidate(l, false));
+        }
+        while cands.len() < quota
+            && let Some(l) = self.sweeps.sorted.pop_front()
+        {
+            let copy = self.lookup_candidate(l, false);
+            self.stats.sorted_copies += u64::from(copy.is_some());
+            cands.extend(copy);
         }
         while cands.len() < quota {
             // Catalogue values and mined constants in turn, so neither starves the other.
