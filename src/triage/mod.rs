@@ -57,13 +57,8 @@ pub struct Group {
 pub fn group_id_labelled(callee: &str, kind: Kind, label: Option<Label>) -> String {
     match label {
         None => group_id(callee, kind),
-        Some(l) => group_id(&format!("{callee}\0{}", kind.name()), kind_of_label(l)),
+        Some(l) => crate::hash::short_id("g", &format!("{callee}\0{}", kind.name()), l.name()),
     }
-}
-
-/// A fixed kind to finish the labelled hash with (keeps [`group_id`]'s scheme).
-fn kind_of_label(_: Label) -> Kind {
-    Kind::Value
 }
 
 /// The value-based label of one test's divergence, when it is one the tests of a callee
@@ -114,11 +109,12 @@ pub fn group(tests: &[&Test], outcomes: &[TestOutcome]) -> Vec<Group> {
                 .push(i);
         }
     }
+    let mut taken = std::collections::HashSet::new();
     let mut groups: Vec<Group> = by_key
         .into_iter()
         .map(|((callee, kind, label), members)| {
             let mut g = make_group(tests, outcomes, callee, kind, &members);
-            g.id = group_id_labelled(&g.callee, kind, label);
+            g.id = unique_id(&mut taken, &g.callee, kind, label);
             g
         })
         .collect();
@@ -126,6 +122,24 @@ pub fn group(tests: &[&Test], outcomes: &[TestOutcome]) -> Vec<Group> {
         (b.tests.len(), &a.callee, a.kind).cmp(&(a.tests.len(), &b.callee, b.kind))
     });
     groups
+}
+
+/// A group's id, made unique among the report's groups: should two keys' hashes meet (six
+/// hex digits), the later key in key order hashes again with a counter, so a report never
+/// names two groups alike.
+fn unique_id(
+    taken: &mut std::collections::HashSet<String>,
+    callee: &str,
+    kind: Kind,
+    label: Option<Label>,
+) -> String {
+    let mut id = group_id_labelled(callee, kind, label);
+    let mut n = 1;
+    while !taken.insert(id.clone()) {
+        id = group_id_labelled(&format!("{callee}\0{n}"), kind, label);
+        n += 1;
+    }
+    id
 }
 
 fn make_group(

@@ -97,3 +97,25 @@ fn concurrent_savers_of_one_accepted_list_never_leave_a_mixed_or_missing_list() 
     let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
     assert_eq!(names.len(), 1, "no temporary file left behind");
 }
+
+#[test]
+fn one_callee_with_two_kinds_of_change_gets_two_group_ids() {
+    // A report of Math.cbrt had a hash-only group and a last-place group under one id, and
+    // its own reader refused it ("appears twice").
+    let callee = "java.lang.Math.cbrt(double)";
+    let hash = group_id_labelled(callee, Kind::Value, Some(Label::HashOnly));
+    let last = group_id_labelled(callee, Kind::Value, Some(Label::LastPlace));
+    let plain = group_id_labelled(callee, Kind::Value, None);
+    assert!(hash != last && hash != plain && last != plain);
+    assert_eq!(plain, group_id(callee, Kind::Value));
+}
+
+#[test]
+fn ids_that_meet_are_made_unique_in_key_order() {
+    let mut taken = std::collections::HashSet::new();
+    let first = unique_id(&mut taken, "A.f()", Kind::Value, None);
+    let second = unique_id(&mut taken, "A.f()", Kind::Value, None);
+    assert_eq!(first, group_id("A.f()", Kind::Value));
+    assert_ne!(first, second);
+    assert_eq!(second, group_id("A.f()\01", Kind::Value));
+}
