@@ -13,10 +13,12 @@
 //! `v4..v5 = shared 7` stands for the block's `v0..v1` as `v4..v5`, expected values and all.
 //! Blocks are numbered 1, 2, 3… in file order and always come before their first use; the
 //! count says how many references follow, so a reader keeps a block exactly until the last
-//! one. A block is held as its own statements and the blocks it names (shared, never
-//! copied), so what a reader holds is about the size of the blocks' text, not of their
-//! expansion.
+//! one. A block is held as the text of its own statements (parsed again at each use: parsed
+//! statements take several times the room of their text, and a reader may hold every block
+//! of a file whose tests repeat far apart) and the blocks it names (shared, never copied), so
+//! what a reader holds is the size of the blocks' text, not of their expansion.
 
+use super::syntax::{VARIES, parse_observed, parse_statement, split_expected};
 use crate::sequence::{Observed, Statement};
 use std::sync::Arc;
 
@@ -26,9 +28,6 @@ pub const SHARED: &str = "- shared: ";
 /// Between a block's number and its count of uses.
 const USED_BY: &str = "  # used by ";
 
-/// A line of statements written out, with its check and whether it varies.
-pub type Step = (Statement, Option<Observed>, bool);
-
 /// A block as held: its length and its pieces in order.
 #[derive(Debug)]
 pub struct Block {
@@ -36,37 +35,53 @@ pub struct Block {
     pub pieces: Vec<Piece>,
 }
 
-/// A part of a block: statements written out (numbered within the block), or another block.
+/// A part of a block: the code lines of statements written out (the first numbered `first`
+/// within the block), or another block.
 #[derive(Debug)]
 pub enum Piece {
-    Own(Vec<Step>),
+    Own { first: usize, text: Box<str> },
     Shared(Arc<Block>),
 }
 
 impl Block {
-    /// Appends the block's statements as statements `offset…` of a test.
+    /// Appends the block's statements as statements `offset…` of a test. The lines were
+    /// parsed when the block was read, so an error here is not expected.
     pub fn expand(
         &self,
         offset: usize,
         statements: &mut Vec<Statement>,
         expected: &mut Vec<Option<Observed>>,
         varies: &mut Vec<usize>,
-    ) {
+    ) -> Result<(), String> {
         for piece in &self.pieces {
             match piece {
-                Piece::Own(steps) => {
-                    for (s, e, v) in steps {
-                        if *v {
+                Piece::Own { first, text } => {
+                    for (k, line) in text.lines().enumerate() {
+                        let (s, e, v) = step(line, first + k)?;
+                        if v {
                             varies.push(statements.len());
                         }
                         statements.push(s.remap(|i| i + offset));
-                        expected.push(e.clone());
+                        expected.push(e);
                     }
                 }
-                Piece::Shared(b) => b.expand(statements.len(), statements, expected, varies),
+                Piece::Shared(b) => b.expand(statements.len(), statements, expected, varies)?,
             }
         }
+        Ok(())
     }
+}
+
+/// A code line (without its indent) of statement `index`: the statement, its check and
+/// whether it varies.
+fn step(line: &str, index: usize) -> Result<(Statement, Option<Observed>, bool), String> {
+    let (code, expected) = split_expected(line);
+    let varies = expected == Some(VARIES);
+    let expected = match expected.filter(|_| !varies) {
+        Some(text) => Some(parse_observed(text)?),
+        None => None,
+    };
+    Ok((parse_statement(code, index)?, expected, varies))
 }
 
 /// A block read and checked, until its last use.
@@ -79,33 +94,26 @@ pub struct Held {
     pub line: usize,
 }
 
-/// A block entry as held: its own statements between the blocks it names (`named`: each
-/// with the statement it starts at, in order).
-pub fn hold(
-    statements: Vec<Statement>,
-    expected: Vec<Option<Observed>>,
-    varies: &[usize],
-    named: Vec<(usize, Arc<Block>)>,
-) -> Block {
-    let len = statements.len();
+/// A block entry of `len` statements as held: its own code lines (`own`, one a line, in
+/// order) between the blocks it names (`named`: each with the statement it starts at, in
+/// order).
+pub fn hold(own: &str, len: usize, named: Vec<(usize, Arc<Block>)>) -> Block {
+    let mut lines = own.lines();
     let mut named = named.into_iter().peekable();
-    let (mut pieces, mut own, mut skip) = (Vec::new(), Vec::new(), 0);
-    for (i, (s, x)) in statements.into_iter().zip(expected).enumerate() {
+    let (mut pieces, mut i) = (Vec::new(), 0);
+    while i < len {
         if let Some((_, b)) = named.next_if(|(at, _)| *at == i) {
-            if !own.is_empty() {
-                pieces.push(Piece::Own(std::mem::take(&mut own)));
-            }
-            skip = b.len;
+            i += b.len.max(1);
             pieces.push(Piece::Shared(b));
-        }
-        if skip > 0 {
-            skip -= 1;
             continue;
         }
-        own.push((s, x, varies.binary_search(&i).is_ok()));
-    }
-    if !own.is_empty() {
-        pieces.push(Piece::Own(own));
+        let end = named.peek().map_or(len, |(at, _)| *at).max(i + 1);
+        let text: Vec<&str> = lines.by_ref().take(end - i).collect();
+        pieces.push(Piece::Own {
+            first: i,
+            text: text.join("\n").into(),
+        });
+        i = end;
     }
     Block { len, pieces }
 }

@@ -52,6 +52,8 @@ struct Entry {
     named: Vec<(usize, Arc<Block>)>,
     /// The sums of the blocks it names, one a line, which its own sum covers too.
     refs: String,
+    /// For a block: its own code lines (without indent), one a line.
+    own: String,
     /// Its sum.
     sum: u64,
 }
@@ -350,6 +352,10 @@ impl Entries {
         match block {
             Section::Code => {
                 let s = parse_statement(code, entry.statements.len()).map_err(at)?;
+                if entry.block.is_some() {
+                    entry.own.push_str(content);
+                    entry.own.push('\n');
+                }
                 if varies {
                     entry.varies.push(entry.statements.len());
                 }
@@ -394,12 +400,14 @@ impl Entries {
         let Some(e) = self.entry.as_mut() else {
             return Err(syntax(&self.path, n, "statement outside a test"));
         };
-        block.expand(
-            next,
-            &mut e.statements,
-            &mut e.expected_steps,
-            &mut e.varies,
-        );
+        block
+            .expand(
+                next,
+                &mut e.statements,
+                &mut e.expected_steps,
+                &mut e.varies,
+            )
+            .map_err(|m| syntax(&self.path, n, format!("shared {number}: {m}")))?;
         e.refs.push_str(&format!("{sum:016x}\n"));
         e.named.push((next, block));
         Ok(())
@@ -421,7 +429,7 @@ impl Entries {
         check_references(&e).map_err(|m| bad(&m))?;
         if let Some((number, left)) = e.block {
             let (line, sum) = (e.line, e.sum);
-            let block = Arc::new(hold(e.statements, e.expected_steps, &e.varies, e.named));
+            let block = Arc::new(hold(&e.own, e.statements.len(), e.named));
             let held = Held {
                 block,
                 sum,
