@@ -11,6 +11,7 @@ pub mod junit;
 pub mod markdown;
 pub mod matrix;
 pub mod merge;
+mod seal;
 pub mod table;
 pub mod text;
 
@@ -331,6 +332,9 @@ pub struct Report {
     pub tests: Vec<TestReport>,
 }
 
+/// Makes one of the report files from the report.
+type Render = fn(&Report) -> String;
+
 /// Why a report cannot be read or written.
 #[derive(Debug, thiserror::Error)]
 pub enum ReportError {
@@ -420,7 +424,8 @@ impl Report {
         Ok(())
     }
 
-    /// Writes `DIR/TGT-vs-REF.{json,md,html,junit.xml}`; returns the paths written.
+    /// Writes `DIR/TGT-vs-REF.{json,md,html,junit.xml}`; returns the paths written. Each
+    /// file is made and written in turn, the JSON as it is serialized.
     pub fn write_all(&self, dir: &Path) -> Result<Vec<PathBuf>, ReportError> {
         let io = |path: &Path| {
             let path = path.to_path_buf();
@@ -428,28 +433,31 @@ impl Report {
         };
         std::fs::create_dir_all(dir).map_err(io(dir))?;
         let stem = self.stem();
-        // The checksum is of the JSON as a reader parses it back: serde_json may parse a
-        // float one ULP off the value it printed, so hashing `to_value(self)` would not
-        // match what `read` sees (found by the end-to-end export tests).
-        let json = serde_json::to_string(self)
-            .and_then(|compact| serde_json::from_str::<serde_json::Value>(&compact))
-            .and_then(|value| {
-                let checksum = checksum_of(&value);
-                serde_json::to_string_pretty(&Sealed {
-                    report: self,
-                    checksum,
-                })
-            })
-            .map_err(std::io::Error::other);
-        let files = [
-            (dir.join(format!("{stem}.json")), json.map_err(io(dir))?),
-            (dir.join(format!("{stem}.md")), markdown::render(self)),
-            (dir.join(format!("{stem}.html")), html::render(self)),
-            (dir.join(format!("{stem}.junit.xml")), junit::render(self)),
+        let json = dir.join(format!("{stem}.json"));
+        self.write_json(&json).map_err(io(&json))?;
+        let mut paths = vec![json];
+        let renders: [(&str, Render); 3] = [
+            ("md", markdown::render),
+            ("html", html::render),
+            ("junit.xml", junit::render),
         ];
-        for (path, text) in &files {
-            crate::atomic::write(path, text).map_err(io(path))?;
+        for (ext, render) in renders {
+            let path = dir.join(format!("{stem}.{ext}"));
+            crate::atomic::write(&path, render(self)).map_err(io(&path))?;
+            paths.push(path);
         }
-        Ok(files.into_iter().map(|(p, _)| p).collect())
+        Ok(paths)
+    }
+
+    /// Writes the JSON report with its checksum ([`seal`]) to `path`.
+    fn write_json(&self, path: &Path) -> std::io::Result<()> {
+        let checksum = seal::checksum(self).map_err(std::io::Error::other)?;
+        let mut file = crate::atomic::AtomicFile::create(path)?;
+        let sealed = Sealed {
+            report: self,
+            checksum,
+        };
+        serde_json::to_writer_pretty(&mut file, &sealed).map_err(std::io::Error::other)?;
+        file.commit()
     }
 }
