@@ -5,7 +5,7 @@
 
 use super::Error;
 use crate::pool::{Executor, Lane, PoolConfig, PoolLane};
-use crate::replay::stream::{Source, StreamError, Streamed, replay_stream};
+use crate::replay::stream::{Source, StreamError, Streamed, Wanted, replay_stream, wants};
 use crate::replay::{ReplayOptions, Shard};
 use crate::report::assemble::{Context, add_passes, build};
 use crate::report::{Implementation, Options, Report, Stats};
@@ -14,7 +14,7 @@ use crate::suite::read::{SuiteReader, verify};
 use crate::suite::{Header, SuiteError, Test};
 use crate::targets::{Fingerprint, TargetStore};
 use crate::triage::accepted::{AcceptedList, path_for};
-use crate::triage::{Group, group, minimize::minimize_all};
+use crate::triage::{Examples, Group, group, minimize::minimize_all};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -152,13 +152,14 @@ impl Session {
         })?;
         progress.replay_done(self.total);
         let replay_seconds = began.elapsed().as_secs_f64();
-        let tests: Vec<&Test> = streamed.kept.iter().collect();
         let outcomes = &streamed.outcomes;
-        let mut groups = group(&tests, outcomes);
+        let mut groups = group(&streamed.kept, outcomes);
+        let tests = self.read_examples(&groups)?;
+        let examples: Examples = tests.iter().map(|t| (t.id, t)).collect();
         let mut notes = self.fingerprint_notes(name, &provisioned.fingerprint);
         let minimizing = Instant::now();
         if self.plan.minimize {
-            self.minimize(&lane, &tests, &mut groups, &mut notes)?;
+            self.minimize(&lane, &examples, &mut groups, &mut notes)?;
         }
         let minimize_seconds = minimizing.elapsed().as_secs_f64();
         notes.extend(self.reference_note.clone());
@@ -173,7 +174,7 @@ impl Session {
         };
         let stats = stats(&lane, streamed.total(), seconds, self.config.jobs);
         let context = self.context(name, &provisioned.fingerprint, times, stats, notes);
-        let mut report = build(context, &tests, outcomes, &groups);
+        let mut report = build(context, &streamed.kept, outcomes, &groups, &examples);
         add_passes(&mut report, &streamed.passed);
         Ok(report)
     }
@@ -226,18 +227,38 @@ impl Session {
         options: &ReplayOptions,
         progress: &(dyn Fn(usize) + Sync),
     ) -> Result<Streamed, Error> {
-        let shard = self.plan.shard;
-        let open = || -> Result<FileSource, SuiteError> {
-            let mut reader = SuiteReader::open(&self.suite_path)?;
-            reader.filter(Box::new(move |id| shard.is_none_or(|s| s.contains(id))));
-            let entries = Entries::new(&self.suite_path);
-            Ok(FileSource { reader, entries })
-        };
+        let (path, shard) = (&self.suite_path, self.plan.shard);
+        let open = |wanted| FileSource::open(path, shard, wanted);
         match replay_stream(&open, lane, options, progress) {
             Ok(streamed) => Ok(streamed),
             Err(StreamError::Source(e)) => Err(cannot_load(e)),
             Err(StreamError::Pool(e)) => Err(e.into()),
         }
+    }
+
+    /// The groups' example tests, read again from the suite (a replay keeps no test).
+    fn read_examples(&self, groups: &[Group]) -> Result<Vec<Test>, Error> {
+        let mut ids: Vec<u64> = groups.iter().map(|g| g.example).collect();
+        ids.sort_unstable();
+        ids.dedup();
+        if ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        let wanted = ids.len();
+        let mut source = FileSource::open(&self.suite_path, self.plan.shard, Some(ids.into()))
+            .map_err(cannot_load)?;
+        let mut tests = Vec::with_capacity(wanted);
+        while let Some(t) = source.next_test().map_err(cannot_load)? {
+            tests.push(t);
+        }
+        if tests.len() != wanted {
+            return Err(Error::BadInput(format!(
+                "{}: {} of {wanted} example tests are no longer in the suite: it changed during the replay",
+                self.suite_path.display(),
+                wanted - tests.len()
+            )));
+        }
+        Ok(tests)
     }
 
     /// The reference's data versions: the suite's, else (suites recorded before they were
@@ -290,7 +311,7 @@ impl Session {
     fn minimize(
         &mut self,
         lane: &PoolLane,
-        tests: &[&Test],
+        examples: &Examples,
         groups: &mut Vec<Group>,
         notes: &mut Vec<String>,
     ) -> Result<(), Error> {
@@ -306,7 +327,7 @@ impl Session {
                     let tgt = lane.start()?;
                     minimize_all(
                         &mut todo,
-                        tests,
+                        examples,
                         reference,
                         tgt.as_ref(),
                         self.plan.minimize_budget,
@@ -354,18 +375,40 @@ struct Times {
     minimize: f64,
 }
 
-/// The suite file read forward by one replay thread.
+/// The suite file read forward by one replay thread: the tests of the shard that `wanted`
+/// takes; those it does not are skipped without being parsed.
 struct FileSource {
     reader: SuiteReader,
     entries: Entries,
+    /// Index (among the tests given) of the next test.
+    at: usize,
+}
+
+impl FileSource {
+    fn open(path: &Path, shard: Option<Shard>, wanted: Wanted) -> Result<FileSource, SuiteError> {
+        let mut reader = SuiteReader::open(path)?;
+        reader.filter(Box::new(move |id| {
+            shard.is_none_or(|s| s.contains(id)) && wants(&wanted, id)
+        }));
+        Ok(FileSource {
+            reader,
+            entries: Entries::new(path),
+            at: 0,
+        })
+    }
 }
 
 impl Source<SuiteError> for FileSource {
     fn skip_to(&mut self, index: usize) -> Result<bool, SuiteError> {
+        self.at = index;
         self.reader.skip_to(&mut self.entries, index)
     }
 
     fn next_test(&mut self) -> Result<Option<Test>, SuiteError> {
+        if !self.reader.skip_to(&mut self.entries, self.at)? {
+            return Ok(None);
+        }
+        self.at += 1;
         self.reader.next_test(&mut self.entries)
     }
 }

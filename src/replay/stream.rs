@@ -5,18 +5,21 @@
 //! it skips, without parsing, to the start of its next segment and parses that segment
 //! [`CALL`] tests at a time as it runs them. So the supervisor holds `jobs × CALL` tests,
 //! whatever the size of the suite or of a segment; of every test that passes only its id is
-//! kept, of the others the test and its verdict. The failing tests are then confirmed as in
-//! [`super::replay`].
+//! kept, of the others a [`Record`] (id and length) and the verdict, never the test itself.
+//! The failing tests are then confirmed as in [`super::replay`], read again from a source
+//! that gives only them ([`Wanted`]), in the same segments.
 //!
 //! A source that fails part-way (a corrupt or cut suite) stops every thread after the call
 //! it runs, and the whole replay fails: nothing of it is reported.
 
-use super::{CALL, Lane, ReplayOptions, TestOutcome, confirm_rounds, run_and_compare};
+use super::{CALL, Lane, ReplayOptions, TestOutcome, run_and_compare};
 use crate::compare::Verdict;
 use crate::pool::PoolError;
 use crate::suite::Test;
-use std::sync::Mutex;
+use crate::triage::Record;
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 
 /// The tests to replay, read forward by one thread.
 pub trait Source<E> {
@@ -26,11 +29,19 @@ pub trait Source<E> {
     fn next_test(&mut self) -> Result<Option<Test>, E>;
 }
 
+/// The ids, ascending, of the only tests a source is to give; `None`: all of them.
+pub type Wanted = Option<Arc<[u64]>>;
+
+/// Whether `wanted` takes the test `id`.
+pub fn wants(wanted: &Wanted, id: u64) -> bool {
+    wanted.as_ref().is_none_or(|w| w.binary_search(&id).is_ok())
+}
+
 /// What a streamed replay keeps for the report.
 #[derive(Debug, Default)]
 pub struct Streamed {
-    /// The tests that did not pass, in file order, with their outcomes.
-    pub kept: Vec<Test>,
+    /// The records of the tests that did not pass, in file order, with their outcomes.
+    pub kept: Vec<Record>,
     pub outcomes: Vec<TestOutcome>,
     /// The ids of the tests that passed, in file order.
     pub passed: Vec<u64>,
@@ -54,7 +65,7 @@ pub enum StreamError<E: std::error::Error + 'static> {
 
 /// One segment's results: its place, its failing tests, the ids of its passing tests, the
 /// failing tests' verdicts.
-type Part = (usize, Vec<Test>, Vec<u64>, Vec<Verdict>);
+type Part = (usize, Vec<Record>, Vec<u64>, Vec<Verdict>);
 
 /// What the threads share.
 struct Shared<'a, E: std::error::Error + 'static> {
@@ -69,9 +80,10 @@ struct Shared<'a, E: std::error::Error + 'static> {
 }
 
 /// Replays the tests of the sources `open` gives (one per thread, each reading the same
-/// tests), then confirms the failing ones; `progress` hears how many tests are done.
+/// tests; given the ids wanted, only those), then confirms the failing ones; `progress`
+/// hears how many tests are done.
 pub fn replay_stream<E, S>(
-    open: &(dyn Fn() -> Result<S, E> + Sync),
+    open: &(dyn Fn(Wanted) -> Result<S, E> + Sync),
     lane: &dyn Lane,
     options: &ReplayOptions,
     progress: &(dyn Fn(usize) + Sync),
@@ -80,9 +92,67 @@ where
     E: std::error::Error + Send + 'static,
     S: Source<E>,
 {
+    let mut streamed = run_pass(&|| open(None), lane, options.segment, progress)?;
+    for _ in 0..options.confirm {
+        confirm_round(open, lane, options.segment, &mut streamed)?;
+    }
+    Ok(streamed)
+}
+
+/// Reruns the tests that still differ, read again from the source, and marks those whose
+/// verdict changed unstable.
+fn confirm_round<E, S>(
+    open: &(dyn Fn(Wanted) -> Result<S, E> + Sync),
+    lane: &dyn Lane,
+    segment: usize,
+    streamed: &mut Streamed,
+) -> Result<(), StreamError<E>>
+where
+    E: std::error::Error + Send + 'static,
+    S: Source<E>,
+{
+    let mut failing: Vec<u64> = (streamed.kept.iter().zip(&streamed.outcomes))
+        .filter(|(_, o)| matches!(o, TestOutcome::Differs { .. }))
+        .map(|(r, _)| r.id)
+        .collect();
+    if failing.is_empty() {
+        return Ok(());
+    }
+    failing.sort_unstable();
+    let wanted: Arc<[u64]> = failing.into();
+    let again = run_pass(&|| open(Some(wanted.clone())), lane, segment, &|_| {})?;
+    let mut other: HashMap<u64, Verdict> = (again.kept.iter().zip(again.outcomes))
+        .filter_map(|(r, o)| match o {
+            TestOutcome::Differs { verdict } => Some((r.id, verdict)),
+            _ => None,
+        })
+        .collect();
+    for (r, outcome) in streamed.kept.iter().zip(&mut streamed.outcomes) {
+        if let TestOutcome::Differs { verdict } = outcome {
+            let other = other.remove(&r.id).unwrap_or(Verdict::Pass);
+            if *verdict != other {
+                let first = verdict.clone();
+                *outcome = TestOutcome::Unstable { first, other };
+            }
+        }
+    }
+    Ok(())
+}
+
+/// One pass over the sources `open` gives, `lane.jobs()` threads taking segments in turn.
+fn run_pass<E, S>(
+    open: &(dyn Fn() -> Result<S, E> + Sync),
+    lane: &dyn Lane,
+    segment: usize,
+    progress: &(dyn Fn(usize) + Sync),
+) -> Result<Streamed, StreamError<E>>
+where
+    E: std::error::Error + Send + 'static,
+    S: Source<E>,
+{
     let shared = Shared {
         lane,
-        segment: options.segment.max(1),
+        segment: segment.max(1),
         next_segment: AtomicUsize::new(0),
         stop: AtomicBool::new(false),
         parts: Mutex::default(),
@@ -108,10 +178,7 @@ where
     if let Some(e) = shared.failed.into_inner().ok().flatten() {
         return Err(e);
     }
-    let mut streamed = gather(shared.parts.into_inner().unwrap_or_default());
-    let refs: Vec<&Test> = streamed.kept.iter().collect();
-    confirm_rounds(&refs, lane, options, &mut streamed.outcomes)?;
-    Ok(streamed)
+    Ok(gather(shared.parts.into_inner().unwrap_or_default()))
 }
 
 /// Takes segments until there are no more (or the replay stops).
@@ -163,7 +230,7 @@ fn run_segment<E: std::error::Error + 'static, S: Source<E>>(
             if v == Verdict::Pass {
                 part.2.push(t.id);
             } else {
-                part.1.push(t);
+                part.1.push(Record::of(&t));
                 part.3.push(v);
             }
         }
@@ -190,12 +257,18 @@ fn gather(mut parts: Vec<Part>) -> Streamed {
 
 /// A source over tests in memory (for tests and small callers).
 pub struct Slice<'a> {
-    tests: &'a [Test],
+    tests: Vec<&'a Test>,
     at: usize,
 }
 
 impl<'a> Slice<'a> {
     pub fn new(tests: &'a [Test]) -> Slice<'a> {
+        Slice::wanted(tests, &None)
+    }
+
+    /// Only the tests `wanted` takes.
+    pub fn wanted(tests: &'a [Test], wanted: &Wanted) -> Slice<'a> {
+        let tests = tests.iter().filter(|t| wants(wanted, t.id)).collect();
         Slice { tests, at: 0 }
     }
 }
@@ -207,7 +280,7 @@ impl Source<std::convert::Infallible> for Slice<'_> {
     }
 
     fn next_test(&mut self) -> Result<Option<Test>, std::convert::Infallible> {
-        let t = self.tests.get(self.at).cloned();
+        let t = self.tests.get(self.at).map(|t| (*t).clone());
         self.at += 1;
         Ok(t)
     }

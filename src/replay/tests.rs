@@ -161,7 +161,7 @@ fn a_streamed_replay_keeps_only_failures_and_agrees_with_the_replay_in_memory() 
         segment: 7,
     };
     let whole = replay(&refs, &lane(), &options, &|_| {}).unwrap();
-    let open = || Ok(stream::Slice::new(&tests));
+    let open = |w| Ok(stream::Slice::wanted(&tests, &w));
     let streamed = stream::replay_stream(&open, &lane(), &options, &|_| {}).unwrap();
     assert_eq!(streamed.total(), tests.len());
     let failing: Vec<(u64, &TestOutcome)> = tests
@@ -174,11 +174,32 @@ fn a_streamed_replay_keeps_only_failures_and_agrees_with_the_replay_in_memory() 
     let kept: Vec<(u64, &TestOutcome)> = streamed
         .kept
         .iter()
-        .map(|t| t.id)
+        .map(|r| r.id)
         .zip(&streamed.outcomes)
         .collect();
     assert_eq!(kept, failing);
     assert_eq!(streamed.passed.len(), tests.len() - failing.len());
+}
+
+#[test]
+fn a_streamed_replay_keeps_of_a_failing_test_only_its_id_and_length() {
+    // What the supervisor holds per differing test: a record (and its verdict), never the
+    // test; the groups' examples are read again from the suite.
+    assert!(std::mem::size_of::<crate::triage::Record>() <= 16);
+    let tests: Vec<Test> = (0..20)
+        .map(|i| counter_test(i, &[i as i64 % 9, 1], 0, "get"))
+        .collect();
+    let open = |w| Ok(stream::Slice::wanted(&tests, &w));
+    let options = ReplayOptions {
+        confirm: 1,
+        segment: 5,
+    };
+    let streamed = stream::replay_stream(&open, &lane(), &options, &|_| {}).unwrap();
+    assert!(!streamed.kept.is_empty());
+    for r in &streamed.kept {
+        let t = tests.iter().find(|t| t.id == r.id).unwrap();
+        assert_eq!(*r, crate::triage::Record::of(t));
+    }
 }
 
 /// A source whose test 20 cannot be read.
@@ -200,7 +221,7 @@ impl stream::Source<std::io::Error> for Cut<'_> {
 #[test]
 fn a_source_that_fails_part_way_fails_the_whole_replay() {
     let tests: Vec<Test> = (0..30).map(|i| counter_test(i, &[1], 0, "get")).collect();
-    let open = || Ok(Cut(stream::Slice::new(&tests)));
+    let open = |w| Ok(Cut(stream::Slice::wanted(&tests, &w)));
     let options = ReplayOptions {
         confirm: 0,
         segment: 4,

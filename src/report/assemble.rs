@@ -11,7 +11,7 @@ use crate::compare::{Divergence, Verdict};
 use crate::replay::{Shard, TestOutcome};
 use crate::suite::Test;
 use crate::triage::accepted::AcceptedList;
-use crate::triage::{Group, Minimized};
+use crate::triage::{Examples, Group, Minimized, Record};
 use std::collections::BTreeMap;
 
 /// Everything about a replay that is not in its outcomes.
@@ -27,13 +27,20 @@ pub struct Context<'a> {
     pub notes: Vec<String>,
 }
 
-/// The report of one replay.
-pub fn build(ctx: Context, tests: &[&Test], outcomes: &[TestOutcome], groups: &[Group]) -> Report {
+/// The report of one replay: `tests` the records of the tests that did not pass (or of
+/// all), `examples` (at least) the groups' example tests.
+pub fn build(
+    ctx: Context,
+    tests: &[Record],
+    outcomes: &[TestOutcome],
+    groups: &[Group],
+    examples: &Examples,
+) -> Report {
     let target = ctx.target.name.clone();
     let strict = ctx.options.strict_messages;
     let mut group_reports: Vec<GroupReport> = groups
         .iter()
-        .map(|g| group_report(g, tests[g.example], GroupStatus::New, None))
+        .map(|g| group_report(g, examples.get(&g.example).copied()))
         .collect();
     let versions = super::cause::versions(&ctx.reference, &ctx.target);
     super::cause::label_groups(&mut group_reports, &versions);
@@ -198,12 +205,9 @@ fn values(d: &Divergence) -> (String, String) {
     (reference, target)
 }
 
-fn group_report(
-    g: &Group,
-    example: &Test,
-    status: GroupStatus,
-    accepted: Option<crate::triage::accepted::AcceptedEntry>,
-) -> GroupReport {
+/// A group's report, new until the accepted list is applied; without its example test,
+/// the example has no statements.
+fn group_report(g: &Group, example: Option<&Test>) -> GroupReport {
     let (ref_value, tgt_value) = values(&g.divergence);
     GroupReport {
         id: g.id.clone(),
@@ -212,18 +216,18 @@ fn group_report(
         label: crate::triage::label::Label::plain(g.kind),
         change: None,
         cause: g.id.clone(),
-        status,
+        status: GroupStatus::New,
         tests: g.tests.len(),
         test_ids: g.tests.clone(),
-        example: example.id,
-        example_statements: example.statements.len(),
+        example: g.example,
+        example_statements: example.map_or(0, |t| t.statements.len()),
         site: g.divergence.site,
         ref_value,
         tgt_value,
         ref_observed: g.divergence.expected.clone(),
         tgt_observed: g.divergence.actual.clone(),
-        example_java: example_java(example, g.divergence.site),
-        accepted,
+        example_java: example.map_or_else(Vec::new, |t| example_java(t, g.divergence.site)),
+        accepted: None,
         minimized: g.minimized.as_ref().map(minimized_report),
         reproduced: g.reproduced,
         same_change_as: None,

@@ -4,7 +4,7 @@ use super::*;
 use crate::pool::fake::{Fake, SharedLane, counter_test};
 use crate::replay::{ReplayOptions, Shard, replay};
 use crate::triage::accepted::AcceptedList;
-use crate::triage::{group, minimize::minimize_all};
+use crate::triage::{examples, group, minimize::minimize_all, records};
 
 fn suite() -> Vec<Test> {
     let mut tests = Vec::new();
@@ -32,9 +32,10 @@ fn report_of(
         .collect();
     let lane = SharedLane::target();
     let outcomes = replay(&refs, &lane, &ReplayOptions::default(), &|_| {}).unwrap();
-    let mut groups = group(&refs, &outcomes);
+    let mut groups = group(&records(&refs), &outcomes);
+    let ex = examples(&refs, &groups);
     let (r, t) = (Fake::reference(), Fake::target());
-    minimize_all(&mut groups, &refs, &r, &t, 200).unwrap();
+    minimize_all(&mut groups, &ex, &r, &t, 200).unwrap();
     let context = Context {
         reference: Implementation {
             name: "ref".into(),
@@ -60,7 +61,7 @@ fn report_of(
         stats: Stats::default(),
         notes: vec![],
     };
-    build(context, &refs, &outcomes, &groups)
+    build(context, &records(&refs), &outcomes, &groups, &ex)
 }
 
 #[test]

@@ -8,7 +8,7 @@
 //! statements were tried. Candidates of every group in a round run as one batch on both
 //! implementations, so the work is parallel and batched; each group has a budget of runs.
 
-use super::{Group, Minimized};
+use super::{Examples, Group, Minimized};
 use crate::compare::{Divergence, Kind, Site, compare};
 use crate::pool::Executor;
 use crate::pool::PoolError;
@@ -55,17 +55,22 @@ type Found = Option<(Test, Divergence)>;
 /// runners; at most `budget` candidates per group. The first candidate is the example itself
 /// (with only the diverging observer): if the reference and the target agree on it now, the
 /// recorded value depended on when or where it was recorded, and the group says so
-/// (`reproduced: Some(false)`, no minimized sequence).
+/// (`reproduced: Some(false)`, no minimized sequence). A group whose example is not in
+/// `examples` is left as it is.
 pub fn minimize_all(
     groups: &mut [Group],
-    tests: &[&Test],
+    examples: &Examples,
     reference: &dyn Executor,
     target: &dyn Executor,
     budget: u32,
 ) -> Result<(), PoolError> {
-    let mut searches: Vec<Search> = groups
+    let todo: Vec<&mut Group> = groups
+        .iter_mut()
+        .filter(|g| examples.contains_key(&g.example))
+        .collect();
+    let mut searches: Vec<Search> = todo
         .iter()
-        .map(|g| Search::new(tests[g.example], &g.divergence, budget))
+        .map(|g| Search::new(examples[&g.example], &g.divergence, budget))
         .collect();
     loop {
         let mut owners = Vec::new();
@@ -93,7 +98,7 @@ pub fn minimize_all(
             }
         }
     }
-    for (g, s) in groups.iter_mut().zip(searches) {
+    for (g, s) in todo.into_iter().zip(searches) {
         g.reproduced = s.reproduced;
         g.minimized = s.best.map(|(test, divergence)| Minimized {
             original_len: s.original.statements.len(),

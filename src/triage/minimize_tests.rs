@@ -1,7 +1,7 @@
 use super::*;
 use crate::pool::fake::{Fake, SharedLane, counter_test};
 use crate::replay::{ReplayOptions, TestOutcome, replay};
-use crate::triage::group;
+use crate::triage::{examples, group, records};
 use std::sync::atomic::Ordering;
 
 fn groups_of(tests: &[Test]) -> Vec<Group> {
@@ -13,7 +13,7 @@ fn groups_of(tests: &[Test]) -> Vec<Group> {
             .iter()
             .all(|o| !matches!(o, TestOutcome::Unstable { .. }))
     );
-    group(&refs, &outcomes)
+    group(&records(&refs), &outcomes)
 }
 
 #[test]
@@ -23,7 +23,8 @@ fn minimization_keeps_only_what_the_difference_needs() {
     let mut groups = groups_of(&tests);
     let refs: Vec<&Test> = tests.iter().collect();
     let (r, t) = (Fake::reference(), Fake::target());
-    minimize_all(&mut groups, &refs, &r, &t, 200).unwrap();
+    let ex = examples(&refs, &groups);
+    minimize_all(&mut groups, &ex, &r, &t, 200).unwrap();
     let m = groups[0].minimized.as_ref().expect("minimized");
     let lines = crate::report::java_source(&m.test.statements);
     assert_eq!(m.test.statements.len(), 4, "{lines:#?}");
@@ -39,7 +40,8 @@ fn minimization_respects_its_budget() {
     let mut groups = groups_of(&tests);
     let refs: Vec<&Test> = tests.iter().collect();
     let (r, t) = (Fake::reference(), Fake::target());
-    minimize_all(&mut groups, &refs, &r, &t, 5).unwrap();
+    let ex = examples(&refs, &groups);
+    minimize_all(&mut groups, &ex, &r, &t, 5).unwrap();
     let m = groups[0].minimized.as_ref().expect("minimized");
     assert!(m.runs <= 5, "{}", m.runs);
     assert!(t.sequences.load(Ordering::Relaxed) <= 5);
@@ -58,7 +60,8 @@ fn minimizes_every_group_in_the_same_rounds() {
     assert_eq!(groups.len(), 4);
     let refs: Vec<&Test> = tests.iter().collect();
     let (r, t) = (Fake::reference(), Fake::target());
-    minimize_all(&mut groups, &refs, &r, &t, 200).unwrap();
+    let ex = examples(&refs, &groups);
+    minimize_all(&mut groups, &ex, &r, &t, 200).unwrap();
     for g in &groups {
         let m = g
             .minimized
@@ -105,7 +108,8 @@ fn observer_differences_keep_their_observer() {
     assert_eq!(groups[0].divergence.site, Site::Observer(1));
     let refs: Vec<&Test> = tests.iter().collect();
     let (r, t) = (Fake::reference(), Fake::target());
-    minimize_all(&mut groups, &refs, &r, &t, 200).unwrap();
+    let ex = examples(&refs, &groups);
+    minimize_all(&mut groups, &ex, &r, &t, 200).unwrap();
     let m = groups[0].minimized.as_ref().unwrap();
     assert_eq!(m.test.statements.len(), 3);
     assert_eq!(m.test.observers.len(), 1);
@@ -125,7 +129,8 @@ fn a_difference_with_the_recording_only_is_not_reproduced_side_by_side() {
     assert_eq!(groups.len(), 1, "replay compares with the recording");
     let refs: Vec<&Test> = tests.iter().collect();
     let (r, t) = (Fake::reference(), Fake::target());
-    minimize_all(&mut groups, &refs, &r, &t, 200).unwrap();
+    let ex = examples(&refs, &groups);
+    minimize_all(&mut groups, &ex, &r, &t, 200).unwrap();
     assert_eq!(groups[0].reproduced, Some(false));
     assert!(groups[0].minimized.is_none());
     assert_eq!(

@@ -15,6 +15,42 @@ use label::Label;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
+/// What grouping keeps of a replayed test: its id and length. A replay keeps this of every
+/// test that did not pass, and the whole test only of each group's example ([`Examples`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Record {
+    pub id: u64,
+    /// Number of statements.
+    pub statements: usize,
+}
+
+impl Record {
+    pub fn of(test: &Test) -> Record {
+        Record {
+            id: test.id,
+            statements: test.statements.len(),
+        }
+    }
+}
+
+/// The records of `tests`, in order.
+pub fn records(tests: &[&Test]) -> Vec<Record> {
+    tests.iter().map(|t| Record::of(t)).collect()
+}
+
+/// The groups' example tests, by id.
+pub type Examples<'a> = BTreeMap<u64, &'a Test>;
+
+/// The example tests of `groups` among `tests` (replayed in memory).
+pub fn examples<'a>(tests: &[&'a Test], groups: &[Group]) -> Examples<'a> {
+    let wanted: std::collections::BTreeSet<u64> = groups.iter().map(|g| g.example).collect();
+    tests
+        .iter()
+        .filter(|t| wanted.contains(&t.id))
+        .map(|t| (t.id, *t))
+        .collect()
+}
+
 /// The id of the group of `callee` and `kind`: `g-` and six hex digits of a 64-bit FNV-1a
 /// hash of `callee`, a NUL and the kind's name. Stable across runs, machines and versions.
 pub fn group_id(callee: &str, kind: Kind) -> String {
@@ -41,8 +77,8 @@ pub struct Group {
     pub kind: Kind,
     /// Ids of the affected tests, ascending.
     pub tests: Vec<u64>,
-    /// Index (into the replayed tests) of the example: the shortest test, then lowest id.
-    pub example: usize,
+    /// Id of the example: the shortest test, then lowest id.
+    pub example: u64,
     /// The example's divergence.
     pub divergence: Divergence,
     pub minimized: Option<Minimized>,
@@ -95,7 +131,7 @@ pub fn split_label(d: &Divergence) -> Option<Label> {
 /// Groups the tests that differ (not the unstable ones), in a deterministic order: most
 /// tests first, then by callee and kind. Tests of one callee and kind whose differences
 /// are of another value-based kind of change ([`split_label`]) form groups of their own.
-pub fn group(tests: &[&Test], outcomes: &[TestOutcome]) -> Vec<Group> {
+pub fn group(tests: &[Record], outcomes: &[TestOutcome]) -> Vec<Group> {
     type Key = (String, Kind, Option<Label>);
     let mut by_key: BTreeMap<Key, Vec<usize>> = BTreeMap::new();
     for (i, outcome) in outcomes.iter().enumerate() {
@@ -143,7 +179,7 @@ fn unique_id(
 }
 
 fn make_group(
-    tests: &[&Test],
+    tests: &[Record],
     outcomes: &[TestOutcome],
     callee: String,
     kind: Kind,
@@ -151,7 +187,7 @@ fn make_group(
 ) -> Group {
     let example = *members
         .iter()
-        .min_by_key(|&&i| (tests[i].statements.len(), tests[i].id))
+        .min_by_key(|&&i| (tests[i].statements, tests[i].id))
         .unwrap_or(&members[0]);
     let divergence = match &outcomes[example] {
         TestOutcome::Differs { verdict } => verdict.divergence().cloned(),
@@ -165,7 +201,7 @@ fn make_group(
         callee,
         kind,
         tests: ids,
-        example,
+        example: tests[example].id,
         divergence,
         minimized: None,
         reproduced: None,
