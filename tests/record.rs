@@ -477,6 +477,16 @@ fn unstarted_threads_record_safely_and_replay_clean_on_the_recording_jdk() {
     let loaded = Suite::load(&suite).expect("suite loads");
     assert_eq!(loaded.header.counts.get("timeouts"), Some(&0));
     assert_eq!(loaded.header.counts.get("crashes"), Some(&0));
+    // Members deprecated for removal are called too, on threads and groups never started.
+    let calls = |callee: &str| {
+        let callee = callee.to_string();
+        loaded
+            .tests
+            .iter()
+            .any(move |t| t.statements.iter().any(|s| s.callee() == callee))
+    };
+    assert!(calls("java.lang.Thread.suspend()"));
+    assert!(calls("java.lang.ThreadGroup.destroy()"));
     let out = Command::new(env!("CARGO_BIN_EXE_difftest"))
         .args([
             "replay",
@@ -492,6 +502,32 @@ fn unstarted_threads_record_safely_and_replay_clean_on_the_recording_jdk() {
         .output()
         .expect("difftest runs");
     ok(&out);
+}
+
+#[test]
+fn api_deprecated_for_removal_is_called_unless_skipped() {
+    let fx = Fixture::new();
+    let scope = ["--classes", "java.lang.Integer", "--output-limit", "300"];
+    let boxing = |path: &Path| {
+        let suite = Suite::load(path).unwrap();
+        suite.tests.iter().any(|t| {
+            t.statements
+                .iter()
+                .any(|s| matches!(s, Statement::New { class, .. } if class == "java.lang.Integer"))
+        })
+    };
+    let out = fx.path("kept.yaml");
+    ok(&fx.record(&out, &scope));
+    assert!(
+        boxing(&out),
+        "new Integer(…) is deprecated for removal, and called"
+    );
+    let skipped = fx.path("skipped.yaml");
+    ok(&fx.record(
+        &skipped,
+        &[&scope[..], &["--skip-deprecated-for-removal"]].concat(),
+    ));
+    assert!(!boxing(&skipped));
 }
 
 /// The values each step of `suite`'s tests showed, by the callee that gave them.
