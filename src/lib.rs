@@ -39,5 +39,5 @@ pub mod sequence;
 pub mod suite;
 pub mod targets;
 pub mod triage;
-mod usage;
+pub mod usage;
 pub mod worker;

@@ -17,6 +17,7 @@ fn main() -> ExitCode {
     if let Command::Worker(args) = &cli.command {
         return ExitCode::from(difftest::worker::serve::main(args) as u8);
     }
+    difftest::usage::limit_arenas();
     match difftest::commands::dispatch(cli) {
         Ok(code) => code.into(),
         Err(e) => {

@@ -2,6 +2,19 @@
 //! data segment the worker's sandbox bounds, and this process's CPU time. Zero or `None`
 //! where `/proc` cannot be read.
 
+/// Caps glibc's malloc at two arenas. glibc gives threads arenas of their own and keeps what
+/// is freed in each; replay runs passes of fresh threads (the readers, then the
+/// confirmation's, then one that reads the examples), and what one pass freed in its arenas
+/// was not reused by the next: the 4x suite's supervisor peaked at 511 MiB, 328 MiB capped.
+/// Workers (a JVM each) are not capped. No-op off glibc.
+pub fn limit_arenas() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: mallopt only sets a tuning parameter; called before any thread starts.
+    unsafe {
+        libc::mallopt(libc::M_ARENA_MAX, 2);
+    }
+}
+
 /// The peak resident set size (`VmHWM`) of this process, in KiB; 0 when unknown.
 pub fn self_peak_rss_kib() -> u64 {
     peak_rss_kib("self").unwrap_or(0)
