@@ -117,5 +117,5 @@ fn ids_that_meet_are_made_unique_in_key_order() {
     let second = unique_id(&mut taken, "A.f()", Kind::Value, None);
     assert_eq!(first, group_id("A.f()", Kind::Value));
     assert_ne!(first, second);
-    assert_eq!(second, group_id("A.f()\01", Kind::Value));
+    assert_eq!(second, group_id("A.f()\u{0}1", Kind::Value));
 }
