@@ -9,7 +9,6 @@ use crate::replay::stream::{Source, StreamError, Streamed, Wanted, replay_stream
 use crate::replay::{ReplayOptions, Shard};
 use crate::report::assemble::{Context, add_passes, build};
 use crate::report::{Implementation, Options, Report, Stats};
-use crate::suite::blocks::BlockCache;
 use crate::suite::entries::Entries;
 use crate::suite::read::{SuiteReader, verify};
 use crate::suite::{Header, SuiteError, Test};
@@ -17,7 +16,6 @@ use crate::targets::{Fingerprint, TargetStore};
 use crate::triage::accepted::{AcceptedList, path_for};
 use crate::triage::{Examples, Group, group, minimize::minimize_all};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// What `replay` will do, besides the suite (see [`Session::open`]).
@@ -230,8 +228,7 @@ impl Session {
         progress: &(dyn Fn(usize) + Sync),
     ) -> Result<Streamed, Error> {
         let (path, shard) = (&self.suite_path, self.plan.shard);
-        let cache = Arc::new(BlockCache::default());
-        let open = |wanted| FileSource::open(path, shard, wanted, Some(cache.clone()));
+        let open = |wanted| FileSource::open(path, shard, wanted);
         match replay_stream(&open, lane, options, progress) {
             Ok(streamed) => Ok(streamed),
             Err(StreamError::Source(e)) => Err(cannot_load(e)),
@@ -248,9 +245,8 @@ impl Session {
             return Ok(Vec::new());
         }
         let wanted = ids.len();
-        let mut source =
-            FileSource::open(&self.suite_path, self.plan.shard, Some(ids.into()), None)
-                .map_err(cannot_load)?;
+        let mut source = FileSource::open(&self.suite_path, self.plan.shard, Some(ids.into()))
+            .map_err(cannot_load)?;
         let mut tests = Vec::with_capacity(wanted);
         while let Some(t) = source.next_test().map_err(cannot_load)? {
             tests.push(t);
@@ -389,24 +385,15 @@ struct FileSource {
 }
 
 impl FileSource {
-    /// The tests of `path` in `shard` that `wanted` takes, sharing held blocks through
-    /// `cache` with the other threads' sources.
-    fn open(
-        path: &Path,
-        shard: Option<Shard>,
-        wanted: Wanted,
-        cache: Option<Arc<BlockCache>>,
-    ) -> Result<FileSource, SuiteError> {
+    /// The tests of `path` in `shard` that `wanted` takes.
+    fn open(path: &Path, shard: Option<Shard>, wanted: Wanted) -> Result<FileSource, SuiteError> {
         let mut reader = SuiteReader::open(path)?;
         reader.filter(Box::new(move |id| {
             shard.is_none_or(|s| s.contains(id)) && wants(&wanted, id)
         }));
         Ok(FileSource {
             reader,
-            entries: match cache {
-                Some(cache) => Entries::sharing(path, cache),
-                None => Entries::new(path),
-            },
+            entries: Entries::new(path),
             at: 0,
         })
     }

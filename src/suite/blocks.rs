@@ -20,8 +20,8 @@
 
 use super::syntax::{VARIES, parse_observed, parse_statement, split_expected};
 use crate::sequence::{Observed, Statement};
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex, Weak};
+
+use std::sync::Arc;
 
 /// The first words of a block entry.
 pub const SHARED: &str = "- shared: ";
@@ -83,32 +83,6 @@ fn step(line: &str, index: usize) -> Result<(Statement, Option<Observed>, bool),
         None => None,
     };
     Ok((parse_statement(code, index)?, expected, varies))
-}
-
-/// The blocks that several readers of one file hold (each replay thread reads the file
-/// itself): a block one reader made is shared with the others while any of them holds it,
-/// so what they hold together is about what one reader holds.
-#[derive(Default)]
-pub struct BlockCache {
-    blocks: Mutex<HashMap<u64, Weak<Block>>>,
-}
-
-impl BlockCache {
-    /// Block `number` as another reader holds it, else the one `make` gives, kept for them.
-    pub fn get_or_hold(&self, number: u64, make: impl FnOnce() -> Block) -> Arc<Block> {
-        let Ok(mut blocks) = self.blocks.lock() else {
-            return Arc::new(make());
-        };
-        if let Some(block) = blocks.get(&number).and_then(Weak::upgrade) {
-            return block;
-        }
-        let block = Arc::new(make());
-        if blocks.len() >= 4096 && blocks.len().is_power_of_two() {
-            blocks.retain(|_, b| b.strong_count() > 0);
-        }
-        blocks.insert(number, Arc::downgrade(&block));
-        block
-    }
 }
 
 /// A block read and checked, until its last use.
@@ -233,16 +207,5 @@ mod held {
         assert_eq!(statements.len(), 2);
         assert!(expected[0].is_some() && expected[1].is_none());
         assert_eq!(varies, [1]);
-    }
-
-    #[test]
-    fn readers_of_one_file_share_a_block_while_one_of_them_holds_it() {
-        let cache = BlockCache::default();
-        let a = cache.get_or_hold(1, || hold("v0 = (int) 1\n", 1, vec![]));
-        let b = cache.get_or_hold(1, || panic!("made twice while held"));
-        assert!(Arc::ptr_eq(&a, &b));
-        drop((a, b));
-        let c = cache.get_or_hold(1, || hold("v0 = (int) 2\n", 1, vec![]));
-        assert_eq!(c.len, 1);
     }
 }

@@ -5,7 +5,7 @@
 //! Shared blocks ([`super::blocks`]) are held from their entry to their last use and
 //! expanded where a test names them, so an [`Item`] is always the whole test.
 
-use super::blocks::{Block, BlockCache, Held, SHARED, hold, is_ref, parse_ref, parse_shared};
+use super::blocks::{Block, Held, SHARED, hold, is_ref, parse_ref, parse_shared};
 use super::checksum::{SUM, digest, parse_hex};
 use super::share::MAX_EXPANDED;
 use super::syntax::{VARIES, parse_observed, parse_observer, parse_statement, split_expected};
@@ -70,8 +70,6 @@ pub struct Entries {
     held: HashMap<u64, Held>,
     /// Blocks begun so far.
     blocks: u64,
-    /// Blocks shared with other readers of the file.
-    cache: Option<Arc<BlockCache>>,
 }
 
 pub fn syntax(path: &Path, line: usize, message: impl Into<String>) -> SuiteError {
@@ -92,15 +90,6 @@ impl Entries {
             block: Section::None,
             held: HashMap::new(),
             blocks: 0,
-            cache: None,
-        }
-    }
-
-    /// Entries of a file that other readers read too, sharing the blocks they hold.
-    pub fn sharing(path: &Path, cache: Arc<BlockCache>) -> Entries {
-        Entries {
-            cache: Some(cache),
-            ..Entries::new(path)
         }
     }
 
@@ -440,11 +429,7 @@ impl Entries {
         check_references(&e).map_err(|m| bad(&m))?;
         if let Some((number, left)) = e.block {
             let (line, sum) = (e.line, e.sum);
-            let make = || hold(&e.own, e.statements.len(), e.named);
-            let block = match &self.cache {
-                Some(cache) => cache.get_or_hold(number, make),
-                None => Arc::new(make()),
-            };
+            let block = Arc::new(hold(&e.own, e.statements.len(), e.named));
             let held = Held {
                 block,
                 sum,
