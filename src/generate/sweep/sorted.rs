@@ -14,11 +14,13 @@ use crate::generate::store::SeqId;
 use crate::generate::type_names::NameId;
 use crate::sequence::{Observed, Statement};
 
-/// The copies: for sets and for maps, the constructor operation and its parameter type.
+/// The copies: for sets and for maps, the constructor operation and its parameter type,
+/// and the type a value must have to be copied as a set.
 #[derive(Clone, Copy, Debug, Default)]
 pub(in crate::generate) struct SortedOps {
     set: Option<(usize, NameId)>,
     map: Option<(usize, NameId)>,
+    set_type: Option<NameId>,
 }
 
 /// Runtime classes whose iteration order is defined (insertion, natural or enum order, or
@@ -57,6 +59,7 @@ impl Generator<'_> {
             };
             *slot = Some((op, self.ops[op].inputs[0]));
         }
+        found.set_type = Some(self.names.intern("java.util.Set"));
         self.sweeps.sorted_ops = found;
     }
 
@@ -76,19 +79,19 @@ impl Generator<'_> {
             return;
         }
         let ops = self.sweeps.sorted_ops;
-        let copy = [ops.set, ops.map]
-            .into_iter()
-            .flatten()
-            .find(|&(_, param)| self.names.assignable(declared, param));
+        let fits =
+            |param: Option<NameId>| param.is_some_and(|p| self.names.assignable(declared, p));
+        // A map, or a set (a list or queue has an order of its own).
+        let copy = if fits(ops.map.map(|m| m.1)) {
+            ops.map
+        } else if fits(ops.set_type) {
+            ops.set
+        } else {
+            None
+        };
         let Some((op, ty)) = copy else {
             return;
         };
-        let is_set = ops.set.is_some_and(|(set, _)| set == op);
-        let set = self.names.intern("java.util.Set");
-        if is_set && !self.names.assignable(declared, set) {
-            // A list or queue has an order of its own.
-            return;
-        }
         let value = Source::Object(seq, pos);
         self.sweeps.sorted.push_back(Lookup {
             op,
