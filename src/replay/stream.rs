@@ -198,6 +198,7 @@ fn run_thread<E: std::error::Error + 'static, S: Source<E>>(
         if let Ok(mut p) = shared.parts.lock() {
             p.push(part);
         }
+        crate::usage::release_free_memory(); // what the segment's tests took
     }
     Ok(())
 }
