@@ -200,14 +200,15 @@ pub fn observations(report: &Report, reverse: bool) -> Vec<Observation> {
         .iter()
         .filter(|t| !matches!(t.status, TestStatus::Pass | TestStatus::Unstable))
         .filter_map(|t| {
-            let (r, g) = (t.ref_value.clone()?, t.tgt_value.clone()?);
+            let d = t.detail();
+            let (r, g) = (d.ref_value.clone()?, d.tgt_value.clone()?);
             let (before, after) = if reverse { (g, r) } else { (r, g) };
             Some(Observation {
                 test: t.id,
-                group: t.group.clone(),
-                callee: t.callee.clone()?,
-                observed: t.observed.clone(),
-                kind: t.kind?,
+                group: d.group.clone(),
+                callee: d.callee.clone()?,
+                observed: d.observed.clone(),
+                kind: d.kind?,
                 before,
                 after,
                 counted: matches!(t.status, TestStatus::Differs | TestStatus::Accepted),

@@ -151,7 +151,7 @@ fn same_number_tests(report: &Report) -> BTreeSet<u64> {
             _ => continue,
         };
         for t in report.tests.iter().filter(|t| g.test_ids.contains(&t.id)) {
-            let (Some(a), Some(b)) = (&t.ref_value, &t.tgt_value) else {
+            let (Some(a), Some(b)) = (&t.detail().ref_value, &t.detail().tgt_value) else {
                 continue;
             };
             let same = if float {

@@ -5,7 +5,7 @@ use super::java::java_source_observed;
 use super::text::show;
 use super::{
     Gate, GroupReport, GroupStatus, Implementation, MinimizedReport, Options, Report, Stats,
-    Summary, TestReport, TestStatus,
+    Summary, TestDetail, TestReport, TestStatus,
 };
 use crate::compare::{Divergence, Verdict};
 use crate::replay::{Shard, TestOutcome};
@@ -266,13 +266,10 @@ fn test_report(
     status_of: &BTreeMap<&str, GroupStatus>,
     group: Option<&str>,
 ) -> TestReport {
-    let mut report = passed(id);
-    let divergence = match outcome {
-        TestOutcome::Pass => return report,
-        TestOutcome::Unstable { first, .. } => {
-            report.status = TestStatus::Unstable;
-            first.divergence()
-        }
+    let mut detail = TestDetail::default();
+    let (status, divergence) = match outcome {
+        TestOutcome::Pass => return TestReport::passed(id),
+        TestOutcome::Unstable { first, .. } => (TestStatus::Unstable, first.divergence()),
         TestOutcome::Differs {
             verdict: Verdict::Differs(d),
         } => {
@@ -280,48 +277,34 @@ fn test_report(
                 || crate::triage::group_id(&d.callee, d.kind),
                 str::to_string,
             );
-            report.status = match status_of.get(id.as_str()) {
+            let status = match status_of.get(id.as_str()) {
                 Some(GroupStatus::Accepted) => TestStatus::Accepted,
                 Some(GroupStatus::Shown) => TestStatus::MessageOnly,
                 Some(GroupStatus::Artefact) => TestStatus::Artefact,
                 _ => TestStatus::Differs,
             };
-            report.group = Some(id);
-            Some(d)
+            detail.group = Some(id);
+            (status, Some(d))
         }
-        TestOutcome::Differs { .. } => None,
+        TestOutcome::Differs { .. } => (TestStatus::Pass, None),
     };
     if let Some(d) = divergence {
         let (r, t) = values(d);
-        report.kind = Some(d.kind);
-        report.callee = Some(d.callee.clone());
-        report.observed = d.observed.as_deref().map(str::to_string);
-        report.ref_value = Some(r);
-        report.tgt_value = Some(t);
+        detail.kind = Some(d.kind);
+        detail.callee = Some(d.callee.clone());
+        detail.observed = d.observed.as_deref().map(str::to_string);
+        detail.ref_value = Some(r);
+        detail.tgt_value = Some(t);
     }
-    report
-}
-
-/// The entry of a test that passed.
-fn passed(id: u64) -> TestReport {
-    TestReport {
-        id,
-        status: TestStatus::Pass,
-        group: None,
-        cause: None,
-        kind: None,
-        label: None,
-        callee: None,
-        observed: None,
-        ref_value: None,
-        tgt_value: None,
-    }
+    TestReport::new(id, status, detail)
 }
 
 /// Adds the tests that passed (a streaming replay keeps only their ids) to a report built
 /// from the others, in id order, and counts the summary again.
 pub fn add_passes(report: &mut Report, ids: &[u64]) {
-    report.tests.extend(ids.iter().map(|&id| passed(id)));
+    report
+        .tests
+        .extend(ids.iter().map(|&id| TestReport::passed(id)));
     report.tests.sort_by_key(|t| t.id);
     let seconds = report.summary.seconds;
     report.summary = summarize(&report.tests, &report.groups, &report.causes, seconds);

@@ -157,9 +157,11 @@ pub fn versions_line(reference: &Implementation, target: &Implementation) -> Opt
 pub fn fill_tests(tests: &mut [TestReport], groups: &[GroupReport]) {
     let by_id: BTreeMap<&str, &GroupReport> = groups.iter().map(|g| (g.id.as_str(), g)).collect();
     for t in tests.iter_mut() {
-        if let Some(g) = t.group.as_deref().and_then(|id| by_id.get(id)) {
-            t.cause = Some(g.cause.clone());
-            t.label = Some(g.label);
+        let group = t.detail().group.as_deref();
+        if let Some(g) = group.and_then(|id| by_id.get(id).copied()) {
+            let d = t.detail_mut();
+            d.cause = Some(g.cause.clone());
+            d.label = Some(g.label);
             if g.status == GroupStatus::Artefact && t.status == TestStatus::Differs {
                 t.status = TestStatus::Artefact;
             }

@@ -7,6 +7,7 @@ use super::{Report, TestReport, TestStatus};
 use crate::compare::Kind;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
+use std::io::{self, Write};
 
 /// Escapes text for XML attributes and content; characters XML 1.0 forbids become `\uXXXX`.
 pub fn escape_xml(s: &str) -> String {
@@ -28,10 +29,10 @@ pub fn escape_xml(s: &str) -> String {
     out
 }
 
-/// The whole document.
-pub fn render(report: &Report) -> String {
+/// Writes the whole document to `out`, one testcase at a time.
+pub fn write(report: &Report, out: &mut dyn Write) -> io::Result<()> {
     let count = |f: &dyn Fn(&TestReport) -> bool| report.tests.iter().filter(|t| f(t)).count();
-    let is_error = |t: &TestReport| matches!(t.kind, Some(Kind::Timeout | Kind::Crash));
+    let is_error = |t: &TestReport| matches!(t.detail().kind, Some(Kind::Timeout | Kind::Crash));
     let errors = count(&|t| t.status == TestStatus::Differs && is_error(t));
     let failures = count(&|t| t.status == TestStatus::Differs && !is_error(t));
     let skipped = count(&|t| {
@@ -46,10 +47,10 @@ pub fn render(report: &Report) -> String {
         report.tests.len(),
         report.summary.seconds
     );
-    let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-    let _ = writeln!(out, "<testsuites name=\"difftest\" {counts}>");
-    let _ = writeln!(out, "  <testsuite name=\"{name}\" {counts}>");
-    properties(&mut out, report);
+    out.write_all(b"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")?;
+    writeln!(out, "<testsuites name=\"difftest\" {counts}>")?;
+    writeln!(out, "  <testsuite name=\"{name}\" {counts}>")?;
+    out.write_all(properties(report).as_bytes())?;
     let reasons: BTreeMap<&str, &str> = report
         .groups
         .iter()
@@ -60,14 +61,14 @@ pub fn render(report: &Report) -> String {
         })
         .collect();
     for t in &report.tests {
-        testcase(&mut out, &name, t, &reasons);
+        testcase(out, &name, t, &reasons)?;
     }
-    out.push_str("  </testsuite>\n</testsuites>\n");
-    out
+    out.write_all(b"  </testsuite>\n</testsuites>\n")
 }
 
-fn properties(out: &mut String, r: &Report) {
-    out.push_str("    <properties>\n");
+/// The `properties` element.
+fn properties(r: &Report) -> String {
+    let mut out = String::from("    <properties>\n");
     let mut props = vec![
         ("reference", r.reference.name.clone()),
         ("target", r.target.name.clone()),
@@ -96,37 +97,44 @@ fn properties(out: &mut String, r: &Report) {
         );
     }
     out.push_str("    </properties>\n");
+    out
 }
 
-fn testcase(out: &mut String, suite: &str, t: &TestReport, reasons: &BTreeMap<&str, &str>) {
-    let _ = write!(
+fn testcase(
+    out: &mut dyn Write,
+    suite: &str,
+    t: &TestReport,
+    reasons: &BTreeMap<&str, &str>,
+) -> io::Result<()> {
+    write!(
         out,
         "    <testcase name=\"test-{}\" classname=\"difftest.{suite}\"",
         t.id
-    );
+    )?;
+    let d = t.detail();
     let what = || {
-        let label = t
+        let label = d
             .label
             .map(|l| format!(" [{}]", l.describe()))
             .unwrap_or_default();
         format!(
             "{}{label} at {}: REF {} | TGT {}",
-            t.kind.map_or("difference", |k| k.describe()),
-            t.callee.as_deref().unwrap_or("?"),
-            t.ref_value.as_deref().unwrap_or("?"),
-            t.tgt_value.as_deref().unwrap_or("?"),
+            d.kind.map_or("difference", |k| k.describe()),
+            d.callee.as_deref().unwrap_or("?"),
+            d.ref_value.as_deref().unwrap_or("?"),
+            d.tgt_value.as_deref().unwrap_or("?"),
         )
     };
-    let group = t.group.as_deref().unwrap_or("");
+    let group = d.group.as_deref().unwrap_or("");
     let body = match t.status {
         TestStatus::Pass => None,
         TestStatus::Differs => {
-            let tag = match t.kind {
+            let tag = match d.kind {
                 Some(Kind::Timeout | Kind::Crash) => "error",
                 _ => "failure",
             };
-            let kind = t.kind.map_or("difference", |k| k.name());
-            let cause = match t.cause.as_deref() {
+            let kind = d.kind.map_or("difference", |k| k.name());
+            let cause = match d.cause.as_deref() {
                 Some(c) if c != group => format!(" (cause {c})"),
                 _ => String::new(),
             };
@@ -155,10 +163,8 @@ fn testcase(out: &mut String, suite: &str, t: &TestReport, reasons: &BTreeMap<&s
         }
     };
     match body {
-        None => out.push_str("/>\n"),
-        Some(b) => {
-            let _ = writeln!(out, ">{b}</testcase>");
-        }
+        None => out.write_all(b"/>\n"),
+        Some(b) => writeln!(out, ">{b}</testcase>"),
     }
 }
 

@@ -349,8 +349,8 @@ fn unstable(out: &mut String, r: &Report) {
         unstable.len()
     );
     for t in unstable.iter().take(50) {
-        let callee = t.callee.as_deref().unwrap_or("?");
-        let kind = t.kind.map_or("?", |k| k.name());
+        let callee = t.detail().callee.as_deref().unwrap_or("?");
+        let kind = t.detail().kind.map_or("?", |k| k.name());
         let _ = writeln!(out, "- #{}: {} {}", t.id, code(callee), kind);
     }
 }

@@ -89,7 +89,7 @@ fn rows<'a>(reports: &'a [Report], index: &[HashMap<u64, &'a TestReport>]) -> Ve
                 .iter()
                 .filter_map(|idx| idx.get(&example))
                 .find(|t| test_cause(t) == Some(id))
-                .and_then(|t| t.ref_value.clone())
+                .and_then(|t| t.detail().ref_value.clone())
                 .unwrap_or_else(|| groups[0].ref_value.clone());
             let mut callees: Vec<&str> = groups.iter().map(|g| g.callee.as_str()).collect();
             callees.dedup();
@@ -126,7 +126,7 @@ fn cause_of(g: &GroupReport) -> &str {
 
 /// A test's cause id (its group's id in reports without causes).
 fn test_cause(t: &TestReport) -> Option<&str> {
-    t.cause.as_deref().or(t.group.as_deref())
+    t.detail().cause.as_deref().or(t.detail().group.as_deref())
 }
 
 /// The example of one of the groups (the test their labels were read from) that is in the
@@ -167,7 +167,7 @@ fn cell(report: &Report, test: Option<&TestReport>, row: &Row) -> (String, Strin
             format!("unstable:{}", report.target.name),
         ),
         _ if test_cause(t) == Some(row.id) => {
-            let value = t.tgt_value.clone().unwrap_or_default();
+            let value = t.detail().tgt_value.clone().unwrap_or_default();
             let accepted = if t.status == TestStatus::Accepted {
                 " (accepted)"
             } else {
@@ -178,10 +178,10 @@ fn cell(report: &Report, test: Option<&TestReport>, row: &Row) -> (String, Strin
                 value,
             )
         }
-        _ if t.label.is_some() && t.label == row.label => {
+        _ if t.detail().label.is_some() && t.detail().label == row.label => {
             // The same kind of change as another cause (another data-version pair).
             let other = test_cause(t).unwrap_or_default();
-            let value = t.tgt_value.clone().unwrap_or_default();
+            let value = t.detail().tgt_value.clone().unwrap_or_default();
             let shown = target_cell(&row.ref_value, &value);
             (format!("as {other}: {shown}"), value)
         }

@@ -5,6 +5,7 @@
 
 pub mod assemble;
 pub mod cause;
+mod entry;
 pub mod html;
 pub mod java;
 pub mod junit;
@@ -15,6 +16,7 @@ mod seal;
 pub mod table;
 pub mod text;
 
+pub use entry::{TestDetail, TestReport};
 pub use java::java_source;
 
 #[cfg(test)]
@@ -253,32 +255,6 @@ pub enum TestStatus {
     Artefact,
 }
 
-/// One test; details only for tests that did not pass.
-#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
-pub struct TestReport {
-    pub id: u64,
-    pub status: TestStatus,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub group: Option<String>,
-    /// The cause of the test's group.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub cause: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub kind: Option<Kind>,
-    /// The kind of change of the test's group.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub label: Option<Label>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub callee: Option<String>,
-    /// When `callee` is an observer: the call whose value it read.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub observed: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub ref_value: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub tgt_value: Option<String>,
-}
-
 /// Resource use, for the benchmark and the curious.
 #[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq)]
 pub struct Stats {
@@ -332,8 +308,8 @@ pub struct Report {
     pub tests: Vec<TestReport>,
 }
 
-/// Makes one of the report files from the report.
-type Render = fn(&Report) -> String;
+/// Writes one of the report files from the report.
+type Render = fn(&Report, &mut dyn std::io::Write) -> std::io::Result<()>;
 
 /// Why a report cannot be read or written.
 #[derive(Debug, thiserror::Error)]
@@ -425,7 +401,7 @@ impl Report {
     }
 
     /// Writes `DIR/TGT-vs-REF.{json,md,html,junit.xml}`; returns the paths written. Each
-    /// file is made and written in turn, the JSON as it is serialized.
+    /// file is made and written in turn, the JSON and the JUnit XML as they are made.
     pub fn write_all(&self, dir: &Path) -> Result<Vec<PathBuf>, ReportError> {
         let io = |path: &Path| {
             let path = path.to_path_buf();
@@ -436,14 +412,17 @@ impl Report {
         let json = dir.join(format!("{stem}.json"));
         self.write_json(&json).map_err(io(&json))?;
         let mut paths = vec![json];
-        let renders: [(&str, Render); 3] = [
-            ("md", markdown::render),
-            ("html", html::render),
-            ("junit.xml", junit::render),
+        let writers: [(&str, Render); 3] = [
+            ("md", |r, out| out.write_all(markdown::render(r).as_bytes())),
+            ("html", |r, out| out.write_all(html::render(r).as_bytes())),
+            ("junit.xml", junit::write),
         ];
-        for (ext, render) in renders {
+        for (ext, write) in writers {
             let path = dir.join(format!("{stem}.{ext}"));
-            crate::atomic::write(&path, render(self)).map_err(io(&path))?;
+            let mut file = crate::atomic::AtomicFile::create(&path).map_err(io(&path))?;
+            write(self, &mut file)
+                .and_then(|()| file.commit())
+                .map_err(io(&path))?;
             paths.push(path);
         }
         Ok(paths)

@@ -204,7 +204,7 @@ fn the_matrix_names_the_odd_one_out() {
     c.target.name = "ref-twin".into();
     for t in &mut c.tests {
         t.status = TestStatus::Pass;
-        t.group = None;
+        t.detail_mut().group = None;
     }
     println!("{}", table::groups_table(&a));
     println!("{}", table::summary_line(&a));
@@ -237,9 +237,9 @@ fn the_matrix_shows_a_cause_of_the_same_kind_on_another_target_by_its_value() {
     for t in b
         .tests
         .iter_mut()
-        .filter(|t| t.cause.as_ref() == Some(&first))
+        .filter(|t| t.detail().cause.as_ref() == Some(&first))
     {
-        t.cause = Some(other.clone());
+        t.detail_mut().cause = Some(other.clone());
     }
     b.causes[0].id = other.clone();
     let table = matrix::matrix_table(&[a, b]);

@@ -3,7 +3,7 @@
 use difftest::compare::{Kind, Site};
 use difftest::report::{
     Gate, GroupReport, GroupStatus, Implementation, Options, Report, SCHEMA_VERSION, Stats,
-    Summary, TestReport, TestStatus,
+    Summary, TestDetail, TestReport, TestStatus,
 };
 
 /// A report of `n` new groups (distinct callees) of a replay of `suite`.
@@ -39,17 +39,18 @@ pub fn report_with_groups(n: usize, suite: &str) -> Report {
         })
         .collect();
     let tests = (0..n)
-        .map(|i| TestReport {
-            id: i as u64,
-            status: TestStatus::Differs,
-            group: Some(format!("g-{i:06x}")),
-            kind: Some(Kind::Value),
-            callee: Some(format!("Counter.m{i}()")),
-            observed: None,
-            ref_value: Some("1".into()),
-            tgt_value: Some("2".into()),
-            cause: Some(format!("g-{i:06x}")),
-            label: Some(difftest::triage::label::Label::ValueDiffers),
+        .map(|i| {
+            let detail = TestDetail {
+                group: Some(format!("g-{i:06x}")),
+                kind: Some(Kind::Value),
+                callee: Some(format!("Counter.m{i}()")),
+                observed: None,
+                ref_value: Some("1".into()),
+                tgt_value: Some("2".into()),
+                cause: Some(format!("g-{i:06x}")),
+                label: Some(difftest::triage::label::Label::ValueDiffers),
+            };
+            TestReport::new(i as u64, TestStatus::Differs, detail)
         })
         .collect();
     Report {
