@@ -155,6 +155,7 @@ impl Session {
         let outcomes = &streamed.outcomes;
         let mut groups = group(&streamed.kept, outcomes);
         let tests = self.read_examples(&groups)?;
+        crate::usage::release_free_memory(); // what the examples' reader held
         let examples: Examples = tests.iter().map(|t| (t.id, t)).collect();
         let mut notes = self.fingerprint_notes(name, &provisioned.fingerprint);
         let minimizing = Instant::now();

@@ -178,6 +178,7 @@ where
     if let Some(e) = shared.failed.into_inner().ok().flatten() {
         return Err(e);
     }
+    crate::usage::release_free_memory(); // what the pass's readers held
     Ok(gather(shared.parts.into_inner().unwrap_or_default()))
 }
 
