@@ -9,6 +9,7 @@ use crate::replay::stream::{Source, StreamError, Streamed, Wanted, replay_stream
 use crate::replay::{ReplayOptions, Shard};
 use crate::report::assemble::{Context, add_passes, build};
 use crate::report::{Implementation, Options, Report, Stats};
+use crate::suite::blocks::BlockPool;
 use crate::suite::entries::Entries;
 use crate::suite::read::{SuiteReader, verify};
 use crate::suite::{Header, SuiteError, Test};
@@ -16,6 +17,7 @@ use crate::targets::{Fingerprint, TargetStore};
 use crate::triage::accepted::{AcceptedList, path_for};
 use crate::triage::{Examples, Group, group, minimize::minimize_all};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// What `replay` will do, besides the suite (see [`Session::open`]).
@@ -229,7 +231,8 @@ impl Session {
         progress: &(dyn Fn(usize) + Sync),
     ) -> Result<Streamed, Error> {
         let (path, shard) = (&self.suite_path, self.plan.shard);
-        let open = |wanted| FileSource::open(path, shard, wanted);
+        let pool = Arc::new(BlockPool::default());
+        let open = |wanted| FileSource::open(path, shard, wanted, Some(pool.clone()));
         match replay_stream(&open, lane, options, progress) {
             Ok(streamed) => Ok(streamed),
             Err(StreamError::Source(e)) => Err(cannot_load(e)),
@@ -246,8 +249,9 @@ impl Session {
             return Ok(Vec::new());
         }
         let wanted = ids.len();
-        let mut source = FileSource::open(&self.suite_path, self.plan.shard, Some(ids.into()))
-            .map_err(cannot_load)?;
+        let mut source =
+            FileSource::open(&self.suite_path, self.plan.shard, Some(ids.into()), None)
+                .map_err(cannot_load)?;
         let mut tests = Vec::with_capacity(wanted);
         while let Some(t) = source.next_test().map_err(cannot_load)? {
             tests.push(t);
@@ -386,15 +390,25 @@ struct FileSource {
 }
 
 impl FileSource {
-    /// The tests of `path` in `shard` that `wanted` takes.
-    fn open(path: &Path, shard: Option<Shard>, wanted: Wanted) -> Result<FileSource, SuiteError> {
+    /// The tests of `path` in `shard` that `wanted` takes, sharing blocks through `pool`
+    /// with the other threads' sources.
+    fn open(
+        path: &Path,
+        shard: Option<Shard>,
+        wanted: Wanted,
+        pool: Option<Arc<BlockPool>>,
+    ) -> Result<FileSource, SuiteError> {
         let mut reader = SuiteReader::open(path)?;
         reader.filter(Box::new(move |id| {
             shard.is_none_or(|s| s.contains(id)) && wants(&wanted, id)
         }));
+        let entries = match pool {
+            Some(pool) => Entries::sharing(path, pool),
+            None => Entries::new(path),
+        };
         Ok(FileSource {
             reader,
-            entries: Entries::new(path),
+            entries,
             at: 0,
         })
     }

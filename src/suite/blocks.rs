@@ -16,12 +16,15 @@
 //! one. A block is held as the text of its own statements (parsed again at each use: parsed
 //! statements take several times the room of their text, and a reader may hold every block
 //! of a file whose tests repeat far apart) and the blocks it names (shared, never copied), so
-//! what a reader holds is the size of the blocks' text, not of their expansion.
+//! what a reader holds is the size of the blocks' text, not of their expansion. Readers of
+//! one file (the threads of a replay each read it) share the blocks they hold at the same
+//! time through a [`BlockPool`].
 
 use super::syntax::{VARIES, parse_observed, parse_statement, split_expected};
 use crate::sequence::{Observed, Statement};
 
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, Weak};
 
 /// The first words of a block entry.
 pub const SHARED: &str = "- shared: ";
@@ -83,6 +86,45 @@ fn step(line: &str, index: usize) -> Result<(Statement, Option<Observed>, bool),
         None => None,
     };
     Ok((parse_statement(code, index)?, expected, varies))
+}
+
+/// The blocks that the readers of one file hold, by number and sum: a reader that reaches a
+/// block another reader still holds takes that one rather than a copy of its own, so two
+/// threads reading near each other hold each block once. A block is freed when the last
+/// reader drops it; the pool keeps only a weak reference, pruned of dead ones as it grows.
+#[derive(Default)]
+pub struct BlockPool {
+    blocks: Mutex<PoolMap>,
+}
+
+#[derive(Default)]
+struct PoolMap {
+    by_number: HashMap<u64, (u64, Weak<Block>)>,
+    /// Entries at the last pruning.
+    pruned_at: usize,
+}
+
+impl BlockPool {
+    /// Block `number` with sum `sum`: the one another reader holds, else `make()`'s, which the
+    /// others may then take.
+    pub fn share(&self, number: u64, sum: u64, make: impl FnOnce() -> Block) -> Arc<Block> {
+        let Ok(mut map) = self.blocks.lock() else {
+            return Arc::new(make());
+        };
+        if let Some((s, held)) = map.by_number.get(&number)
+            && *s == sum
+            && let Some(block) = held.upgrade()
+        {
+            return block;
+        }
+        let block = Arc::new(make());
+        map.by_number.insert(number, (sum, Arc::downgrade(&block)));
+        if map.by_number.len() > 2 * map.pruned_at.max(1024) {
+            map.by_number.retain(|_, (_, b)| b.strong_count() > 0);
+            map.pruned_at = map.by_number.len();
+        }
+        block
+    }
 }
 
 /// A block read and checked, until its last use.
@@ -207,5 +249,42 @@ mod held {
         assert_eq!(statements.len(), 2);
         assert!(expected[0].is_some() && expected[1].is_none());
         assert_eq!(varies, [1]);
+    }
+}
+
+#[cfg(test)]
+mod pool {
+    use super::*;
+
+    fn block(text: &str) -> Block {
+        hold(text, 1, vec![])
+    }
+
+    #[test]
+    fn readers_share_a_block_while_one_holds_it_and_only_with_the_same_sum() {
+        let pool = BlockPool::default();
+        let first = pool.share(1, 0xaa, || block("v0 = (int) 1  // 1\n"));
+        let second = pool.share(1, 0xaa, || panic!("made again while held"));
+        assert!(Arc::ptr_eq(&first, &second));
+        // Another text under the same number (the file changed between two readers).
+        let other = pool.share(1, 0xbb, || block("v0 = (int) 2  // 2\n"));
+        assert!(!Arc::ptr_eq(&first, &other));
+        drop((first, second, other));
+        let again = pool.share(1, 0xbb, || block("v0 = (int) 3  // 3\n"));
+        let (mut statements, mut expected) = (Vec::new(), Vec::new());
+        again
+            .expand(0, &mut statements, &mut expected, &mut Vec::new())
+            .unwrap();
+        let made_anew = expected[0].as_ref().map(Observed::render);
+        assert_eq!(made_anew.as_deref(), Some("3"), "dropped by every reader");
+    }
+
+    #[test]
+    fn dead_entries_are_pruned_as_the_pool_grows() {
+        let pool = BlockPool::default();
+        for n in 0..10_000 {
+            drop(pool.share(n, n, || block("v0 = (int) 1  // 1\n")));
+        }
+        assert!(pool.blocks.lock().unwrap().by_number.len() <= 2048);
     }
 }

@@ -5,7 +5,7 @@
 //! Shared blocks ([`super::blocks`]) are held from their entry to their last use and
 //! expanded where a test names them, so an [`Item`] is always the whole test.
 
-use super::blocks::{Block, Held, SHARED, hold, is_ref, parse_ref, parse_shared};
+use super::blocks::{Block, BlockPool, Held, SHARED, hold, is_ref, parse_ref, parse_shared};
 use super::checksum::{SUM, digest, parse_hex};
 use super::share::MAX_EXPANDED;
 use super::syntax::{VARIES, parse_observed, parse_observer, parse_statement, split_expected};
@@ -70,6 +70,8 @@ pub struct Entries {
     held: HashMap<u64, Held>,
     /// Blocks begun so far.
     blocks: u64,
+    /// Where the readers of the same file share their blocks, if they do.
+    pool: Option<Arc<BlockPool>>,
 }
 
 pub fn syntax(path: &Path, line: usize, message: impl Into<String>) -> SuiteError {
@@ -90,6 +92,15 @@ impl Entries {
             block: Section::None,
             held: HashMap::new(),
             blocks: 0,
+            pool: None,
+        }
+    }
+
+    /// Entries that share their blocks with the other readers of `pool` (see [`BlockPool`]).
+    pub fn sharing(path: &Path, pool: Arc<BlockPool>) -> Entries {
+        Entries {
+            pool: Some(pool),
+            ..Entries::new(path)
         }
     }
 
@@ -429,7 +440,11 @@ impl Entries {
         check_references(&e).map_err(|m| bad(&m))?;
         if let Some((number, left)) = e.block {
             let (line, sum) = (e.line, e.sum);
-            let block = Arc::new(hold(&e.own, e.statements.len(), e.named));
+            let make = || hold(&e.own, e.statements.len(), e.named);
+            let block = match &self.pool {
+                Some(pool) => pool.share(number, sum, make),
+                None => Arc::new(make()),
+            };
             let held = Held {
                 block,
                 sum,
