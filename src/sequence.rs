@@ -10,7 +10,11 @@ use std::fmt::Write as _;
 
 /// One statement of a sequence. `args` and `receiver` index earlier statements.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq, Hash)]
-#[serde(tag = "op", rename_all = "snake_case")]
+#[serde(
+    tag = "op",
+    rename_all = "snake_case",
+    try_from = "crate::worker::wire::StatementWire"
+)]
 pub enum Statement {
     /// A primitive or String literal; `value` is the escaped Java rendering (`3`, `-0.5`, `a\n`).
     Literal { ty: String, value: String },
@@ -220,7 +224,11 @@ impl ObserverCall {
 
 /// What a statement or an observer call gave.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq, Hash)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[serde(
+    tag = "kind",
+    rename_all = "snake_case",
+    try_from = "crate::worker::wire::ObservedWire"
+)]
 pub enum Observed {
     /// A `void` method returned.
     Void,
@@ -275,7 +283,11 @@ pub struct Violation {
 
 /// What running one sequence on one worker gave.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
-#[serde(tag = "outcome", rename_all = "snake_case")]
+#[serde(
+    tag = "outcome",
+    rename_all = "snake_case",
+    try_from = "crate::worker::wire::SeqResultWire"
+)]
 pub enum SeqResult {
     /// It ran to the end, or to the first statement that threw.
     Done {

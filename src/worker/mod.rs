@@ -11,3 +11,4 @@ pub mod jvm;
 pub mod protocol;
 pub mod sandbox;
 pub mod serve;
+pub mod wire;

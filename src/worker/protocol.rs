@@ -23,7 +23,11 @@ pub struct SeqRequest {
 
 /// Supervisor to worker.
 #[derive(Serialize, Deserialize, Debug)]
-#[serde(tag = "msg", rename_all = "snake_case")]
+#[serde(
+    tag = "msg",
+    rename_all = "snake_case",
+    try_from = "super::wire::RequestWire"
+)]
 pub enum Request {
     /// Start the JVM described by `jvm`.
     Hello { version: u32, jvm: JvmSpec },
@@ -51,7 +55,11 @@ pub enum Request {
 
 /// Worker to supervisor.
 #[derive(Serialize, Deserialize, Debug)]
-#[serde(tag = "msg", rename_all = "snake_case")]
+#[serde(
+    tag = "msg",
+    rename_all = "snake_case",
+    try_from = "super::wire::ResponseWire"
+)]
 pub enum Response {
     Ready {
         version: u32,

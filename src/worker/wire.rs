@@ -1,0 +1,397 @@
+//! Flat read forms of the internally tagged enums the supervisor and the workers exchange
+//! millions of times a replay ([`Statement`], [`Observed`], [`SeqResult`], [`Request`],
+//! [`Response`]). serde reads an internally tagged enum by first buffering the whole value,
+//! nested values included, into a generic tree, since the tag may come last; a request of
+//! 500 sequences was buffered three levels deep. Each form here is a plain struct of every
+//! field any variant has, read in one pass, then checked into its enum by `TryFrom`
+//! (`#[serde(try_from = …)]`): the JSON is the same, written by the same derived
+//! `Serialize`, and a missing field is still an error naming it.
+
+use super::protocol::{Request, Response, SeqRequest};
+use crate::model::ApiModel;
+use crate::sequence::{Observed, SeqResult, Statement, Violation};
+use crate::targets::JvmSpec;
+use serde::Deserialize;
+use std::collections::BTreeMap;
+
+/// A field a variant needs, or the error naming it.
+fn need<T>(field: Option<T>, name: &str, variant: &str) -> Result<T, String> {
+    field.ok_or_else(|| format!("missing field `{name}` of `{variant}`"))
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum StatementOp {
+    Literal,
+    Null,
+    Enum,
+    New,
+    Call,
+    Field,
+    Array,
+}
+
+#[derive(Deserialize)]
+pub struct StatementWire {
+    op: StatementOp,
+    ty: Option<String>,
+    value: Option<String>,
+    constant: Option<String>,
+    class: Option<String>,
+    method: Option<String>,
+    field: Option<String>,
+    params: Option<Vec<String>>,
+    receiver: Option<usize>,
+    args: Option<Vec<usize>>,
+    elem: Option<String>,
+    elems: Option<Vec<usize>>,
+}
+
+impl TryFrom<StatementWire> for Statement {
+    type Error = String;
+
+    fn try_from(w: StatementWire) -> Result<Statement, String> {
+        Ok(match w.op {
+            StatementOp::Literal => Statement::Literal {
+                ty: need(w.ty, "ty", "literal")?,
+                value: need(w.value, "value", "literal")?,
+            },
+            StatementOp::Null => Statement::Null {
+                ty: need(w.ty, "ty", "null")?,
+            },
+            StatementOp::Enum => Statement::Enum {
+                ty: need(w.ty, "ty", "enum")?,
+                constant: need(w.constant, "constant", "enum")?,
+            },
+            StatementOp::New => Statement::New {
+                class: need(w.class, "class", "new")?,
+                params: need(w.params, "params", "new")?,
+                args: need(w.args, "args", "new")?,
+            },
+            StatementOp::Call => Statement::Call {
+                class: need(w.class, "class", "call")?,
+                method: need(w.method, "method", "call")?,
+                params: need(w.params, "params", "call")?,
+                receiver: w.receiver,
+                args: need(w.args, "args", "call")?,
+            },
+            StatementOp::Field => Statement::Field {
+                class: need(w.class, "class", "field")?,
+                field: need(w.field, "field", "field")?,
+                receiver: w.receiver,
+            },
+            StatementOp::Array => Statement::Array {
+                elem: need(w.elem, "elem", "array")?,
+                elems: need(w.elems, "elems", "array")?,
+            },
+        })
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum ObservedKind {
+    Void,
+    Null,
+    Value,
+    Object,
+    Threw,
+    Missing,
+}
+
+#[derive(Deserialize)]
+pub struct ObservedWire {
+    kind: ObservedKind,
+    class: Option<String>,
+    text: Option<String>,
+    message: Option<String>,
+    what: Option<String>,
+}
+
+impl TryFrom<ObservedWire> for Observed {
+    type Error = String;
+
+    fn try_from(w: ObservedWire) -> Result<Observed, String> {
+        Ok(match w.kind {
+            ObservedKind::Void => Observed::Void,
+            ObservedKind::Null => Observed::Null,
+            ObservedKind::Value => Observed::Value {
+                class: need(w.class, "class", "value")?,
+                text: need(w.text, "text", "value")?,
+            },
+            ObservedKind::Object => Observed::Object {
+                class: need(w.class, "class", "object")?,
+            },
+            ObservedKind::Threw => Observed::Threw {
+                class: need(w.class, "class", "threw")?,
+                message: w.message,
+            },
+            ObservedKind::Missing => Observed::Missing {
+                what: need(w.what, "what", "missing")?,
+            },
+        })
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum Outcome {
+    Done,
+    Timeout,
+    Crash,
+}
+
+#[derive(Deserialize)]
+pub struct SeqResultWire {
+    outcome: Outcome,
+    steps: Option<Vec<Observed>>,
+    #[serde(default)]
+    observations: Vec<Observed>,
+    #[serde(default)]
+    violations: Vec<Violation>,
+    millis: Option<u64>,
+    exit: Option<String>,
+    stderr_tail: Option<String>,
+}
+
+impl TryFrom<SeqResultWire> for SeqResult {
+    type Error = String;
+
+    fn try_from(w: SeqResultWire) -> Result<SeqResult, String> {
+        Ok(match w.outcome {
+            Outcome::Done => SeqResult::Done {
+                steps: need(w.steps, "steps", "done")?,
+                observations: w.observations,
+                violations: w.violations,
+            },
+            Outcome::Timeout => SeqResult::Timeout {
+                millis: need(w.millis, "millis", "timeout")?,
+            },
+            Outcome::Crash => SeqResult::Crash {
+                exit: need(w.exit, "exit", "crash")?,
+                stderr_tail: need(w.stderr_tail, "stderr_tail", "crash")?,
+            },
+        })
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum RequestMsg {
+    Hello,
+    Describe,
+    Properties,
+    Constants,
+    Run,
+    Bye,
+}
+
+#[derive(Deserialize)]
+pub struct RequestWire {
+    msg: RequestMsg,
+    version: Option<u32>,
+    jvm: Option<JvmSpec>,
+    classes: Option<Vec<String>>,
+    packages: Option<Vec<String>>,
+    names: Option<Vec<String>>,
+    first_id: Option<u64>,
+    isolate: Option<bool>,
+    contracts: Option<bool>,
+    sequences: Option<Vec<SeqRequest>>,
+}
+
+impl TryFrom<RequestWire> for Request {
+    type Error = String;
+
+    fn try_from(w: RequestWire) -> Result<Request, String> {
+        Ok(match w.msg {
+            RequestMsg::Hello => Request::Hello {
+                version: need(w.version, "version", "hello")?,
+                jvm: need(w.jvm, "jvm", "hello")?,
+            },
+            RequestMsg::Describe => Request::Describe {
+                classes: need(w.classes, "classes", "describe")?,
+                packages: need(w.packages, "packages", "describe")?,
+            },
+            RequestMsg::Properties => Request::Properties {
+                names: need(w.names, "names", "properties")?,
+            },
+            RequestMsg::Constants => Request::Constants {
+                classes: need(w.classes, "classes", "constants")?,
+            },
+            RequestMsg::Run => Request::Run {
+                first_id: need(w.first_id, "first_id", "run")?,
+                isolate: need(w.isolate, "isolate", "run")?,
+                contracts: need(w.contracts, "contracts", "run")?,
+                sequences: need(w.sequences, "sequences", "run")?,
+            },
+            RequestMsg::Bye => Request::Bye,
+        })
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum ResponseMsg {
+    Ready,
+    Failed,
+    Model,
+    Properties,
+    Constants,
+    Result,
+    RunDone,
+}
+
+#[derive(Deserialize)]
+pub struct ResponseWire {
+    msg: ResponseMsg,
+    version: Option<u32>,
+    millis: Option<u64>,
+    #[serde(default)]
+    warnings: Vec<String>,
+    error: Option<String>,
+    model: Option<ApiModel>,
+    unknown: Option<Vec<String>>,
+    values: Option<BTreeMap<String, String>>,
+    classes: Option<BTreeMap<String, Vec<String>>>,
+    id: Option<u64>,
+    result: Option<SeqResult>,
+}
+
+impl TryFrom<ResponseWire> for Response {
+    type Error = String;
+
+    fn try_from(w: ResponseWire) -> Result<Response, String> {
+        Ok(match w.msg {
+            ResponseMsg::Ready => Response::Ready {
+                version: need(w.version, "version", "ready")?,
+                millis: need(w.millis, "millis", "ready")?,
+                warnings: w.warnings,
+            },
+            ResponseMsg::Failed => Response::Failed {
+                error: need(w.error, "error", "failed")?,
+            },
+            ResponseMsg::Model => Response::Model {
+                model: need(w.model, "model", "model")?,
+                unknown: need(w.unknown, "unknown", "model")?,
+            },
+            ResponseMsg::Properties => Response::Properties {
+                values: need(w.values, "values", "properties")?,
+            },
+            ResponseMsg::Constants => Response::Constants {
+                classes: need(w.classes, "classes", "constants")?,
+            },
+            ResponseMsg::Result => Response::Result {
+                id: need(w.id, "id", "result")?,
+                result: need(w.result, "result", "result")?,
+            },
+            ResponseMsg::RunDone => Response::RunDone,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::sequence::{Observed, SeqResult, Statement};
+    use crate::worker::protocol::{Request, Response, SeqRequest};
+
+    fn round_trip<T: serde::Serialize + serde::de::DeserializeOwned>(v: &T) -> T {
+        serde_json::from_str(&serde_json::to_string(v).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn every_variant_reads_back_what_was_written() {
+        let statements = vec![
+            Statement::literal("int", "3"),
+            Statement::Null { ty: "A".into() },
+            Statement::Enum {
+                ty: "E".into(),
+                constant: "X".into(),
+            },
+            Statement::new("A", &["int"], &[0]),
+            Statement::call("A", "m", &[], Some(3), &[]),
+            Statement::call("A", "s", &["int"], None, &[0]),
+            Statement::Field {
+                class: "A".into(),
+                field: "F".into(),
+                receiver: None,
+            },
+            Statement::Array {
+                elem: "int".into(),
+                elems: vec![0, 0],
+            },
+        ];
+        for s in &statements {
+            assert_eq!(&round_trip(s), s);
+        }
+        let observed = vec![
+            Observed::Void,
+            Observed::Null,
+            Observed::Value {
+                class: "java.lang.String".into(),
+                text: "a\\u0000".into(),
+            },
+            Observed::Object { class: "A".into() },
+            Observed::Threw {
+                class: "E".into(),
+                message: None,
+            },
+            Observed::Threw {
+                class: "E".into(),
+                message: Some("m".into()),
+            },
+            Observed::Missing {
+                what: "A.m()".into(),
+            },
+        ];
+        for o in &observed {
+            assert_eq!(&round_trip(o), o);
+        }
+        let results = vec![
+            SeqResult::Done {
+                steps: observed.clone(),
+                observations: vec![Observed::Null],
+                violations: vec![],
+            },
+            SeqResult::Timeout { millis: 5 },
+            SeqResult::Crash {
+                exit: "signal 9".into(),
+                stderr_tail: "x".into(),
+            },
+        ];
+        for r in &results {
+            assert_eq!(&round_trip(r), r);
+        }
+        let run = Request::Run {
+            first_id: 4,
+            isolate: true,
+            contracts: false,
+            sequences: vec![SeqRequest {
+                statements,
+                observers: vec![],
+            }],
+        };
+        let back = round_trip(&run);
+        assert_eq!(format!("{back:?}"), format!("{run:?}"));
+        let result = Response::Result {
+            id: 9,
+            result: results[0].clone(),
+        };
+        assert_eq!(format!("{:?}", round_trip(&result)), format!("{result:?}"));
+        assert!(matches!(round_trip(&Response::RunDone), Response::RunDone));
+        assert!(matches!(round_trip(&Request::Bye), Request::Bye));
+    }
+
+    #[test]
+    fn a_missing_field_or_an_unknown_tag_is_an_error_naming_it() {
+        let e = serde_json::from_str::<Observed>(r#"{"kind":"value","class":"A"}"#).unwrap_err();
+        assert!(e.to_string().contains("`text`"), "{e}");
+        let e = serde_json::from_str::<Statement>(r#"{"op":"jump"}"#).unwrap_err();
+        assert!(e.to_string().contains("jump"), "{e}");
+        let e = serde_json::from_str::<SeqResult>(r#"{"outcome":"done"}"#).unwrap_err();
+        assert!(e.to_string().contains("`steps`"), "{e}");
+        // Tags may come in any place, as before.
+        let o: Observed = serde_json::from_str(r#"{"class":"A","kind":"object"}"#).unwrap();
+        assert_eq!(o, Observed::Object { class: "A".into() });
+    }
+}
