@@ -9,7 +9,7 @@ use super::harvest::Step;
 use super::kept_tests::{ErrorKept, KeptTest, ObsRef, retain_observers};
 use super::store::{Builder, Part, SeqId, Store};
 use super::type_names::NameId;
-use super::{Candidate, Generator};
+use super::{Candidate, Generator, Role};
 use crate::contracts::exception_violation;
 use crate::observe::looks_identity_based;
 use crate::sequence::caller_stack;
@@ -126,7 +126,7 @@ impl Generator<'_> {
         let violation = violations.into_iter().next();
         if let Some(v) = violation.or_else(|| exception_violation(stmts, &steps)) {
             self.stats.violations += 1;
-            let seq = self.push_node(c.b, false);
+            let seq = self.push_node(c.b, Role::Component);
             let id = self.take_id();
             self.errors.push(ErrorKept {
                 id,
@@ -180,6 +180,11 @@ impl Generator<'_> {
         if is_test {
             self.subsume_parts(&c.b.parts);
         }
+        let role = match (is_test, observers.is_empty()) {
+            (false, _) => Role::Component,
+            (true, true) => Role::Checks,
+            (true, false) => Role::Observes,
+        };
         let Candidate {
             b,
             op,
@@ -188,7 +193,7 @@ impl Generator<'_> {
             harvest,
             ..
         } = c;
-        let seq = self.push_node(b, is_test);
+        let seq = self.push_node(b, role);
         let mut result = self.ops[op].result;
         let mut offer = normal;
         if normal
@@ -309,17 +314,17 @@ impl Generator<'_> {
         matches!(self.values.get(v), Observed::Value { text, .. } if text.len() > MAX_REUSED_TEXT)
     }
 
-    /// Marks the sequences `parts` contains as lexically redundant; through a sequence that
-    /// is no test, its own components too.
+    /// Marks the tests `parts` contains that check steps only as lexically redundant (see
+    /// [`Role`]); through a sequence that is no test, its own components too.
     fn subsume_parts(&mut self, parts: &[Part]) {
         for part in parts {
             let Part::Seq(id) = part else { continue };
             let i = *id as usize;
-            if self.subsumed[i] {
+            if self.subsumed[i] || self.roles[i] == Role::Observes {
                 continue;
             }
             self.subsumed[i] = true;
-            if self.is_test[i] {
+            if self.roles[i] == Role::Checks {
                 self.redundant += 1;
             } else {
                 let inner = self.store.node(*id).parts.clone();

@@ -220,13 +220,29 @@ pub struct Generator<'m> {
     tests: Vec<KeptTest>,
     errors: Vec<ErrorKept>,
     subsumed: Vec<bool>,
-    is_test: Vec<bool>,
+    /// What each sequence is, by id.
+    roles: Vec<Role>,
     redundant: usize,
     banned: HashSet<u32>,
     /// Operation families that timed out once (a second timeout bans them).
     timed_out: HashSet<u32>,
     next_id: u64,
     stats: GenStats,
+}
+
+/// What a sequence is to lexical redundancy (section III-E of the regression paper): a
+/// test whose sequence a longer test contains is redundant only when the longer one checks
+/// what it checks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Role {
+    /// No test: it checks nothing (or is an error-revealing test, kept apart).
+    Component,
+    /// A test with step checks only, which a longer test makes again at the same steps.
+    Checks,
+    /// A test that also observes values. A longer test observes only the values of its own
+    /// last call, so the observations (`Set.toString()` of what a lookup returned, before a
+    /// later call turns the set into an array) would be lost with it: it stays a test.
+    Observes,
 }
 
 /// A sequence drafted for execution.
@@ -306,7 +322,7 @@ impl<'m> Generator<'m> {
             tests: Vec::new(),
             errors: Vec::new(),
             subsumed: Vec::new(),
-            is_test: Vec::new(),
+            roles: Vec::new(),
             redundant: 0,
             banned: HashSet::new(),
             timed_out: HashSet::new(),
@@ -357,10 +373,10 @@ impl<'m> Generator<'m> {
         }
     }
 
-    fn push_node(&mut self, b: Builder, is_test: bool) -> SeqId {
+    fn push_node(&mut self, b: Builder, role: Role) -> SeqId {
         let id = self.store.push(b.finish());
         self.subsumed.push(false);
-        self.is_test.push(is_test);
+        self.roles.push(role);
         id
     }
 

@@ -268,7 +268,7 @@ impl Generator<'_> {
         let mut b = Builder::default();
         b.push_stmt(tmpl, &[]);
         self.seen.insert(b.hash.key());
-        let seq = self.push_node(b, false);
+        let seq = self.push_node(b, super::Role::Component);
         let value = ValueRef {
             seq,
             pos: 0,
