@@ -729,7 +729,9 @@ fn a_catalogue_too_big_to_pass_on_is_still_swept() {
     let out = fx.path("big.yaml");
     // `Currency.getAvailableCurrencies()` is a `Set`, observed through its `toString()`: a
     // text of every currency, too long for the set to be passed on as an input. Its
-    // elements are swept all the same, so `getInstance` gets their codes.
+    // elements are swept all the same, so `getInstance` gets their codes (dozens; 3 when
+    // the set was not swept). Tests that observe values stay in the suite now, so the output
+    // limit is reached with fewer sequences: 94 codes at this limit.
     let scope = [
         "--packages",
         "java.util",
@@ -745,7 +747,7 @@ fn a_catalogue_too_big_to_pass_on_is_still_swept() {
     let iso = codes
         .iter()
         .filter(|c| c.len() == 3 && c.chars().all(|c| c.is_ascii_uppercase()));
-    assert!(iso.count() >= 100, "{codes:?}");
+    assert!(iso.count() >= 50, "{codes:?}");
 }
 
 /// The `toString()` texts observed on sorted copies (`new TreeMap(map)`) of what a static
