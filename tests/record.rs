@@ -730,8 +730,9 @@ fn a_catalogue_too_big_to_pass_on_is_still_swept() {
     // `Currency.getAvailableCurrencies()` is a `Set`, observed through its `toString()`: a
     // text of every currency, too long for the set to be passed on as an input. Its
     // elements are swept all the same, so `getInstance` gets their codes (dozens; 3 when
-    // the set was not swept). Tests that observe values stay in the suite now, so the output
-    // limit is reached with fewer sequences: 94 codes at this limit.
+    // the set was not swept). At this small limit generation stops after about a dozen
+    // rounds, and since rounds run two at a time a swept code reaches its lookup a round
+    // later than it did: 48 codes here (94 before), against 3 without the sweep.
     let scope = [
         "--packages",
         "java.util",
@@ -747,7 +748,7 @@ fn a_catalogue_too_big_to_pass_on_is_still_swept() {
     let iso = codes
         .iter()
         .filter(|c| c.len() == 3 && c.chars().all(|c| c.is_ascii_uppercase()));
-    assert!(iso.count() >= 50, "{codes:?}");
+    assert!(iso.count() >= 30, "{codes:?}");
 }
 
 /// The `toString()` texts observed on sorted copies (`new TreeMap(map)`) of what a static
@@ -782,8 +783,10 @@ fn unordered_maps_are_checked_through_sorted_copies_and_switch_off() {
     let scope = [
         "--classes",
         "java.time.ZoneId,java.util.Map,java.util.TreeMap",
+        // Rounds of 400 run two at a time, so the copy of a map read in the first round is
+        // drafted in the third: a limit of 600 stopped before it.
         "--output-limit",
-        "600",
+        "1200",
         "--reruns",
         "1",
     ];

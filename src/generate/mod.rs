@@ -6,7 +6,9 @@
 //!
 //! Generation runs in fixed-size rounds so that it is reproducible whatever the number of
 //! workers: a round of candidates is drawn from the current pool state with the seeded RNG
-//! only, executed as one batch, and its results are folded back in candidate order. With an
+//! only, executed as one batch, and its results are folded back in candidate order. Two
+//! rounds are in flight at a time, so round `k + 2` is drawn once round `k` is folded,
+//! whenever round `k + 1` finishes. With an
 //! output limit, generation stops at the first round boundary where enough tests are kept,
 //! so the same seed, scope, output limit and reference give the same tests. With only a time
 //! limit, the clock decides how many rounds run, and the suite differs from run to run.
@@ -34,7 +36,7 @@ pub mod type_names;
 
 use crate::model::{ApiModel, boxed};
 use crate::observe::Observers;
-use crate::pool::{Executor, PoolError};
+use crate::pool::{Executor, Pipeline, PoolError};
 use crate::sequence::{Observed, Statement};
 use crate::worker::protocol::SeqRequest;
 use components::{Components, ValueRef};
@@ -422,6 +424,9 @@ impl<'m> Generator<'m> {
         }
     }
 
+    /// Rounds run two at a time ([`Pipeline`]): round `k + 2` is drafted from the results of
+    /// rounds up to `k`, so the workers never wait for the supervisor or for the slowest call
+    /// of a round, and the order of drafts and folds does not depend on timing.
     fn rounds(
         &mut self,
         exec: &dyn Executor,
@@ -429,36 +434,64 @@ impl<'m> Generator<'m> {
         began: Instant,
         mut progress: impl FnMut(&Progress),
     ) -> Result<StopReason, PoolError> {
+        std::thread::scope(|scope| {
+            let mut flight = Pipeline::new(scope, exec, true);
+            let outcome = self.pipelined(&mut flight, stop, began, &mut progress);
+            flight.drain();
+            outcome
+        })
+    }
+
+    fn pipelined(
+        &mut self,
+        flight: &mut Pipeline<'_, '_, Vec<Candidate>>,
+        stop: &AtomicBool,
+        began: Instant,
+        progress: &mut impl FnMut(&Progress),
+    ) -> Result<StopReason, PoolError> {
         let mut empty_rounds = 0;
+        let mut last_empty = false;
         loop {
-            if stop.load(Ordering::SeqCst) {
-                return Ok(StopReason::Interrupted);
-            }
-            if self
-                .cfg
-                .output_limit
-                .is_some_and(|n| self.test_count() >= n)
+            if (!flight.has_room() || last_empty)
+                && let Some((cands, reqs, results)) = flight.take()
             {
-                return Ok(StopReason::OutputLimit);
+                for ((c, req), r) in cands.into_iter().zip(&reqs).zip(results?) {
+                    self.fold(c, req, r);
+                }
+                progress(&self.progress(began));
             }
-            if began.elapsed() >= self.cfg.time_limit {
-                return Ok(StopReason::TimeLimit);
+            if let Some(reason) = self.stop_reason(stop, began) {
+                return Ok(reason);
             }
             let (cands, reqs) = self.round();
             self.stats.rounds += 1;
-            if cands.is_empty() {
+            last_empty = cands.is_empty();
+            if !last_empty {
+                empty_rounds = 0;
+                flight.submit(cands, reqs);
+            } else if flight.is_empty() {
                 empty_rounds += 1;
                 if empty_rounds >= 20 {
                     return Ok(StopReason::Exhausted);
                 }
-                continue;
             }
-            empty_rounds = 0;
-            let results = exec.run(&reqs, true)?;
-            for ((c, req), r) in cands.into_iter().zip(&reqs).zip(results) {
-                self.fold(c, req, r);
-            }
-            progress(&self.progress(began));
+        }
+    }
+
+    /// Why generation ends now, if it does: checked after each round is folded.
+    fn stop_reason(&self, stop: &AtomicBool, began: Instant) -> Option<StopReason> {
+        if stop.load(Ordering::SeqCst) {
+            Some(StopReason::Interrupted)
+        } else if self
+            .cfg
+            .output_limit
+            .is_some_and(|n| self.test_count() >= n)
+        {
+            Some(StopReason::OutputLimit)
+        } else if began.elapsed() >= self.cfg.time_limit {
+            Some(StopReason::TimeLimit)
+        } else {
+            None
         }
     }
 

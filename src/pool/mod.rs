@@ -15,9 +15,11 @@
 pub mod executor;
 #[cfg(test)]
 pub(crate) mod fake;
+pub mod pipeline;
 mod process;
 
 pub use executor::{Executor, Lane, PoolLane, Usage};
+pub use pipeline::Pipeline;
 
 use crate::model::ApiModel;
 use crate::sequence::SeqResult;
