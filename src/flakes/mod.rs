@@ -7,13 +7,13 @@
 //! and observation that reads a changed value ([`taint`]). A call without inputs
 //! (`RandomUtils.nextBoolean()`, a static field) is the same call in every test, so once its
 //! value changed in one test it counts as changed in all of them. Every test left with no
-//! check is dropped.
+//! check is dropped. Two batches are in flight at a time ([`Pipeline`]), compared in order.
 
 pub mod taint;
 
 use crate::generate::Recorded;
 use crate::generate::kept_tests::{KeptTest, retain_observers};
-use crate::pool::{Lane, PoolError};
+use crate::pool::{Executor, Lane, Pipeline, PoolError};
 use crate::sequence::{Observed, SeqResult};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
@@ -76,6 +76,59 @@ impl RerunReport {
     }
 }
 
+/// Rerun `i`: every test once, in a shuffled order, in batches of random sizes, two batches
+/// in flight ([`Pipeline`]) and compared in order. Returns how many tests were compared: all
+/// of them unless `stop` was set.
+#[allow(clippy::too_many_arguments)]
+fn rerun_once(
+    rec: &mut Recorded,
+    seed: u64,
+    i: usize,
+    exec: &dyn Executor,
+    stop: &AtomicBool,
+    dead: &mut [bool],
+    report: &mut RerunReport,
+    mut progress: impl FnMut(usize),
+) -> Result<usize, PoolError> {
+    let mut rng =
+        ChaCha8Rng::seed_from_u64(seed ^ (0x9E37_79B9_7F4A_7C15u64.wrapping_mul(i as u64 + 1)));
+    let mut order: Vec<usize> = (0..rec.tests.len()).collect();
+    order.shuffle(&mut rng);
+    std::thread::scope(|scope| {
+        let mut flight: Pipeline<std::ops::Range<usize>> = Pipeline::new(scope, exec, false);
+        let (mut sent, mut done) = (0, 0);
+        let outcome = loop {
+            if !flight.has_room() || sent == order.len() || stop.load(Ordering::SeqCst) {
+                let Some((batch, _, results)) = flight.take() else {
+                    break Ok(done);
+                };
+                let results = match results {
+                    Err(PoolError::Stopped) => break Ok(done), // this rerun does not count
+                    other => other?,
+                };
+                done += batch.len();
+                for (&t, r) in order[batch].iter().zip(results) {
+                    dead[t] |= !compare(rec, t, r, report);
+                }
+                progress(done);
+                continue;
+            }
+            let size = rng
+                .random_range(MAX_BATCH / 8..=MAX_BATCH)
+                .min(order.len() - sent);
+            let batch = sent..sent + size;
+            let reqs = order[batch.clone()]
+                .iter()
+                .map(|&t| rec.tests[t].request(&rec.store, &rec.names))
+                .collect();
+            flight.submit(batch, reqs);
+            sent += size;
+        };
+        flight.drain();
+        outcome
+    })
+}
+
 /// Reruns `rec.tests` `reruns` times, each on a fresh executor of `lane`
 /// ([`Lane::start_run`]), and drops what changed; stops early on `stop`. `progress` hears
 /// `(rerun, tests done in it)`.
@@ -96,31 +149,17 @@ pub fn remove_flakes(
         }
         let exec = lane.start_run(i)?;
         let before = report.dropped_checks + report.dropped_observations + dead_count(&dead);
-        let mut rng =
-            ChaCha8Rng::seed_from_u64(seed ^ (0x9E37_79B9_7F4A_7C15u64.wrapping_mul(i as u64 + 1)));
-        let mut order: Vec<usize> = (0..rec.tests.len()).collect();
-        order.shuffle(&mut rng);
-        let mut done = 0;
-        while done < order.len() && !stop.load(Ordering::SeqCst) {
-            let size = rng
-                .random_range(MAX_BATCH / 8..=MAX_BATCH)
-                .min(order.len() - done);
-            let batch = &order[done..done + size];
-            let reqs: Vec<_> = batch
-                .iter()
-                .map(|&t| rec.tests[t].request(&rec.store, &rec.names))
-                .collect();
-            let results = match exec.run(&reqs, false) {
-                Err(PoolError::Stopped) => break, // interrupted: this rerun does not count
-                other => other?,
-            };
-            for (&t, r) in batch.iter().zip(results) {
-                dead[t] |= !compare(rec, t, r, &mut report);
-            }
-            done += size;
-            progress(i, done);
-        }
-        if done == order.len() {
+        let done = rerun_once(
+            rec,
+            seed,
+            i,
+            exec.as_ref(),
+            stop,
+            &mut dead,
+            &mut report,
+            |n| progress(i, n),
+        )?;
+        if done == rec.tests.len() {
             report.reruns_done += 1;
             let after = report.dropped_checks + report.dropped_observations + dead_count(&dead);
             report.new_per_rerun.push(after - before);
