@@ -3,7 +3,8 @@
 //! of `options.segment`; `lane.jobs()` threads take the segments in turn, each on a fresh
 //! single-worker runner. Each thread reads the file itself, forward only ([`Source`]):
 //! it skips, without parsing, to the start of its next segment and parses that segment
-//! [`CALL`] tests at a time as it runs them. So the supervisor holds `jobs × CALL` tests,
+//! [`CALL`] tests at a time as it runs them, two calls in flight (the next read while the
+//! worker runs the last). So the supervisor holds `2 × jobs × CALL` tests,
 //! whatever the size of the suite or of a segment; of every test that passes only its id is
 //! kept, of the others a [`Record`] (id and length) and the verdict, never the test itself.
 //! The failing tests are then confirmed as in [`super::replay`], read again from a source
@@ -12,9 +13,9 @@
 //! A source that fails part-way (a corrupt or cut suite) stops every thread after the call
 //! it runs, and the whole replay fails: nothing of it is reported.
 
-use super::{CALL, Lane, ReplayOptions, TestOutcome, run_and_compare};
-use crate::compare::Verdict;
-use crate::pool::PoolError;
+use super::{CALL, Lane, ReplayOptions, TestOutcome};
+use crate::compare::{Verdict, compare};
+use crate::pool::{Pipeline, PoolError};
 use crate::suite::Test;
 use crate::triage::Record;
 use std::collections::HashMap;
@@ -204,7 +205,9 @@ fn run_thread<E: std::error::Error + 'static, S: Source<E>>(
     Ok(())
 }
 
-/// Runs segment `k` on a fresh runner, `CALL` tests at a time.
+/// Runs segment `k` on a fresh runner, `CALL` tests at a time, two calls in flight
+/// ([`Pipeline`]): the next tests are read and the last ones compared while the worker runs.
+/// The runner has one worker, which takes the calls in the order they were sent.
 fn run_segment<E: std::error::Error + 'static, S: Source<E>>(
     source: &mut S,
     shared: &Shared<E>,
@@ -212,33 +215,52 @@ fn run_segment<E: std::error::Error + 'static, S: Source<E>>(
 ) -> Result<Part, StreamError<E>> {
     let runner = shared.lane.start_single()?;
     let mut part: Part = (k, Vec::new(), Vec::new(), Vec::new());
-    let mut taken = 0;
-    while taken < shared.segment && !shared.stop.load(Ordering::Relaxed) {
-        let mut chunk = Vec::with_capacity(CALL);
-        while chunk.len() < CALL.min(shared.segment - taken) {
-            match source.next_test().map_err(StreamError::Source)? {
-                Some(t) => chunk.push(t),
-                None => break,
+    std::thread::scope(|scope| {
+        let mut flight: Pipeline<Vec<Test>> = Pipeline::new(scope, runner.as_ref(), false);
+        let (mut taken, mut ended) = (0, false);
+        loop {
+            ended |= taken >= shared.segment || shared.stop.load(Ordering::Relaxed);
+            if flight.has_room() && !ended {
+                let chunk = read_chunk(source, CALL.min(shared.segment - taken))?;
+                ended = chunk.is_empty();
+                taken += chunk.len();
+                let requests = chunk.iter().map(|t| t.request()).collect();
+                if !ended {
+                    flight.submit(chunk, requests);
+                }
+                continue;
             }
-        }
-        if chunk.is_empty() {
-            break;
-        }
-        let refs: Vec<&Test> = chunk.iter().collect();
-        let verdicts = run_and_compare(&refs, runner.as_ref())?;
-        taken += chunk.len();
-        let n = chunk.len();
-        for (t, v) in chunk.into_iter().zip(verdicts) {
-            if v == Verdict::Pass {
-                part.2.push(t.id);
-            } else {
-                part.1.push(Record::of(&t));
-                part.3.push(v);
+            let Some((chunk, _, results)) = flight.take() else {
+                return Ok(part);
+            };
+            let n = chunk.len();
+            for (t, r) in chunk.into_iter().zip(&results?) {
+                match compare(&t, r) {
+                    Verdict::Pass => part.2.push(t.id),
+                    v => {
+                        part.1.push(Record::of(&t));
+                        part.3.push(v);
+                    }
+                }
             }
+            (shared.progress)(shared.done.fetch_add(n, Ordering::Relaxed) + n);
         }
-        (shared.progress)(shared.done.fetch_add(n, Ordering::Relaxed) + n);
+    })
+}
+
+/// Up to `n` tests from `source`.
+fn read_chunk<E: std::error::Error + 'static, S: Source<E>>(
+    source: &mut S,
+    n: usize,
+) -> Result<Vec<Test>, StreamError<E>> {
+    let mut chunk = Vec::with_capacity(n);
+    while chunk.len() < n {
+        match source.next_test().map_err(StreamError::Source)? {
+            Some(t) => chunk.push(t),
+            None => break,
+        }
     }
-    Ok(part)
+    Ok(chunk)
 }
 
 /// The segments' results in file order.
