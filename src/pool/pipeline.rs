@@ -43,11 +43,7 @@ impl<'scope, 'env, T> Pipeline<'scope, 'env, T> {
         }
     }
 
-    /// Batches in flight.
-    pub fn len(&self) -> usize {
-        self.flight.len()
-    }
-
+    /// Whether no batch is in flight.
     pub fn is_empty(&self) -> bool {
         self.flight.is_empty()
     }
