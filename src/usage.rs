@@ -6,7 +6,9 @@
 /// is freed in each; replay runs passes of fresh threads (the readers, then the
 /// confirmation's, then one that reads the examples), and what one pass freed in its arenas
 /// was not reused by the next: the 4x suite's supervisor peaked at 511 MiB, 328 MiB capped.
-/// Workers (a JVM each) are not capped. No-op off glibc.
+/// Since mimalloc became the global allocator (`main.rs`), glibc's malloc serves only the C
+/// code linked in (zstd's buffers); the cap stays for it. Workers (a JVM each) are not
+/// capped. No-op off glibc.
 pub fn limit_arenas() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     // SAFETY: mallopt only sets a tuning parameter; called before any thread starts.
@@ -15,11 +17,18 @@ pub fn limit_arenas() {
     }
 }
 
-/// Gives the whole pages malloc holds free back to the system. glibc returns only the top of
-/// an arena by itself; the free pages inside stay resident, and a replay's segments free most
-/// of what they take (after the first pass over a 150,000-test suite, 66 MiB of arena held
-/// 7 MiB in use). Called after each segment and each pass. No-op off glibc.
+/// Gives the whole pages the allocators hold free back to the system: mimalloc's (the
+/// binary's global allocator) and glibc's, which the C libraries linked in still use. glibc
+/// returns only the top of an arena by itself; the free pages inside stay resident, and a
+/// replay's segments free most of what they take (after the first pass over a
+/// 150,000-test suite, 66 MiB of arena held 7 MiB in use). Called after each segment and
+/// each pass.
 pub fn release_free_memory() {
+    // SAFETY: mi_collect only walks mimalloc's own heaps (a no-op where it is not the global
+    // allocator, as in unit tests).
+    unsafe {
+        libmimalloc_sys::mi_collect(true);
+    }
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     // SAFETY: malloc_trim only walks malloc's own free lists.
     unsafe {
