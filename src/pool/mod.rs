@@ -264,9 +264,15 @@ impl Pool {
         Ok(all)
     }
 
+    /// Sequences per message: with several workers, a quarter of each one's share, so that
+    /// a worker that finishes early takes over the rest; with one worker the whole batch
+    /// (up to `batch`), since every message costs a round trip in which the worker waits.
     fn chunk_size(&self, total: usize) -> usize {
-        let even = total.div_ceil(self.jobs() * 4).max(1);
-        even.min(self.config.batch.max(1))
+        let even = match self.jobs() {
+            1 => total,
+            jobs => total.div_ceil(jobs * 4),
+        };
+        even.clamp(1, self.config.batch.max(1))
     }
 
     /// Asks one worker; a worker killed from outside meanwhile is replaced (a few times at most:
