@@ -80,6 +80,19 @@ fn neutral(ty: &str) -> Option<&'static str> {
     }
 }
 
+/// The positions of a call's parameters (`inputs`, type names) where a lookup can pass a
+/// value of type `ty`: those of type `ty` whose every other parameter has a [`neutral`]
+/// value. A second parameter of type `ty` needs one too: `new RSAPublicKeySpec(n, e)` has
+/// no neutral `BigInteger`, so it is no lookup of one (it was, with an empty literal the
+/// worker refused, which banned the constructor).
+fn lookup_positions(inputs: &[&str], ty: &str) -> Vec<usize> {
+    let others_neutral =
+        |i: usize| (inputs.iter().enumerate()).all(|(j, p)| j == i || neutral(p).is_some());
+    (0..inputs.len())
+        .filter(|&i| inputs[i] == ty && others_neutral(i))
+        .collect()
+}
+
 /// The sweep's queues.
 #[derive(Default)]
 pub(super) struct Sweeps {
@@ -349,15 +362,10 @@ impl Generator<'_> {
                 1 if owner.is_none() && o.inputs[0] == ty => out.push((op, 0)),
                 1 if owner.is_some() && self.names.assignable(ty, o.inputs[0]) => out.push((op, 0)),
                 2..=MAX_LOOKUP_ARITY => {
-                    let fills = o
-                        .inputs
-                        .iter()
-                        .all(|&p| p == ty || neutral(self.names.name(p)).is_some());
-                    if fills {
-                        let at = o.inputs.iter().enumerate().filter(|(_, p)| **p == ty);
-                        let at = at.filter(|(i, _)| !self.telescoped(op, *i));
-                        out.extend(at.map(|(i, _)| (op, i as u8)));
-                    }
+                    let names: Vec<&str> = o.inputs.iter().map(|&p| self.names.name(p)).collect();
+                    let at = lookup_positions(&names, self.names.name(ty)).into_iter();
+                    let at = at.filter(|&i| !self.telescoped(op, i));
+                    out.extend(at.map(|i| (op, i as u8)));
                 }
                 _ => {}
             }
@@ -502,5 +510,22 @@ impl Generator<'_> {
             value: value.to_string(),
         };
         self.store.templates.intern(stmt, Some(ty))
+    }
+}
+
+#[cfg(test)]
+mod lookup_tests {
+    use super::lookup_positions;
+
+    #[test]
+    fn a_lookup_fills_only_parameters_with_a_neutral_value() {
+        let big = "java.math.BigInteger";
+        assert!(lookup_positions(&[big, big], big).is_empty());
+        let s = "java.lang.String";
+        assert_eq!(lookup_positions(&[s, s], s), [0, 1]);
+        let locale = "java.util.Locale";
+        assert_eq!(lookup_positions(&["int", "int", locale], locale), [2]);
+        assert!(lookup_positions(&[locale, big], locale).is_empty());
+        assert_eq!(lookup_positions(&[locale, "boolean"], locale), [0]);
     }
 }
