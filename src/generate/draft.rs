@@ -39,7 +39,7 @@ impl Generator<'_> {
                 Some(lit) => Some(self.literal_input(&mut b, lit)),
                 None => self.input(&mut b, ty, slot, receiver, op.receiver, &chosen),
             };
-            let Some(input) = input else {
+            let Some(input) = input.filter(|i| !receiver || !self.omitted_on(op_index, i.1)) else {
                 self.stats.no_input += 1;
                 return None;
             };
@@ -252,6 +252,26 @@ impl Generator<'_> {
             }
         }
         out
+    }
+
+    /// Whether the method `op` calls is left out of `receiver`'s class although a supertype
+    /// has it: the class is described, `op` belongs to another class, and the class lists
+    /// no method of that name, as the omit list took it out (`Provider.put`: the installed
+    /// security providers are the whole JVM's). Such a receiver is not used, or the member
+    /// would be reached through the supertype (`Properties.put`) all the same.
+    pub(super) fn omitted_on(&mut self, op: usize, receiver: NameId) -> bool {
+        if let Some(&known) = self.omitted_on.get(&(op, receiver)) {
+            return known;
+        }
+        let class = self.names.name(receiver);
+        let method = self.member_name(op);
+        let omitted = class != self.op_class[op]
+            && self
+                .model
+                .class(class)
+                .is_some_and(|c| !c.methods.iter().any(|m| m.name == method));
+        self.omitted_on.insert((op, receiver), omitted);
+        omitted
     }
 
     /// Remembers the runtime class of an operation's value for choosing its observers, when

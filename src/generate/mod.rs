@@ -213,6 +213,9 @@ pub struct Generator<'m> {
     comps: Components,
     observers: Observers,
     obs_cache: HashMap<NameId, Vec<NameId>>,
+    /// Whether an operation's method is left out of a receiver class (see
+    /// [`Generator::omitted_on`]), found once per pair.
+    omitted_on: HashMap<(usize, NameId), bool>,
     /// The runtime class each operation last returned, where it is a described class more
     /// specific than the declared one: observers are chosen on it.
     runtime: HashMap<usize, NameId>,
@@ -304,6 +307,7 @@ impl<'m> Generator<'m> {
             harvest_ops: None,
             harvest: VecDeque::new(),
             swept: HashSet::new(),
+            omitted_on: HashMap::new(),
             sweeps: Default::default(),
             picks: Vec::new(),
             cfg,

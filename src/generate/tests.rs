@@ -1,5 +1,6 @@
 use super::*;
 use crate::pool::fake::{self, Fake};
+use crate::model::{ApiClass, Callable};
 use crate::sequence::Statement;
 use crate::suite::Test;
 
@@ -297,4 +298,42 @@ fn twins_pass_equal_but_not_identical_copies_and_switch_off() {
         },
     );
     assert_eq!(r.stats.twins, 0);
+}
+
+#[test]
+fn a_member_omitted_on_a_class_is_not_reached_through_its_supertype() {
+    // `t.Registry` extends `t.Table`, whose `put` the omit list took out of the registry's
+    // own methods (as `java.security.Provider.put*` is, beside `Properties.put`).
+    let table = |name: &str, supertypes: Vec<String>, methods: Vec<Callable>| ApiClass {
+        name: name.into(),
+        kind: crate::model::ClassKind::Class,
+        supertypes,
+        constructors: vec![],
+        methods,
+        fields: vec![],
+        enum_constants: vec![],
+        deprecated_for_removal: false,
+    };
+    let put = Callable::new("put", &["int"], "void", false);
+    let size = Callable::new("size", &[], "int", false);
+    let classes = [
+        table("t.Table", vec![], vec![put, size.clone()]),
+        table("t.Registry", vec!["t.Table".into()], vec![size]),
+    ];
+    let model = ApiModel {
+        classes: classes.into_iter().map(|c| (c.name.clone(), c)).collect(),
+    };
+    let mut g = Generator::new(&model, config(1, 10)).expect("scope");
+    let op = |g: &Generator, method: &str| {
+        (0..g.random_ops)
+            .find(|&op| g.op_class[op] == "t.Table" && g.member_name(op) == method)
+            .expect("op")
+    };
+    let (put, size) = (op(&g, "put"), op(&g, "size"));
+    let (registry, table) = (g.names.intern("t.Registry"), g.names.intern("t.Table"));
+    assert!(g.omitted_on(put, registry), "Table.put on a registry");
+    assert!(!g.omitted_on(size, registry), "Table.size on a registry");
+    assert!(!g.omitted_on(put, table), "Table.put on a table");
+    let other = g.names.intern("t.Undescribed");
+    assert!(!g.omitted_on(put, other), "a class the scope does not describe");
 }

@@ -392,7 +392,7 @@ impl Generator<'_> {
     }
 
     /// A constructor's or method's name without its class (`<init>` for constructors).
-    fn member_name(&self, op: usize) -> &str {
+    pub(in crate::generate) fn member_name(&self, op: usize) -> &str {
         match &self.store.templates.get(self.ops[op].tmpl).stmt {
             Statement::Call { method, .. } => method,
             Statement::New { .. } => "<init>",
