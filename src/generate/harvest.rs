@@ -185,13 +185,25 @@ impl Generator<'_> {
 
     /// The class of the call at `pos` of `seq`, the first time a call of its callee returns
     /// an array or collection: it is swept.
-    fn sweep_owner(&mut self, seq: SeqId, pos: u32) -> Option<NameId> {
+    ///
+    /// A catalogue keyed by a simple class name (`Security.getAlgorithms("KeyGenerator")`,
+    /// as [`Generator::queue_keyed_catalogues`] drafts it) is swept once per key, for the
+    /// lookups of the class the key names (`KeyGenerator.getInstance("AES")`).
+    pub(super) fn sweep_owner(&mut self, seq: SeqId, pos: u32) -> Option<NameId> {
         let parts = &self.store.node(seq).parts;
         let tmpl = self.store.template_at(parts, pos)?;
         let stmt = &self.store.templates.get(tmpl).stmt;
-        let (callee, class) = (stmt.callee(), stmt.class_name().to_string());
+        let (mut callee, class) = (stmt.callee(), stmt.class_name().to_string());
+        let key = (pos == 1)
+            .then(|| self.store.template_at(parts, 0))
+            .flatten();
+        let named = key.and_then(|k| Some((k, *self.sweeps.named.get(&k)?)));
+        if let Some((key, _)) = named {
+            callee.push_str(&format!("#{key}"));
+        }
         let callee = self.names.intern(&callee);
-        self.swept.insert(callee).then(|| self.names.intern(&class))
+        let owner = named.map_or_else(|| self.names.intern(&class), |(_, c)| c);
+        self.swept.insert(callee).then_some(owner)
     }
 
     /// Harvest candidates for the start of a round: chunks of the catalogues being swept,

@@ -1,6 +1,6 @@
 use super::*;
-use crate::pool::fake::{self, Fake};
 use crate::model::{ApiClass, Callable};
+use crate::pool::fake::{self, Fake};
 use crate::sequence::Statement;
 use crate::suite::Test;
 
@@ -335,5 +335,54 @@ fn a_member_omitted_on_a_class_is_not_reached_through_its_supertype() {
     assert!(!g.omitted_on(size, registry), "Table.size on a registry");
     assert!(!g.omitted_on(put, table), "Table.put on a table");
     let other = g.names.intern("t.Undescribed");
-    assert!(!g.omitted_on(put, other), "a class the scope does not describe");
+    assert!(
+        !g.omitted_on(put, other),
+        "a class the scope does not describe"
+    );
+}
+
+#[test]
+fn a_keyed_catalogue_is_swept_once_per_key_for_the_class_the_key_names() {
+    // `t.Registry.names(String)` lists what `t.Widget`'s factory accepts, as
+    // `Security.getAlgorithms("KeyGenerator")` lists what `KeyGenerator.getInstance` does.
+    let class = |name: &str, methods: Vec<Callable>| ApiClass {
+        name: name.into(),
+        kind: crate::model::ClassKind::Class,
+        supertypes: vec![],
+        constructors: vec![],
+        methods,
+        fields: vec![],
+        enum_constants: vec![],
+        deprecated_for_removal: false,
+    };
+    let string = "java.lang.String";
+    let names = Callable::new("names", &[string], "java.util.Set", true);
+    let of = Callable::new("of", &[string], "t.Widget", true);
+    let classes = [
+        class("t.Registry", vec![names]),
+        class("t.Widget", vec![of]),
+    ];
+    let model = ApiModel {
+        classes: classes.into_iter().map(|c| (c.name.clone(), c)).collect(),
+    };
+    let mut g = Generator::new(&model, config(1, 10)).expect("scope");
+    g.queue_keyed_catalogues();
+    let names_op = (0..g.random_ops)
+        .find(|&op| g.member_name(op) == "names")
+        .expect("op");
+    let keyed = |g: &mut Generator, key: &str| {
+        let ty = g.names.intern(string);
+        let lit = g.literal_template(ty, key);
+        let mut b = Builder::default();
+        let at = b.push_stmt(lit, &[]);
+        b.push_stmt(g.ops[names_op].tmpl, &[at]);
+        let seq = g.push_node(b, Role::Component);
+        g.sweep_owner(seq, 1).map(|c| g.names.name(c).to_string())
+    };
+    assert_eq!(keyed(&mut g, "Widget").as_deref(), Some("t.Widget"));
+    assert_eq!(keyed(&mut g, "Widget"), None, "swept once per key");
+    assert_eq!(keyed(&mut g, "Registry").as_deref(), Some("t.Registry"));
+    // Any other argument: the callee's first catalogue, for its own class, as before.
+    assert_eq!(keyed(&mut g, "x").as_deref(), Some("t.Registry"));
+    assert_eq!(keyed(&mut g, "y"), None, "the callee was swept");
 }

@@ -7,7 +7,7 @@ use crate::generate::Generator;
 use crate::generate::harvest::COLLECTIONS;
 use crate::generate::mined::Kind;
 use crate::generate::type_names::NameId;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 impl Generator<'_> {
     /// Queues every static call without inputs that returns an array or a collection.
@@ -36,7 +36,9 @@ impl Generator<'_> {
     /// (a catalogue keyed by a name: `Security.getAlgorithms(serviceName)`) with the simple
     /// name of each class in scope: registries name their kinds after the API's own types
     /// (`"Signature"`, `"Cipher"`), and what such a catalogue lists differs between
-    /// implementations as their registries do.
+    /// implementations as their registries do. What it lists for a name is swept for the
+    /// lookups of the class so named (see `sweep_owner`): the registry's names are made for
+    /// that class's factories (`KeyGenerator.getInstance("AES")`).
     pub(in crate::generate) fn queue_keyed_catalogues(&mut self) {
         let string = self.names.intern("java.lang.String");
         let collection = self.names.intern("java.util.Collection");
@@ -51,9 +53,14 @@ impl Generator<'_> {
         }
 
         let simple = |class: &String| class.rsplit(['.', '$']).next().unwrap_or(class).to_string();
-        let names: BTreeSet<String> = self.model.classes.keys().map(simple).collect();
-        for name in names {
+        let mut names: BTreeMap<String, &String> = BTreeMap::new();
+        for class in self.model.classes.keys() {
+            names.entry(simple(class)).or_insert(class);
+        }
+        for (name, class) in names {
             let tmpl = self.literal_template(string, &name);
+            let class = self.names.intern(class);
+            self.sweeps.named.insert(tmpl, class);
             for &op in &keyed {
                 let value = Source::Literal(tmpl);
                 let lookup = Lookup {

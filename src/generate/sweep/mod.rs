@@ -13,7 +13,9 @@
 //! (`Currency.getInstance(new Locale("", "CW"))`, `DateFormat.getDateTimeInstance(0, 0,
 //! locale)`). Mined integer constants go to every int lookup of their class and its nested
 //! classes, and catalogues keyed by a name get the scope's simple class names
-//! (`Security.getAlgorithms("Signature")`); [`at_start`] queues both before the first round.
+//! (`Security.getAlgorithms("KeyGenerator")`), each swept for the lookups of the class its
+//! name names (`KeyGenerator.getInstance("AES")`); [`at_start`] queues both before the first
+//! round.
 //!
 //! Why literals: an element read by index (`Array.get(ids, 57)`) names another value on an
 //! implementation whose catalogue differs, so every later element would differ; the literal
@@ -102,6 +104,9 @@ pub(super) struct Sweeps {
     /// Catalogues keyed by a name, each with the simple name of each class in scope, drafted
     /// right after `catalogues` (see [`Generator::queue_keyed_catalogues`]).
     keyed: VecDeque<Lookup>,
+    /// The class each simple name of `keyed` names (the first in name order): what a keyed
+    /// catalogue lists for it is swept for that class's lookups.
+    pub(super) named: HashMap<u32, NameId>,
     /// Lookups of catalogue values, one queue per operation, taken in turn so that every
     /// catalogue advances at once.
     queue: RoundRobin,
@@ -504,7 +509,7 @@ impl Generator<'_> {
         (b, last, inputs)
     }
 
-    fn literal_template(&mut self, ty: NameId, value: &str) -> u32 {
+    pub(in crate::generate) fn literal_template(&mut self, ty: NameId, value: &str) -> u32 {
         let stmt = Statement::Literal {
             ty: self.names.name(ty).to_string(),
             value: value.to_string(),
