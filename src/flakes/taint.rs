@@ -61,6 +61,83 @@ pub fn spread(stmts: &[Statement], steps: &[Observed], changed: &[u32]) -> Taint
     Taint { step, var }
 }
 
+/// What a set or map answers the same whatever order it iterates in.
+const ORDER_FREE: [&str; 10] = [
+    "size",
+    "isEmpty",
+    "contains",
+    "containsKey",
+    "containsValue",
+    "containsAll",
+    "get",
+    "getOrDefault",
+    "hashCode",
+    "equals",
+];
+
+/// Collections that sort what they are made from: the sorted copies of generation.
+const SORTING: [&str; 2] = ["java.util.TreeSet", "java.util.TreeMap"];
+
+/// Whether a value is one of the JDK's immutable sets or maps (`Set.of`, `Map.of`,
+/// `Collectors.toUnmodifiableSet`), whose iteration order is drawn per JVM by design.
+pub fn unordered(o: &Observed) -> bool {
+    matches!(o, Observed::Object { class }
+        if class.starts_with("java.util.ImmutableCollections$Set")
+            || class.starts_with("java.util.ImmutableCollections$Map"))
+}
+
+/// Which steps and variables of a test depend on the iteration order of one of the JDK's
+/// immutable sets or maps (`None`: none does). A step that reads such a value in order is
+/// a root — `list.addAll(Set.of(a, b))`, `set.toArray()`, `new LinkedHashMap(map)`; not
+/// its `size()`, `contains(x)`, `get(k)` or equality, nor a sorted copy (`new
+/// TreeSet(set)`). What a tainted step returns, and the objects it reads (it may have
+/// stored the order in them: the list), are tainted from then on; the set itself is not,
+/// so its order-free questions and its sorted copies stay checked. Reruns see such an
+/// order change only when the JVM draws another (one time in two for two elements).
+pub fn iteration_order(stmts: &[Statement], steps: &[Observed]) -> Option<Taint> {
+    let sources: Vec<usize> = (0..stmts.len())
+        .filter(|&i| steps.get(i).is_some_and(unordered))
+        .collect();
+    if sources.is_empty() {
+        return None;
+    }
+    let n = stmts.len();
+    let (mut step, mut var) = (vec![false; n], vec![false; n]);
+    for (i, s) in stmts.iter().enumerate() {
+        let inputs = s.inputs();
+        if !reads_in_order(s, &sources) && !inputs.iter().any(|&j| var.get(j) == Some(&true)) {
+            continue;
+        }
+        step[i] = true;
+        var[i] = true;
+        for j in inputs {
+            if !sources.contains(&j) && steps.get(j).is_some_and(may_change) {
+                var[j] = true;
+            }
+        }
+    }
+    Some(Taint { step, var })
+}
+
+/// Whether `s` reads one of `sources` in its iteration order.
+fn reads_in_order(s: &Statement, sources: &[usize]) -> bool {
+    match s {
+        Statement::Call {
+            method,
+            receiver,
+            args,
+            ..
+        } => {
+            let reads = receiver.iter().chain(args).any(|r| sources.contains(r));
+            reads && !ORDER_FREE.contains(&method.as_str())
+        }
+        Statement::New { class, args, .. } => {
+            !SORTING.contains(&class.as_str()) && args.iter().any(|a| sources.contains(a))
+        }
+        _ => false,
+    }
+}
+
 /// Whether a value is text showing an identity hash (`java.lang.Object@1b6d3586`).
 pub fn identity_based(o: &Observed) -> bool {
     matches!(o, Observed::Value { text, .. } if looks_identity_based(text))
@@ -145,6 +222,46 @@ mod tests {
         let t = spread(&stmts, &steps, &[]);
         assert_eq!(t.step, [false, true, true]);
         assert!(!t.var[0], "rendering an object does not change it");
+    }
+
+    #[test]
+    fn what_reads_an_immutable_set_in_order_is_tainted_and_the_set_is_not() {
+        // v0 = Set.of(..); v1 = new LinkedList(); v2 = v1.addAll(v0); v3 = v1.toString();
+        // v4 = v0.size(); v5 = new TreeSet(v0); v6 = v5.toString(); v7 = v0.toArray()
+        let set = Observed::Object {
+            class: "java.util.ImmutableCollections$Set12".into(),
+        };
+        let stmts = [
+            call("of", None, &[]),
+            Statement::new("java.util.LinkedList", &[], &[]),
+            call("addAll", Some(1), &[0]),
+            call("toString", Some(1), &[]),
+            call("size", Some(0), &[]),
+            Statement::new("java.util.TreeSet", &["java.util.Collection"], &[0]),
+            call("toString", Some(5), &[]),
+            call("toArray", Some(0), &[]),
+        ];
+        let steps = [
+            set,
+            object(),
+            value("true"),
+            value("[a, b]"),
+            value("2"),
+            object(),
+            value("[a, b]"),
+            object(),
+        ];
+        let t = iteration_order(&stmts, &steps).expect("a set");
+        let tainted = [false, false, true, true, false, false, false, true];
+        assert_eq!(t.step, tainted);
+        assert!(t.var[1], "the list holds the order");
+        assert!(!t.var[0], "the set itself stays");
+        let plain = [object(), value("1")];
+        let stmts = [
+            Statement::new("java.util.HashSet", &[], &[]),
+            call("size", Some(0), &[]),
+        ];
+        assert!(iteration_order(&stmts, &plain).is_none());
     }
 
     #[test]

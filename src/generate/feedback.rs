@@ -11,6 +11,7 @@ use super::store::{Builder, Part, SeqId, Store};
 use super::type_names::NameId;
 use super::{Candidate, Generator, Role};
 use crate::contracts::exception_violation;
+use crate::flakes::taint::{iteration_order, unordered};
 use crate::observe::looks_identity_based;
 use crate::sequence::caller_stack;
 use crate::sequence::{Observed, SeqResult, Statement, Violation};
@@ -158,13 +159,20 @@ impl Generator<'_> {
     ) {
         let mut checks = self.checks(stmts, steps);
         let (mut observers, mut observed) = self.observations(&c.observers, observations, steps);
-        let stack = caller_stack(stmts);
+        let mut stack = caller_stack(stmts);
+        let mut vars = stack.clone();
+        if let Some(order) = iteration_order(stmts, steps) {
+            for (i, (s, v)) in order.step.iter().zip(&order.var).enumerate() {
+                stack[i] |= s;
+                vars[i] |= v;
+            }
+        }
         let varies: Vec<u32> = (0..stmts.len() as u32)
             .filter(|&i| stack[i as usize])
             .collect();
         if !varies.is_empty() {
             checks.retain(|&(step, _)| !stack[step as usize]);
-            retain_observers(&mut observers, &mut observed, |v| !stack[v as usize]);
+            retain_observers(&mut observers, &mut observed, |v| !vars[v as usize]);
         }
         if let Some(Step::Sweep(chunk)) = c.harvest {
             if normal {
@@ -379,10 +387,7 @@ impl Generator<'_> {
     /// (`Set.of`, `Map.of`, `Collectors.toUnmodifiableSet`), whose iteration order is
     /// randomized per JVM by design: its text changes from run to run.
     fn unordered_text(&self, o: &ObsRef, steps: &[Observed]) -> bool {
-        self.names.name(o.method) == "toString"
-            && matches!(steps.get(o.stmt as usize), Some(Observed::Object { class })
-                if class.starts_with("java.util.ImmutableCollections$Set")
-                    || class.starts_with("java.util.ImmutableCollections$Map"))
+        self.names.name(o.method) == "toString" && steps.get(o.stmt as usize).is_some_and(unordered)
     }
 
     /// The candidate cut after its first `n` statements (the last of which threw); `None`
