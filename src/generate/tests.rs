@@ -300,29 +300,37 @@ fn twins_pass_equal_but_not_identical_copies_and_switch_off() {
     assert_eq!(r.stats.twins, 0);
 }
 
-#[test]
-fn a_member_omitted_on_a_class_is_not_reached_through_its_supertype() {
-    // `t.Registry` extends `t.Table`, whose `put` the omit list took out of the registry's
-    // own methods (as `java.security.Provider.put*` is, beside `Properties.put`).
-    let table = |name: &str, supertypes: Vec<String>, methods: Vec<Callable>| ApiClass {
+/// A concrete class of `methods`, without constructors or fields.
+fn api_class(name: &str, supertypes: &[&str], methods: Vec<Callable>) -> ApiClass {
+    ApiClass {
         name: name.into(),
         kind: crate::model::ClassKind::Class,
-        supertypes,
+        supertypes: supertypes.iter().map(|s| s.to_string()).collect(),
         constructors: vec![],
         methods,
         fields: vec![],
         enum_constants: vec![],
         deprecated_for_removal: false,
-    };
+    }
+}
+
+fn model_of<const N: usize>(classes: [ApiClass; N]) -> ApiModel {
+    ApiModel {
+        classes: classes.into_iter().map(|c| (c.name.clone(), c)).collect(),
+    }
+}
+
+#[test]
+fn a_member_omitted_on_a_class_is_not_reached_through_its_supertype() {
+    // `t.Registry` extends `t.Table`, whose `put` the omit list took out of the registry's
+    // own methods (as `java.security.Provider.put*` is, beside `Properties.put`).
     let put = Callable::new("put", &["int"], "void", false);
     let size = Callable::new("size", &[], "int", false);
     let classes = [
-        table("t.Table", vec![], vec![put, size.clone()]),
-        table("t.Registry", vec!["t.Table".into()], vec![size]),
+        api_class("t.Table", &[], vec![put, size.clone()]),
+        api_class("t.Registry", &["t.Table"], vec![size]),
     ];
-    let model = ApiModel {
-        classes: classes.into_iter().map(|c| (c.name.clone(), c)).collect(),
-    };
+    let model = model_of(classes);
     let mut g = Generator::new(&model, config(1, 10)).expect("scope");
     let op = |g: &Generator, method: &str| {
         (0..g.random_ops)
@@ -345,26 +353,13 @@ fn a_member_omitted_on_a_class_is_not_reached_through_its_supertype() {
 fn a_keyed_catalogue_is_swept_once_per_key_for_the_class_the_key_names() {
     // `t.Registry.names(String)` lists what `t.Widget`'s factory accepts, as
     // `Security.getAlgorithms("KeyGenerator")` lists what `KeyGenerator.getInstance` does.
-    let class = |name: &str, methods: Vec<Callable>| ApiClass {
-        name: name.into(),
-        kind: crate::model::ClassKind::Class,
-        supertypes: vec![],
-        constructors: vec![],
-        methods,
-        fields: vec![],
-        enum_constants: vec![],
-        deprecated_for_removal: false,
-    };
     let string = "java.lang.String";
     let names = Callable::new("names", &[string], "java.util.Set", true);
     let of = Callable::new("of", &[string], "t.Widget", true);
-    let classes = [
-        class("t.Registry", vec![names]),
-        class("t.Widget", vec![of]),
-    ];
-    let model = ApiModel {
-        classes: classes.into_iter().map(|c| (c.name.clone(), c)).collect(),
-    };
+    let model = model_of([
+        api_class("t.Registry", &[], vec![names]),
+        api_class("t.Widget", &[], vec![of]),
+    ]);
     let mut g = Generator::new(&model, config(1, 10)).expect("scope");
     g.queue_keyed_catalogues();
     let names_op = (0..g.random_ops)
