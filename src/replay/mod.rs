@@ -83,7 +83,7 @@ pub enum TestOutcome {
 }
 
 /// Tests per segment by default: each segment runs, in id order, in a JVM of its own.
-pub const DEFAULT_SEGMENT: usize = 10_000;
+pub const DEFAULT_SEGMENT: usize = 25_000;
 
 /// How to replay.
 #[derive(Clone, Debug)]
