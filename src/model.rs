@@ -83,6 +83,22 @@ impl ApiClass {
     pub fn is_assignable_to(&self, ty: &str) -> bool {
         self.name == ty || ty == "java.lang.Object" || self.supertypes.iter().any(|s| s == ty)
     }
+
+    /// A concrete class of `methods`, without constructors or fields: hand-built models of
+    /// unit tests.
+    #[cfg(test)]
+    pub fn with_methods(name: &str, supertypes: &[&str], methods: Vec<Callable>) -> ApiClass {
+        ApiClass {
+            name: name.into(),
+            kind: ClassKind::Class,
+            supertypes: supertypes.iter().map(|s| s.to_string()).collect(),
+            constructors: vec![],
+            methods,
+            fields: vec![],
+            enum_constants: vec![],
+            deprecated_for_removal: false,
+        }
+    }
 }
 
 /// The API of one implementation for a scope of classes, keyed by class name.

@@ -5,7 +5,7 @@ use super::java::*;
 use super::junit_runner::{parse_junit4, parse_junit5_reports};
 use super::names::{Locals, resolve, type_ref};
 use super::*;
-use crate::model::{ApiClass, ApiModel, Callable, ClassKind};
+use crate::model::{ApiClass, ApiModel, Callable};
 use crate::suite::syntax::{parse_observed, parse_observer, parse_statement};
 use crate::suite::{Header, Test};
 use std::collections::BTreeMap;
@@ -112,16 +112,7 @@ fn callable(name: &str, params: &[&str], returns: &str) -> Callable {
 }
 
 fn class(name: &str, supertypes: &[&str], methods: Vec<Callable>) -> ApiClass {
-    ApiClass {
-        name: name.into(),
-        kind: ClassKind::Class,
-        supertypes: supertypes.iter().map(|s| s.to_string()).collect(),
-        constructors: vec![],
-        methods,
-        fields: vec![],
-        enum_constants: vec![],
-        deprecated_for_removal: false,
-    }
+    ApiClass::with_methods(name, supertypes, methods)
 }
 
 fn model() -> ApiModel {

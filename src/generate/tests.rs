@@ -300,20 +300,6 @@ fn twins_pass_equal_but_not_identical_copies_and_switch_off() {
     assert_eq!(r.stats.twins, 0);
 }
 
-/// A concrete class of `methods`, without constructors or fields.
-fn api_class(name: &str, supertypes: &[&str], methods: Vec<Callable>) -> ApiClass {
-    ApiClass {
-        name: name.into(),
-        kind: crate::model::ClassKind::Class,
-        supertypes: supertypes.iter().map(|s| s.to_string()).collect(),
-        constructors: vec![],
-        methods,
-        fields: vec![],
-        enum_constants: vec![],
-        deprecated_for_removal: false,
-    }
-}
-
 fn model_of<const N: usize>(classes: [ApiClass; N]) -> ApiModel {
     ApiModel {
         classes: classes.into_iter().map(|c| (c.name.clone(), c)).collect(),
@@ -327,8 +313,8 @@ fn a_member_omitted_on_a_class_is_not_reached_through_its_supertype() {
     let put = Callable::new("put", &["int"], "void", false);
     let size = Callable::new("size", &[], "int", false);
     let classes = [
-        api_class("t.Table", &[], vec![put, size.clone()]),
-        api_class("t.Registry", &["t.Table"], vec![size]),
+        ApiClass::with_methods("t.Table", &[], vec![put, size.clone()]),
+        ApiClass::with_methods("t.Registry", &["t.Table"], vec![size]),
     ];
     let model = model_of(classes);
     let mut g = Generator::new(&model, config(1, 10)).expect("scope");
@@ -357,8 +343,8 @@ fn a_keyed_catalogue_is_swept_once_per_key_for_the_class_the_key_names() {
     let names = Callable::new("names", &[string], "java.util.Set", true);
     let of = Callable::new("of", &[string], "t.Widget", true);
     let model = model_of([
-        api_class("t.Registry", &[], vec![names]),
-        api_class("t.Widget", &[], vec![of]),
+        ApiClass::with_methods("t.Registry", &[], vec![names]),
+        ApiClass::with_methods("t.Widget", &[], vec![of]),
     ]);
     let mut g = Generator::new(&model, config(1, 10)).expect("scope");
     g.queue_keyed_catalogues();
