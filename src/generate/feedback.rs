@@ -313,6 +313,8 @@ impl Generator<'_> {
             let len = self.store.node(seq).len;
             self.comps.add(&self.names, ValueRef { seq, pos, ty, len });
             self.queue_harvest(seq, pos, ty, shown);
+        } else if self.unswept_keyed(seq, pos) {
+            self.queue_harvest(seq, pos, ty, shown);
         }
         extensible
     }

@@ -190,6 +190,23 @@ impl Generator<'_> {
     /// as [`Generator::queue_keyed_catalogues`] drafts it) is swept once per key, for the
     /// lookups of the class the key names (`KeyGenerator.getInstance("AES")`).
     pub(super) fn sweep_owner(&mut self, seq: SeqId, pos: u32) -> Option<NameId> {
+        let (callee, owner) = self.sweep_key(seq, pos)?;
+        self.swept.insert(callee).then_some(owner)
+    }
+
+    /// Whether the call at `pos` of `seq` is a keyed catalogue whose key was not swept yet.
+    /// Its list is swept even when it equals one already in the pool: `"KeyPairGenerator"`
+    /// lists the same algorithms as `"KeyFactory"`, but for another class's lookups.
+    pub(super) fn unswept_keyed(&mut self, seq: SeqId, pos: u32) -> bool {
+        let keyed = pos == 1
+            && (self.store.template_at(&self.store.node(seq).parts, 0))
+                .is_some_and(|k| self.sweeps.named.contains_key(&k));
+        keyed && (self.sweep_key(seq, pos)).is_some_and(|(callee, _)| !self.swept.contains(&callee))
+    }
+
+    /// What `sweep_owner` remembers as swept (the callee, with the key's template for a
+    /// keyed catalogue), and the class whose lookups the elements go to.
+    fn sweep_key(&mut self, seq: SeqId, pos: u32) -> Option<(NameId, NameId)> {
         let parts = &self.store.node(seq).parts;
         let tmpl = self.store.template_at(parts, pos)?;
         let stmt = &self.store.templates.get(tmpl).stmt;
@@ -203,7 +220,7 @@ impl Generator<'_> {
         }
         let callee = self.names.intern(&callee);
         let owner = named.map_or_else(|| self.names.intern(&class), |(_, c)| c);
-        self.swept.insert(callee).then_some(owner)
+        Some((callee, owner))
     }
 
     /// Harvest candidates for the start of a round: chunks of the catalogues being swept,

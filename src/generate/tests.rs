@@ -358,7 +358,12 @@ fn a_keyed_catalogue_is_swept_once_per_key_for_the_class_the_key_names() {
         let at = b.push_stmt(lit, &[]);
         b.push_stmt(g.ops[names_op].tmpl, &[at]);
         let seq = g.push_node(b, Role::Component);
-        g.sweep_owner(seq, 1).map(|c| g.names.name(c).to_string())
+        // A keyed list equal to one already in the pool is still swept for its own key.
+        let unswept = g.unswept_keyed(seq, 1);
+        let owner = g.sweep_owner(seq, 1).map(|c| g.names.name(c).to_string());
+        assert_eq!(unswept, owner.is_some() && key != "x", "{key}");
+        assert!(!g.unswept_keyed(seq, 1), "{key}");
+        owner
     };
     assert_eq!(keyed(&mut g, "Widget").as_deref(), Some("t.Widget"));
     assert_eq!(keyed(&mut g, "Widget"), None, "swept once per key");
