@@ -415,6 +415,10 @@ pub struct RecordArgs {
     /// unlike theirs, is stable and so checked)
     #[arg(long)]
     pub no_sorted_copies: bool,
+    /// Do not call the nullary methods of the objects that lookups of catalogue values
+    /// return (`KeyGenerator.getInstance("AES").generateKey()`), nor theirs
+    #[arg(long)]
+    pub no_products: bool,
     /// Observers only on the declared type of a call's value (not the runtime class it
     /// returned) and only getters, `size`, `length`, `toString` (not conversions like
     /// `toPattern()`)

@@ -959,3 +959,85 @@ fn catalogues_keyed_by_a_name_get_the_simple_names_of_the_scopes_classes() {
     );
     ok(&fx.replay(&out));
 }
+
+/// The lengths `Array.getLength` read from `getBytes()` of what `rec.Forge.getInstance(m)`
+/// cast, by metal `m`.
+fn ingot_lengths(suite: &Suite) -> std::collections::BTreeSet<(String, String)> {
+    let mut out = std::collections::BTreeSet::new();
+    for t in &suite.tests {
+        let literal = |i: usize| match &t.statements[i] {
+            Statement::Literal { value, .. } => Some(value.clone()),
+            _ => None,
+        };
+        // The metal, then each statement's callee: forge, cast, getBytes, getLength.
+        let metal = t.statements.iter().find_map(|s| match s {
+            Statement::Call { args, .. } if s.callee().starts_with("rec.Forge.getInstance(") => {
+                literal(args[0])
+            }
+            _ => None,
+        });
+        let chain = [
+            "rec.Forge.cast(",
+            "rec.Ingot.getBytes(",
+            "java.lang.reflect.Array.getLength(",
+        ];
+        let calls: Vec<String> = t.statements.iter().map(Statement::callee).collect();
+        let has = |prefix: &str| calls.iter().any(|c| c.starts_with(prefix));
+        let length = t.expected_steps.last().cloned().flatten();
+        if let (Some(metal), true, Some(Observed::Value { text, .. })) =
+            (metal, chain.iter().all(|c| has(c)), length)
+        {
+            out.insert((metal, text));
+        }
+    }
+    out
+}
+
+#[test]
+fn looked_up_objects_have_their_products_called_and_equal_keyed_lists_are_swept() {
+    let fx = Fixture::new();
+    let scope = [
+        "--classes",
+        "rec.Kinds,rec.Forge,rec.Mould,rec.Ingot,java.util.Set",
+        // The lengths are read by harvesting, whose queue is served last.
+        "--output-limit",
+        "3000",
+        "--round-size",
+        "100",
+        "--no-mined-literals",
+        "--no-edge-values",
+        "--reruns",
+        "1",
+    ];
+    let out = fx.path("products.yaml");
+    ok(&fx.record(&out, &scope));
+    let suite = Suite::load(&out).unwrap();
+    // `Kinds.of("Mould")` lists what `Kinds.of("Forge")` listed: both lists are read
+    // (harvesting reads a length, which random calls never do) and swept, each for its own
+    // class, whichever came first.
+    let read = ["rec.Kinds.of(", "java.lang.reflect.Array.getLength("];
+    let keys = literals_in_tests_calling(&suite, &read, |v| v == "Forge" || v == "Mould");
+    assert_eq!(keys.len(), 2, "{keys:?}");
+    for class in ["rec.Forge", "rec.Mould"] {
+        let metals = calls_with(
+            &suite,
+            &format!("{class}.getInstance("),
+            0,
+            |_| true,
+            |_| true,
+        );
+        assert!(
+            metals.contains("iron") && metals.contains("bronze"),
+            "{class}: {metals:?}"
+        );
+    }
+    // A forge's ingot (a product), the ingot's bytes (the product's product), their length.
+    assert!(suite.header.counts["products"] >= 2);
+    let lengths = ingot_lengths(&suite);
+    let iron = ("iron".to_string(), "32".to_string());
+    assert!(lengths.contains(&iron), "{lengths:?}");
+    ok(&fx.replay(&out));
+    let off = fx.path("no-products.yaml");
+    ok(&fx.record(&off, &[&scope[..], &["--no-products"]].concat()));
+    assert_eq!(Suite::load(&off).unwrap().header.counts["products"], 0);
+}

@@ -213,10 +213,10 @@ impl Generator<'_> {
         }
         let joined =
             offer && self.extend_pool(seq, result, last, &inputs, steps, &observers, &observed);
-        // A lookup's object goes on to its consumers unless an equal one went before
-        // (`new Locale("AD")` and `Locale.forLanguageTag("AD")` are one locale).
-        if joined && matches!(harvest, Some(Step::Lookup)) {
-            self.queue_consumers(seq, last, &steps[last as usize]);
+        // A lookup's object goes on unless an equal one went before (`new Locale("AD")` and
+        // `Locale.forLanguageTag("AD")` are one locale).
+        if joined && let Some(Step::Lookup(then)) = harvest {
+            self.pass_on(seq, last, &steps[last as usize], then);
         }
         if joined && self.cfg.sorted_copies {
             self.queue_sorted_copy(seq, last, result, &steps[last as usize]);

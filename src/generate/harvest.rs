@@ -15,7 +15,7 @@
 use super::kept_tests::ObsRef;
 use super::ops::Op;
 use super::store::{Builder, SeqId};
-use super::sweep::MAX_ELEMENTS;
+use super::sweep::{MAX_ELEMENTS, Then};
 use super::type_names::NameId;
 use super::{Candidate, Generator};
 use crate::sequence::{Observed, Statement};
@@ -67,9 +67,9 @@ pub(crate) enum Step {
     Element(NameId),
     /// Reads elements of a catalogue swept for lookups of its class.
     Sweep(Chunk),
-    /// A lookup of a swept value: the object it returns goes on to the static calls that
-    /// take its class (`sweep::Generator::queue_consumers`).
-    Lookup,
+    /// A lookup of a swept value, or a product of what one returned: the new object it
+    /// returns goes on as [`Then`] says (`sweep::Generator::pass_on`).
+    Lookup(Then),
 }
 
 /// Elements of a swept catalogue read by one sequence: `count` of them, each two statements
@@ -338,7 +338,7 @@ impl Generator<'_> {
         }
         let observers: Vec<ObsRef> = match step {
             Step::Element(elem) => self.observers_for(last, Some(elem), &[]),
-            Step::Length(_) | Step::Sweep(..) | Step::Lookup => Vec::new(),
+            Step::Length(_) | Step::Sweep(..) | Step::Lookup(_) => Vec::new(),
         };
         self.stats.harvests += 1;
         Some(Candidate {
@@ -361,7 +361,7 @@ impl Generator<'_> {
         last: usize,
     ) -> Option<Option<NameId>> {
         match step {
-            Step::Lookup => None,
+            Step::Lookup(_) => None,
             Step::Length(h) => {
                 if let Observed::Value { text, .. } = &steps[last]
                     && let Ok(n) = text.parse::<u32>()

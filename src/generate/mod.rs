@@ -100,6 +100,8 @@ pub struct GenConfig {
     /// Whether each new unordered set or map a call returns is also copied into a sorted
     /// one, whose text is stable (`sweep::sorted`).
     pub sorted_copies: bool,
+    /// Whether the nullary methods of looked-up objects are called (`sweep`'s products).
+    pub products: bool,
     /// Wider observers: chosen on the runtime class an operation returned (when it is
     /// described) rather than on its declared type, and nullary conversions (`toPattern()`,
     /// `intValue()`) as well as getters.
@@ -129,6 +131,7 @@ impl Default for GenConfig {
             twin_ratio: DEFAULT_TWIN_RATIO,
             harvest: false,
             sorted_copies: false,
+            products: false,
             runtime_observers: true,
             user_observers: Vec::new(),
         }
@@ -172,6 +175,8 @@ pub struct GenStats {
     pub lookups: u64,
     /// Of those, calls taking an object that a lookup of an element's textual form returned.
     pub consumers: u64,
+    /// Of those, products: nullary methods called on a looked-up object or a product.
+    pub products: u64,
     /// Inputs that are another copy of a value picked for the same call.
     pub twins: u64,
     /// Sorted copies of unordered sets and maps drafted.

@@ -100,6 +100,7 @@ pub fn header(made: Made, rec: &Recorded, kinds: &BTreeMap<String, ExceptionKind
         ("harvested", s.harvested),
         ("lookups", s.lookups),
         ("consumers", s.consumers),
+        ("products", s.products),
         ("twins", s.twins),
         ("sorted-copies", s.sorted_copies),
         ("reruns-done", r.reruns_done as u64),

@@ -32,6 +32,7 @@ pub fn plan(args: &RecordArgs) -> anyhow::Result<Plan> {
         },
         harvest: !args.no_harvest,
         sorted_copies: !args.no_sorted_copies,
+        products: !args.no_products,
         runtime_observers: !args.declared_observers,
         twin_ratio: args.twin_ratio,
         repeat_probability: args.repeat_probability,
@@ -193,6 +194,10 @@ fn options(args: &RecordArgs) -> BTreeMap<String, String> {
         (
             "sorted-copies",
             Some(if args.no_sorted_copies { "off" } else { "on" }.to_string()),
+        ),
+        (
+            "products",
+            Some(if args.no_products { "off" } else { "on" }.to_string()),
         ),
         (
             "observers-on",

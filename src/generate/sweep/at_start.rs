@@ -2,7 +2,7 @@
 //! inputs that return an array or a collection), the catalogues keyed by a name with the
 //! scope's simple class names, and the mined int constants for their unit's lookups.
 
-use super::{Lookup, MAX_CONSTANTS, MAX_QUEUED, Source};
+use super::{Lookup, MAX_CONSTANTS, MAX_QUEUED, Source, Then};
 use crate::generate::Generator;
 use crate::generate::harvest::COLLECTIONS;
 use crate::generate::mined::Kind;
@@ -104,7 +104,7 @@ impl Generator<'_> {
                     let tmpl = self.literal_template(ty, value);
                     let (value, pos) = (Source::Literal(tmpl), 0);
                     let lookup = Lookup { op, value, ty, pos };
-                    self.sweeps.constants.push(lookup, false);
+                    self.sweeps.constants.push(lookup, Then::NOTHING);
                 }
             }
         }

@@ -11,8 +11,10 @@
 //! shorter overload has (`new Locale("", "TR")`, not `new Locale("TR", "")`). The object a
 //! lookup returns goes on, once, to every static call of any class that takes its class
 //! (`Currency.getInstance(new Locale("", "CW"))`, `DateFormat.getDateTimeInstance(0, 0,
-//! locale)`). Mined integer constants go to every int lookup of their class and its nested
-//! classes, and catalogues keyed by a name get the scope's simple class names
+//! locale)`), and its [`products`] — what its nullary methods return — are called, two
+//! levels deep (`KeyGenerator.getInstance("AES").generateKey().getEncoded()`). Mined integer
+//! constants go to every int lookup of their class and its nested classes, and catalogues
+//! keyed by a name get the scope's simple class names
 //! (`Security.getAlgorithms("KeyGenerator")`), each swept for the lookups of the class its
 //! name names (`KeyGenerator.getInstance("AES")`); [`at_start`] queues both before the first
 //! round.
@@ -21,8 +23,8 @@
 //! implementation whose catalogue differs, so every later element would differ; the literal
 //! says what was meant. Why the owner's lookups: a catalogue's names are made for them, and a
 //! String fits hundreds of other methods, which random generation already tries. Sweep
-//! candidates take at most one in [`ROUND_SHARE`] of a round, catalogue values and mined
-//! constants in turn, so generation still spends most of its budget at random.
+//! candidates take at most one in [`ROUND_SHARE`] of a round, catalogue values, mined
+//! constants and products in turn, so generation still spends most of its budget at random.
 
 use super::components::ValueRef;
 use super::feedback::value_key;
@@ -35,8 +37,10 @@ use crate::sequence::{Observed, Statement};
 use std::collections::{HashMap, HashSet, VecDeque};
 
 mod at_start;
+mod products;
 mod sorted;
 
+pub(super) use products::Then;
 pub(super) use sorted::SortedOps;
 
 /// Most elements swept from one catalogue.
@@ -110,6 +114,10 @@ pub(super) struct Sweeps {
     /// Lookups of catalogue values, one queue per operation, taken in turn so that every
     /// catalogue advances at once.
     queue: RoundRobin,
+    /// Products of looked-up objects (see [`products`]): a share of their own.
+    products: RoundRobin,
+    /// The product methods of each class, found once.
+    products_of: HashMap<NameId, Vec<usize>>,
     /// The lookups of each (owner class, value type), found once: operation and the
     /// parameter the value is passed as.
     lookups_of: HashMap<(NameId, NameId), Vec<(usize, u8)>>,
@@ -136,25 +144,30 @@ pub(super) struct Sweeps {
 /// Queues per operation, popped in turn.
 #[derive(Default)]
 struct RoundRobin {
-    /// Lookups, and whether what each returns goes on to its consumers.
-    queues: Vec<VecDeque<(Lookup, bool)>>,
+    /// Lookups, and what becomes of the new object each returns.
+    queues: Vec<VecDeque<(Lookup, Then)>>,
     of_op: HashMap<usize, usize>,
     next: usize,
     len: usize,
 }
 
 impl RoundRobin {
-    fn push(&mut self, l: Lookup, object: bool) {
+    fn push(&mut self, l: Lookup, then: Then) {
         let n = self.queues.len();
         let i = *self.of_op.entry(l.op).or_insert(n);
         if i == n {
             self.queues.push(VecDeque::new());
         }
-        self.queues[i].push_back((l, object));
+        self.queues[i].push_back((l, then));
         self.len += 1;
     }
 
-    fn pop(&mut self) -> Option<(Lookup, bool)> {
+    /// How many lookups of operation `op` wait.
+    fn waiting(&self, op: usize) -> usize {
+        self.of_op.get(&op).map_or(0, |&i| self.queues[i].len())
+    }
+
+    fn pop(&mut self) -> Option<(Lookup, Then)> {
         for _ in 0..self.queues.len() {
             let i = self.next % self.queues.len();
             self.next = i + 1;
@@ -308,16 +321,26 @@ impl Generator<'_> {
         for &(op, pos) in &self.sweeps.lookups_of[&(owner, ty)] {
             if self.sweeps.queue.len < MAX_QUEUED {
                 let l = Lookup { op, value, ty, pos };
-                self.sweeps.queue.push(l, true);
+                self.sweeps.queue.push(l, Then::NAMED);
             }
         }
     }
 
-    /// After a lookup of a swept value returned `shown` (statement `pos` of sequence
-    /// `seq`): the object is passed, once, to every static call of any class that takes its
+    /// After a lookup returned a new object `shown` (statement `pos` of sequence `seq`):
+    /// it goes on as `then` says.
+    pub(super) fn pass_on(&mut self, seq: SeqId, pos: u32, shown: &Observed, then: Then) {
+        if then.consumers {
+            self.queue_consumers(seq, pos, shown);
+        }
+        if then.products > 0 && self.cfg.products {
+            self.queue_products(seq, pos, shown, then.products - 1);
+        }
+    }
+
+    /// The object is passed, once, to every static call of any class that takes its
     /// class — `Calendar.getInstance(locale)`, `DateFormat.getDateTimeInstance(0, 0,
     /// locale)` for each locale a catalogue's values made.
-    pub(super) fn queue_consumers(&mut self, seq: SeqId, pos: u32, shown: &Observed) {
+    fn queue_consumers(&mut self, seq: SeqId, pos: u32, shown: &Observed) {
         let Observed::Object { class } = shown else {
             return;
         };
@@ -332,7 +355,9 @@ impl Generator<'_> {
         let value = Source::Object(seq, pos);
         for &(op, pos) in &self.sweeps.consumers_of[&ty] {
             if self.sweeps.queue.len < MAX_QUEUED {
-                self.sweeps.queue.push(Lookup { op, value, ty, pos }, false);
+                self.sweeps
+                    .queue
+                    .push(Lookup { op, value, ty, pos }, Then::NOTHING);
             }
         }
     }
@@ -416,8 +441,10 @@ impl Generator<'_> {
         (key, self.ops[op].result)
     }
 
-    /// Lookup candidates for the start of a round: at most one in [`ROUND_SHARE`].
+    /// Lookup candidates for the start of a round: at most one in [`ROUND_SHARE`], after
+    /// the products' own share.
     pub(super) fn sweep_round(&mut self, want: usize, cands: &mut Vec<Candidate>) {
+        self.product_round(want, cands);
         let quota = cands.len() + want / ROUND_SHARE;
         while cands.len() < quota
             && let Some(op) = self.sweeps.catalogues.pop_front()
@@ -439,12 +466,12 @@ impl Generator<'_> {
         while cands.len() < quota
             && let Some(l) = self.sweeps.keyed.pop_front()
         {
-            cands.extend(self.lookup_candidate(l, false));
+            cands.extend(self.lookup_candidate(l, Then::NOTHING));
         }
         while cands.len() < quota
             && let Some(l) = self.sweeps.sorted.pop_front()
         {
-            let copy = self.lookup_candidate(l, false);
+            let copy = self.lookup_candidate(l, Then::NOTHING);
             self.stats.sorted_copies += u64::from(copy.is_some());
             cands.extend(copy);
         }
@@ -455,22 +482,24 @@ impl Generator<'_> {
                 true => (&mut self.sweeps.constants, &mut self.sweeps.queue),
                 false => (&mut self.sweeps.queue, &mut self.sweeps.constants),
             };
-            let Some((l, object)) = first.pop().or_else(|| second.pop()) else {
+            let Some((l, then)) = first.pop().or_else(|| second.pop()) else {
                 return;
             };
-            cands.extend(self.lookup_candidate(l, object));
+            cands.extend(self.lookup_candidate(l, then));
         }
     }
 
-    /// A lookup's candidate, unless the same sequence ran before; with `object`, what it
-    /// returns goes on to the calls that take its class.
-    fn lookup_candidate(&mut self, l: Lookup, object: bool) -> Option<Candidate> {
+    /// A lookup's candidate, unless the same sequence ran before; what it returns goes on
+    /// as `then` says.
+    fn lookup_candidate(&mut self, l: Lookup, then: Then) -> Option<Candidate> {
         let (b, last, inputs) = self.lookup_call(l);
         if !self.seen.insert(b.hash.key()) {
             return None;
         }
-        if matches!(l.value, Source::Object(..)) {
-            self.stats.consumers += 1;
+        match l.value {
+            Source::Object(..) if self.ops[l.op].receiver => self.stats.products += 1,
+            Source::Object(..) => self.stats.consumers += 1,
+            Source::Literal(_) => {}
         }
         let result = self.runtime.get(&l.op).copied().or(self.ops[l.op].result);
         let observers = self.observers_for(last, result, &inputs);
@@ -481,7 +510,7 @@ impl Generator<'_> {
             last,
             inputs,
             observers,
-            harvest: object.then_some(Step::Lookup),
+            harvest: then.anything().then_some(Step::Lookup(then)),
         })
     }
 
