@@ -4,15 +4,19 @@
 //! JVM start (hash seeds, identity hashes, the clock) or on what ran before (static state)
 //! show up as changes. Every check whose value changed in any run is dropped — an exception
 //! whose class held but whose message changed keeps its class only — and so is every check
-//! and observation that reads a changed value ([`taint`]). A call without inputs
-//! (`RandomUtils.nextBoolean()`, a static field) is the same call in every test, so once its
-//! value changed in one test it counts as changed in all of them. Every test left with no
+//! and observation that reads a changed value ([`taint`]). The same computation — the same
+//! call on the same computations, down to the literals — is the same in every test, so once
+//! its value changed in one test it counts as changed in all of them: a call without inputs
+//! (`RandomUtils.nextBoolean()`, a static field), and the length of a random key's encoding
+//! (`KeyPairGenerator.getInstance("DSA").genKeyPair().getPrivate().getEncoded()`: 608 or
+//! 609 bytes), which two reruns of one test see unchanged one time in four. Every test left with no
 //! check is dropped. Two batches are in flight at a time ([`Pipeline`]), compared in order.
 
 pub mod taint;
 
 use crate::generate::Recorded;
 use crate::generate::kept_tests::{KeptTest, retain_observers};
+use crate::generate::reduce::computations;
 use crate::pool::{Executor, Lane, Pipeline, PoolError};
 use crate::sequence::{Observed, SeqResult};
 use rand::seq::SliceRandom;
@@ -54,8 +58,9 @@ pub struct RerunReport {
     pub dropped_tests: u64,
     /// How often each method's value changed, for the report.
     pub unstable_by_method: BTreeMap<String, u64>,
-    /// Templates of calls without inputs whose value changed somewhere.
-    pub unstable_calls: BTreeSet<u32>,
+    /// The computations whose value changed somewhere (calls, as
+    /// [`crate::generate::reduce::computations`] keys them).
+    pub unstable_calls: BTreeSet<u128>,
     pub elapsed: Duration,
     /// Largest sum of the workers' peak RSS in one rerun, in KiB.
     pub workers_peak_kib: u64,
@@ -247,8 +252,8 @@ fn drop_tainted(
     apply_taint(test, &taint, report);
 }
 
-/// Notes the calls without inputs among `changed`; returns the steps of `test` that make a
-/// call known to be unstable and are not in `changed` yet.
+/// Notes the computations of `changed`; returns the steps of `test` that make a computation
+/// known to be unstable and are not in `changed` yet.
 fn unstable_calls_in(
     rec: &Recorded,
     test: &KeptTest,
@@ -259,20 +264,21 @@ fn unstable_calls_in(
         return Vec::new();
     }
     let flat = rec.store.flatten(&rec.store.node(test.seq).parts);
+    // How each step was made, not what it gave: the values are what changes.
+    let keys = computations(&flat, &[]).call;
     for &c in changed {
-        if let Some((tmpl, inputs)) = flat.get(c as usize)
-            && inputs.is_empty()
-        {
-            report.unstable_calls.insert(*tmpl);
+        if let Some(&key) = keys.get(c as usize) {
+            report.unstable_calls.insert(key);
         }
     }
-    (0..flat.len() as u32)
-        .filter(|&s| report.unstable_calls.contains(&flat[s as usize].0) && !changed.contains(&s))
+    (0..keys.len() as u32)
+        .filter(|&s| report.unstable_calls.contains(&keys[s as usize]) && !changed.contains(&s))
         .collect()
 }
 
-/// After the reruns: every test that makes a call found unstable in another test loses the
-/// checks that depend on it (objects it touched cannot be told apart here: no values).
+/// After the reruns: every test that makes a computation found unstable in another test
+/// loses the checks that depend on it (objects it touched cannot be told apart here: no
+/// values).
 fn taint_unstable_calls(rec: &mut Recorded, report: &mut RerunReport) {
     if report.unstable_calls.is_empty() {
         return;

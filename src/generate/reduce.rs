@@ -73,27 +73,13 @@ pub fn after_reruns(first: Reduction, rec: &mut Recorded) -> Reduction {
 /// The behaviours test `t` checks: a key per checked step and per observer.
 pub fn behaviours(store: &Store, values: &Values, t: &KeptTest) -> Vec<u128> {
     let flat = store.flatten(&store.node(t.seq).parts);
-    let mut state: Vec<u128> = Vec::with_capacity(flat.len());
-    let mut call: Vec<u128> = Vec::with_capacity(flat.len());
     let mut value: Vec<Option<u128>> = vec![None; flat.len()];
     for &(step, v) in &t.checks {
         if let Observed::Value { .. } = values.get(v) {
             value[step as usize] = Some(key_of(&(2u8, v)));
         }
     }
-    for (s, (tmpl, inputs)) in flat.iter().enumerate() {
-        let ins: Vec<u128> = inputs
-            .iter()
-            .map(|&i| value[i as usize].unwrap_or(state[i as usize]))
-            .collect();
-        let key = key_of(&(tmpl, &ins));
-        for (j, &i) in inputs.iter().enumerate() {
-            state[i as usize] = key_of(&(state[i as usize], key, j));
-        }
-        debug_assert_eq!(state.len(), s);
-        state.push(key);
-        call.push(key);
-    }
+    let Computations { call, state } = computations(&flat, &value);
     let checks = t
         .checks
         .iter()
@@ -104,6 +90,42 @@ pub fn behaviours(store: &Store, values: &Values, t: &KeptTest) -> Vec<u128> {
         .zip(&t.observations)
         .map(|(o, &value)| key_of(&(1u8, state[o.stmt as usize], o.class, o.method, value)));
     checks.chain(observers).collect()
+}
+
+/// The keys of a flattened test's statements (see the module comment).
+pub struct Computations {
+    /// Each statement's call: its template applied to the states of its inputs then.
+    pub call: Vec<u128>,
+    /// Each variable's final state: its call, then every later call that took it.
+    pub state: Vec<u128>,
+}
+
+/// The computations of `flat` (template and inputs per statement, as
+/// [`Store::flatten`] gives them); a step with a `value` stands for that value wherever it
+/// is an input (a checked primitive, String or enum value), not for how it was made.
+pub fn computations(flat: &[(u32, Vec<u32>)], value: &[Option<u128>]) -> Computations {
+    let mut state: Vec<u128> = Vec::with_capacity(flat.len());
+    let mut call: Vec<u128> = Vec::with_capacity(flat.len());
+    for (s, (tmpl, inputs)) in flat.iter().enumerate() {
+        let ins: Vec<u128> = inputs
+            .iter()
+            .map(|&i| {
+                value
+                    .get(i as usize)
+                    .copied()
+                    .flatten()
+                    .unwrap_or(state[i as usize])
+            })
+            .collect();
+        let key = key_of(&(tmpl, &ins));
+        for (j, &i) in inputs.iter().enumerate() {
+            state[i as usize] = key_of(&(state[i as usize], key, j));
+        }
+        debug_assert_eq!(state.len(), s);
+        state.push(key);
+        call.push(key);
+    }
+    Computations { call, state }
 }
 
 #[cfg(test)]
@@ -163,6 +185,38 @@ mod tests {
         let mut again = fake::recorded(3, 400);
         reduce(&mut again);
         assert_eq!(ids(&again), ids(&rec), "the same tests for the same seed");
+    }
+
+    #[test]
+    fn a_computation_is_the_same_wherever_it_runs_and_only_with_the_same_history() {
+        // Templates: 1 "DSA", 2 getInstance, 3 genKeyPair, 4 getLength, 7 an unrelated call,
+        // 8 a call that may change its input.
+        let chain = |at: u32| {
+            vec![
+                (1, vec![]),
+                (2, vec![at]),
+                (3, vec![at + 1]),
+                (4, vec![at + 2]),
+            ]
+        };
+        let calls = |flat: &[(u32, Vec<u32>)]| computations(flat, &[]).call;
+        let alone = calls(&chain(0));
+        let mut later = vec![(7, vec![]), (7, vec![0])];
+        later.extend(chain(2));
+        assert_eq!(
+            alone[3],
+            calls(&later)[5],
+            "the same computation two statements on"
+        );
+        // The key pair used by another call first has another history.
+        let mut used = chain(0);
+        used.insert(3, (8, vec![2]));
+        let used = calls(&used);
+        assert_ne!(alone[3], used[4]);
+        assert_eq!(alone[2], used[2], "what came before is the same");
+        // A checked value stands for itself, however it was made.
+        let valued = computations(&chain(0), &[None, Some(9), None, None]).call;
+        assert_ne!(alone[2], valued[2]);
     }
 
     #[test]
