@@ -415,10 +415,11 @@ pub struct RecordArgs {
     /// unlike theirs, is stable and so checked)
     #[arg(long)]
     pub no_sorted_copies: bool,
-    /// Do not call the nullary methods of the objects that lookups of catalogue values
-    /// return (`KeyGenerator.getInstance("AES").generateKey()`), nor theirs
+    /// Also call the nullary methods of the objects that lookups of catalogue values return
+    /// (`KeyGenerator.getInstance("AES").generateKey()`), and theirs (off by default: they
+    /// reach random keys and salts whose rare changes two reruns miss, see the README)
     #[arg(long)]
-    pub no_products: bool,
+    pub products: bool,
     /// Observers only on the declared type of a call's value (not the runtime class it
     /// returned) and only getters, `size`, `length`, `toString` (not conversions like
     /// `toPattern()`)
