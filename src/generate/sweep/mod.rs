@@ -341,13 +341,9 @@ impl Generator<'_> {
     /// class — `Calendar.getInstance(locale)`, `DateFormat.getDateTimeInstance(0, 0,
     /// locale)` for each locale a catalogue's values made.
     fn queue_consumers(&mut self, seq: SeqId, pos: u32, shown: &Observed) {
-        let Observed::Object { class } = shown else {
+        let Some(ty) = self.described_object(shown) else {
             return;
         };
-        if self.model.class(class).is_none() {
-            return;
-        }
-        let ty = self.names.intern(class);
         if !self.sweeps.consumers_of.contains_key(&ty) {
             let ops = self.calls_taking(None, ty);
             self.sweeps.consumers_of.insert(ty, ops);
@@ -359,6 +355,16 @@ impl Generator<'_> {
                     .queue
                     .push(Lookup { op, value, ty, pos }, Then::NOTHING);
             }
+        }
+    }
+
+    /// The class of an object the scope describes.
+    fn described_object(&mut self, shown: &Observed) -> Option<NameId> {
+        match shown {
+            Observed::Object { class } if self.model.class(class).is_some() => {
+                Some(self.names.intern(class))
+            }
+            _ => None,
         }
     }
 

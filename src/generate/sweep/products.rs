@@ -72,15 +72,11 @@ impl Generator<'_> {
     /// What a product returns is observed, an array's length is read, and a new object's
     /// own products are called `left` levels more.
     pub(super) fn queue_products(&mut self, seq: SeqId, pos: u32, shown: &Observed, left: u8) {
-        let Observed::Object { class } = shown else {
+        let Some(ty) = self.described_object(shown) else {
             return;
         };
-        if self.model.class(class).is_none() {
-            return;
-        }
-        let ty = self.names.intern(class);
         if !self.sweeps.products_of.contains_key(&ty) {
-            let ops = self.product_methods(class);
+            let ops = self.product_methods(self.names.name(ty));
             self.sweeps.products_of.insert(ty, ops);
         }
         let value = Source::Object(seq, pos);
