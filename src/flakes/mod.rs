@@ -61,7 +61,7 @@ pub struct RerunReport {
     pub unstable_by_method: BTreeMap<String, u64>,
     /// The computations whose value changed somewhere (calls, as
     /// [`crate::generate::reduce::computations`] keys them).
-    pub unstable_calls: BTreeSet<u128>,
+    pub unstable_computations: BTreeSet<u128>,
     pub elapsed: Duration,
     /// Largest sum of the workers' peak RSS in one rerun, in KiB.
     pub workers_peak_kib: u64,
@@ -176,7 +176,7 @@ pub fn remove_flakes(
         let rss = exec.peak_rss_kib().iter().sum();
         report.workers_peak_kib = report.workers_peak_kib.max(rss);
     }
-    taint_unstable_calls(rec, &mut report);
+    taint_unstable_computations(rec, &mut report);
     let before = rec.tests.len();
     let mut index = 0;
     rec.tests.retain(|t| {
@@ -228,7 +228,7 @@ fn compare(rec: &mut Recorded, t: usize, result: SeqResult, report: &mut RerunRe
     }
     let mut test: KeptTest = std::mem::replace(&mut rec.tests[t], empty_test());
     let mut changed = compare_steps(rec, &mut test, &steps, report);
-    changed.extend(unstable_calls_in(rec, &test, &changed, report));
+    changed.extend(unstable_computations_in(rec, &test, &changed, report));
     compare_observations(rec, &mut test, &observations, report);
     drop_tainted(rec, &mut test, &steps, &changed, report);
     rec.tests[t] = test;
@@ -255,13 +255,13 @@ fn drop_tainted(
 
 /// Notes the computations of `changed`; returns the steps of `test` that make a computation
 /// known to be unstable and are not in `changed` yet.
-fn unstable_calls_in(
+fn unstable_computations_in(
     rec: &Recorded,
     test: &KeptTest,
     changed: &[u32],
     report: &mut RerunReport,
 ) -> Vec<u32> {
-    if changed.is_empty() && report.unstable_calls.is_empty() {
+    if changed.is_empty() && report.unstable_computations.is_empty() {
         return Vec::new();
     }
     let flat = rec.store.flatten(&rec.store.node(test.seq).parts);
@@ -269,23 +269,25 @@ fn unstable_calls_in(
     let keys = computations(&flat, &[]).call;
     for &c in changed {
         if let Some(&key) = keys.get(c as usize) {
-            report.unstable_calls.insert(key);
+            report.unstable_computations.insert(key);
         }
     }
     (0..keys.len() as u32)
-        .filter(|&s| report.unstable_calls.contains(&keys[s as usize]) && !changed.contains(&s))
+        .filter(|&s| {
+            report.unstable_computations.contains(&keys[s as usize]) && !changed.contains(&s)
+        })
         .collect()
 }
 
 /// After the reruns: every test that makes a computation found unstable in another test
 /// loses the checks that depend on it (objects it touched cannot be told apart here: no
 /// values).
-fn taint_unstable_calls(rec: &mut Recorded, report: &mut RerunReport) {
-    if report.unstable_calls.is_empty() {
+fn taint_unstable_computations(rec: &mut Recorded, report: &mut RerunReport) {
+    if report.unstable_computations.is_empty() {
         return;
     }
     for t in 0..rec.tests.len() {
-        let calls = unstable_calls_in(rec, &rec.tests[t], &[], report);
+        let calls = unstable_computations_in(rec, &rec.tests[t], &[], report);
         if calls.is_empty() {
             continue;
         }

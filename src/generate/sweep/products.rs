@@ -28,7 +28,7 @@ const MAX_QUEUED_PER_PRODUCT: usize = 1000;
 const PRODUCT_DEPTH: u8 = 2;
 
 /// What becomes of a new object a lookup returns.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug)]
 pub(crate) struct Then {
     /// It goes on to the static calls of any class that take its class.
     pub(super) consumers: bool,
