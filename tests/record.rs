@@ -1033,9 +1033,12 @@ fn looked_up_objects_have_their_products_called_and_equal_keyed_lists_are_swept(
     }
     // A forge's ingot (a product), the ingot's bytes (the product's product), their length.
     assert!(suite.header.counts["products"] >= 2);
+    // Which metal's ingot is read first depends on how the rounds fell (CI saw only
+    // bronze once); each length read must be its metal's.
     let lengths = ingot_lengths(&suite);
-    let iron = ("iron".to_string(), "32".to_string());
-    assert!(lengths.contains(&iron), "{lengths:?}");
+    let size = |metal: &str| if metal == "iron" { "32" } else { "16" };
+    assert!(!lengths.is_empty(), "no ingot's bytes read");
+    assert!(lengths.iter().all(|(m, n)| n == size(m)), "{lengths:?}");
     ok(&fx.replay(&out));
     let off = fx.path("no-products.yaml");
     ok(&fx.record(&off, &scope));
