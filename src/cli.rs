@@ -415,11 +415,13 @@ pub struct RecordArgs {
     /// unlike theirs, is stable and so checked)
     #[arg(long)]
     pub no_sorted_copies: bool,
-    /// Also call the nullary methods of the objects that lookups of catalogue values return
-    /// (`KeyGenerator.getInstance("AES").generateKey()`), and theirs (off by default: they
-    /// reach random keys and salts whose rare changes two reruns miss, see the README)
-    #[arg(long)]
+    /// Products are called (the default; kept for scripts that name it)
+    #[arg(long, hide = true)]
     pub products: bool,
+    /// Do not call the nullary methods of the objects that lookups of catalogue values
+    /// return (`KeyGenerator.getInstance("AES").generateKey()`), nor theirs
+    #[arg(long, conflicts_with = "products")]
+    pub no_products: bool,
     /// Observers only on the declared type of a call's value (not the runtime class it
     /// returned) and only getters, `size`, `length`, `toString` (not conversions like
     /// `toPattern()`)

@@ -131,7 +131,7 @@ impl Default for GenConfig {
             twin_ratio: DEFAULT_TWIN_RATIO,
             harvest: false,
             sorted_copies: false,
-            products: false,
+            products: true,
             runtime_observers: true,
             user_observers: Vec::new(),
         }

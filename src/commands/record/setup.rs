@@ -32,7 +32,7 @@ pub fn plan(args: &RecordArgs) -> anyhow::Result<Plan> {
         },
         harvest: !args.no_harvest,
         sorted_copies: !args.no_sorted_copies,
-        products: args.products,
+        products: !args.no_products,
         runtime_observers: !args.declared_observers,
         twin_ratio: args.twin_ratio,
         repeat_probability: args.repeat_probability,
@@ -197,7 +197,7 @@ fn options(args: &RecordArgs) -> BTreeMap<String, String> {
         ),
         (
             "products",
-            Some(if args.products { "on" } else { "off" }.to_string()),
+            Some(if args.no_products { "off" } else { "on" }.to_string()),
         ),
         (
             "observers-on",
