@@ -45,6 +45,7 @@ use literals::Literal;
 use mined::{ByKind, Mined};
 use ops::Op;
 use rand::SeedableRng;
+use rand::distr::weighted::WeightedIndex;
 use rand_chacha::ChaCha8Rng;
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::Arc;
@@ -108,6 +109,9 @@ pub struct GenConfig {
     pub runtime_observers: bool,
     /// `--observers` patterns.
     pub user_observers: Vec<String>,
+    /// Random calls drawn uniformly over every class's operations, as in Randoop, rather
+    /// than each signature as often as any other ([`ops::signature_weights`]).
+    pub uniform_ops: bool,
 }
 
 impl Default for GenConfig {
@@ -134,6 +138,7 @@ impl Default for GenConfig {
             products: true,
             runtime_observers: true,
             user_observers: Vec::new(),
+            uniform_ops: false,
         }
     }
 }
@@ -204,6 +209,8 @@ pub struct Generator<'m> {
     ops: Vec<Op>,
     /// Operations `0..random_ops` are drawn at random; the harvest operations follow.
     random_ops: usize,
+    /// How they are drawn: by signature weights, or uniformly (`None`).
+    op_draw: Option<WeightedIndex<f64>>,
     harvest_ops: Option<harvest::HarvestOps>,
     harvest: VecDeque<harvest::Harvest>,
     /// Callees whose returned array or collection was queued for a sweep.
@@ -309,6 +316,9 @@ impl<'m> Generator<'m> {
         let mut g = Generator {
             rng: ChaCha8Rng::seed_from_u64(cfg.seed),
             random_ops: ops.len(),
+            op_draw: (!cfg.uniform_ops)
+                .then(|| WeightedIndex::new(ops::signature_weights(&ops)).ok())
+                .flatten(),
             harvest_ops: None,
             harvest: VecDeque::new(),
             swept: HashSet::new(),

@@ -1,12 +1,14 @@
 //! The operations the generator picks from (line 5 of Fig. 3): every public constructor of a
 //! concrete class, every public method and every public field of the (already filtered)
-//! API model, each with the types of its inputs (receiver first) and of its value.
+//! API model, each with the types of its inputs (receiver first) and of its value, and how
+//! often random generation draws it.
 
 use super::components::Components;
 use super::store::Templates;
 use super::type_names::{NameId, Names};
 use crate::model::{ApiClass, ApiModel, ClassKind};
 use crate::sequence::Statement;
+use std::collections::HashMap;
 
 /// One operation.
 #[derive(Clone, Debug)]
@@ -61,6 +63,20 @@ pub fn operations(
         }
     }
     ops
+}
+
+/// How often each operation is drawn when random generation picks one, relative to the
+/// others: each signature (`family`) as often as any other, the classes that share it
+/// taking turns. Every class lists the methods it inherits, so drawn uniformly, `toString()`,
+/// `equals(Object)` and `hashCode()` of 700 classes and `getMessage()` of 200 exceptions
+/// took a large share of all random calls, and a method only one class has
+/// (`Character.codePointAt(char[],int,int)`) came up once in 16,000 draws.
+pub fn signature_weights(ops: &[Op]) -> Vec<f64> {
+    let mut size: HashMap<NameId, usize> = HashMap::new();
+    for op in ops {
+        *size.entry(op.family).or_default() += 1;
+    }
+    ops.iter().map(|op| 1.0 / size[&op.family] as f64).collect()
 }
 
 fn family(stmt: &Statement) -> String {
@@ -157,5 +173,44 @@ mod tests {
             c.slot(names.intern("int")).is_some(),
             "array elements get a slot"
         );
+    }
+    #[test]
+    fn a_signature_many_classes_share_weighs_as_much_as_one_class_s_own_method() {
+        let class = |name: &str, methods: Vec<Callable>| ApiClass {
+            name: name.into(),
+            kind: ClassKind::AbstractClass,
+            supertypes: vec![],
+            constructors: vec![],
+            methods,
+            fields: vec![],
+            enum_constants: vec![],
+            deprecated_for_removal: false,
+        };
+        let shared = || callable("getMessage", &[], "java.lang.String", false);
+        let model = ApiModel {
+            classes: [
+                class("p.A", vec![shared(), callable("codePointAt", &["int"], "int", true)]),
+                class("p.B", vec![shared()]),
+                class("p.C", vec![shared()]),
+                class("p.D", vec![shared()]),
+            ]
+            .into_iter()
+            .map(|c| (c.name.clone(), c))
+            .collect(),
+        };
+        let mut names = Names::new(&model);
+        let (mut t, mut c) = (Templates::default(), Components::default());
+        let ops = operations(&model, &mut names, &mut t, &mut c);
+        let weights = signature_weights(&ops);
+        let weight_of = |name: &str| -> f64 {
+            let named = ops.iter().zip(&weights);
+            named
+                .filter(|(op, _)| t.get(op.tmpl).stmt.callee().contains(name))
+                .map(|(_, w)| w)
+                .sum()
+        };
+        assert_eq!(weight_of("getMessage"), 1.0, "four classes share one share");
+        assert_eq!(weight_of("codePointAt"), 1.0);
+        assert_eq!(weights.len(), 5);
     }
 }

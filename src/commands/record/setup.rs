@@ -33,6 +33,7 @@ pub fn plan(args: &RecordArgs) -> anyhow::Result<Plan> {
         harvest: !args.no_harvest,
         sorted_copies: !args.no_sorted_copies,
         products: !args.no_products,
+        uniform_ops: args.uniform_ops,
         runtime_observers: !args.declared_observers,
         twin_ratio: args.twin_ratio,
         repeat_probability: args.repeat_probability,
@@ -198,6 +199,10 @@ fn options(args: &RecordArgs) -> BTreeMap<String, String> {
         (
             "products",
             Some(if args.no_products { "off" } else { "on" }.to_string()),
+        ),
+        (
+            "ops-drawn",
+            Some(if args.uniform_ops { "uniformly" } else { "by-signature" }.to_string()),
         ),
         (
             "observers-on",
