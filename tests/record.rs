@@ -1044,3 +1044,68 @@ fn looked_up_objects_have_their_products_called_and_equal_keyed_lists_are_swept(
     ok(&fx.record(&off, &[&scope[..], &["--no-products"]].concat()));
     assert_eq!(Suite::load(&off).unwrap().header.counts["products"], 0);
 }
+
+/// Tests whose last call, the one drawn for it, is a member of `class` (named on it).
+fn calls_on(suite: &Suite, class: &str) -> usize {
+    let prefix = format!("{class}.");
+    let last = suite.tests.iter().filter_map(|t| t.statements.last());
+    last.filter(|s| s.callee().starts_with(&prefix)).count()
+}
+
+#[test]
+fn each_signature_is_drawn_as_often_as_any_other_unless_ops_are_uniform() {
+    // `Character`'s own methods against twelve exceptions, each listing the dozen methods
+    // it inherits from `Throwable`: drawn uniformly, the exceptions get twice the calls.
+    let fx = Fixture::new();
+    let exceptions = [
+        "ArithmeticException",
+        "ArrayStoreException",
+        "ClassCastException",
+        "IllegalArgumentException",
+        "IllegalStateException",
+        "IndexOutOfBoundsException",
+        "NegativeArraySizeException",
+        "NullPointerException",
+        "NumberFormatException",
+        "SecurityException",
+        "UnsupportedOperationException",
+        "IllegalMonitorStateException",
+    ];
+    let classes: Vec<String> = std::iter::once("Character")
+        .chain(exceptions)
+        .map(|c| format!("java.lang.{c}"))
+        .collect();
+    let classes = classes.join(",");
+    let args = [
+        "--classes",
+        &classes,
+        "--output-limit",
+        "1500",
+        "--reruns",
+        "0",
+        "--keep-all",
+    ];
+    let (by_signature, uniform) = (fx.path("signature.yaml"), fx.path("uniform.yaml"));
+    ok(&fx.record(&by_signature, &args));
+    ok(&fx.record(&uniform, &[&args[..], &["--uniform-ops"]].concat()));
+    let (a, b) = (
+        Suite::load(&by_signature).unwrap(),
+        Suite::load(&uniform).unwrap(),
+    );
+    let inherited = |suite: &Suite| -> usize {
+        let on = |e: &&str| calls_on(suite, &format!("java.lang.{e}"));
+        exceptions.iter().map(on).sum()
+    };
+    let (own_a, own_b) = (
+        calls_on(&a, "java.lang.Character"),
+        calls_on(&b, "java.lang.Character"),
+    );
+    let (inh_a, inh_b) = (inherited(&a), inherited(&b));
+    // Measured: 205 tests end on an exception's member by signature, 385 uniformly.
+    assert!(
+        inh_b * 2 > inh_a * 3 && own_a > own_b,
+        "by signature: {own_a} on Character, {inh_a} on the exceptions; uniformly: {own_b}, {inh_b}"
+    );
+    assert_eq!(a.header.options["ops-drawn"], "by-signature");
+    assert_eq!(b.header.options["ops-drawn"], "uniformly");
+}
