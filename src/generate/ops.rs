@@ -189,7 +189,10 @@ mod tests {
         let shared = || callable("getMessage", &[], "java.lang.String", false);
         let model = ApiModel {
             classes: [
-                class("p.A", vec![shared(), callable("codePointAt", &["int"], "int", true)]),
+                class(
+                    "p.A",
+                    vec![shared(), callable("codePointAt", &["int"], "int", true)],
+                ),
                 class("p.B", vec![shared()]),
                 class("p.C", vec![shared()]),
                 class("p.D", vec![shared()]),

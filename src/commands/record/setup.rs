@@ -202,7 +202,14 @@ fn options(args: &RecordArgs) -> BTreeMap<String, String> {
         ),
         (
             "ops-drawn",
-            Some(if args.uniform_ops { "uniformly" } else { "by-signature" }.to_string()),
+            Some(
+                if args.uniform_ops {
+                    "uniformly"
+                } else {
+                    "by-signature"
+                }
+                .to_string(),
+            ),
         ),
         (
             "observers-on",
