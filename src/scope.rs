@@ -54,6 +54,13 @@ pub fn default_scope() -> (Vec<String>, Vec<String>) {
     (own(DEFAULT_CLASSES), own(DEFAULT_PACKAGES))
 }
 
+/// Classes whose instances the JDK shares across the JVM and hands out to any caller: the
+/// installed security providers (`Security.getProvider`). The omit list keeps out their
+/// mutators, also when reached through a supertype as the receiver (`Properties.put`); the
+/// generator passes such an object only where its own class is expected, so no wrapper
+/// (`Collections.synchronizedMap(provider).put(…)`) writes to it either.
+pub const SHARED_INSTANCES: &[&str] = &["java.security.Provider"];
+
 /// The omit list shipped with difftest (`targets/omit.txt`).
 pub const DEFAULT_OMIT: &str = include_str!("../targets/omit.txt");
 

@@ -5,7 +5,10 @@
 //! Every parameter type of the operations gets a slot before generation starts; a new value
 //! is appended to each slot its declared type is assignable to, so picking a value for a
 //! parameter is one random index. Slots grow in generation order only, which keeps picks
-//! reproducible.
+//! reproducible. A value of a confined type — an object the whole JVM shares, such as an
+//! installed security provider — fills only slots of its own confined type: passed where a
+//! supertype is expected (`Collections.synchronizedMap(provider)`), it would be written to
+//! through that supertype's methods, which the omit list cannot see.
 
 use super::store::SeqId;
 use super::type_names::{NameId, Names};
@@ -31,6 +34,8 @@ pub struct Components {
     fills: HashMap<NameId, Vec<u32>>,
     seen: HashSet<u128>,
     values: usize,
+    /// Types whose values fill only slots of their own type or a subtype of it.
+    confined: Vec<NameId>,
 }
 
 impl Components {
@@ -57,11 +62,21 @@ impl Components {
         self.slots[s as usize].len()
     }
 
+    /// Confines the values of `ty` (and of its subtypes) to slots of `ty` and its subtypes.
+    pub fn confine(&mut self, ty: NameId) {
+        self.confined.push(ty);
+    }
+
     /// Adds an extensible value to every slot its type fills.
     pub fn add(&mut self, names: &Names, v: ValueRef) {
         if !self.fills.contains_key(&v.ty) {
+            let confined = self.confined.iter().find(|&&c| names.assignable(v.ty, c));
             let fills = (0..self.slots.len() as u32)
-                .filter(|&s| names.assignable(v.ty, self.slot_types[s as usize]))
+                .filter(|&s| {
+                    let slot = self.slot_types[s as usize];
+                    names.assignable(v.ty, slot)
+                        && confined.is_none_or(|&c| names.assignable(slot, c))
+                })
                 .collect();
             self.fills.insert(v.ty, fills);
         }
@@ -147,5 +162,59 @@ mod tests {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
         assert_eq!(c.pick(sn, &mut rng).map(|v| v.seq), Some(0));
         assert!(c.first_seen(key_of(&"x")) && !c.first_seen(key_of(&"x")));
+    }
+
+    #[test]
+    fn a_confined_value_fills_only_slots_of_its_own_type() {
+        let class = |name: &str, supertypes: &[&str]| crate::model::ApiClass {
+            name: name.into(),
+            kind: crate::model::ClassKind::Class,
+            supertypes: supertypes.iter().map(|s| s.to_string()).collect(),
+            constructors: vec![],
+            methods: vec![],
+            fields: vec![],
+            enum_constants: vec![],
+            deprecated_for_removal: false,
+        };
+        let model = ApiModel {
+            classes: [
+                class("p.Registry", &["java.util.Map", "java.lang.Object"]),
+                class(
+                    "p.Own",
+                    &["p.Registry", "java.util.Map", "java.lang.Object"],
+                ),
+                class("p.Plain", &["java.util.Map", "java.lang.Object"]),
+            ]
+            .into_iter()
+            .map(|c| (c.name.clone(), c))
+            .collect(),
+        };
+        let mut names = Names::new(&model);
+        let [map, obj, registry, own, plain] = [
+            "java.util.Map",
+            "java.lang.Object",
+            "p.Registry",
+            "p.Own",
+            "p.Plain",
+        ]
+        .map(|n| names.intern(n));
+        let mut c = Components::default();
+        let slots = [map, obj, registry, own].map(|t| c.register(t));
+        c.confine(registry);
+        for (seq, ty) in [(0, own), (1, plain)] {
+            let v = ValueRef {
+                seq,
+                pos: 0,
+                ty,
+                len: 1,
+            };
+            c.add(&names, v);
+        }
+        let counts = slots.map(|s| c.count(s));
+        // The registry's own value fills p.Registry and p.Own, never Map or Object.
+        assert_eq!(counts, [1, 1, 1, 1]);
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
+        assert_eq!(c.pick(slots[0], &mut rng).map(|v| v.seq), Some(1));
+        assert_eq!(c.pick(slots[2], &mut rng).map(|v| v.seq), Some(0));
     }
 }

@@ -307,6 +307,9 @@ impl<'m> Generator<'m> {
         if ops.is_empty() {
             return Err(EmptyScope);
         }
+        for shared in crate::scope::SHARED_INSTANCES {
+            comps.confine(names.intern(shared));
+        }
         let observers = Observers::new(cfg.user_observers.clone(), cfg.max_observers)
             .with_conversions(cfg.runtime_observers);
         let op_class = ops

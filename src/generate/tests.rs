@@ -372,3 +372,67 @@ fn a_keyed_catalogue_is_swept_once_per_key_for_the_class_the_key_names() {
     assert_eq!(keyed(&mut g, "x").as_deref(), Some("t.Registry"));
     assert_eq!(keyed(&mut g, "y"), None, "the callee was swept");
 }
+
+#[test]
+fn an_installed_provider_is_never_passed_where_a_map_is_expected() {
+    // `t.Maps.wrap(Map)` stands for `Collections.synchronizedMap`, whose `put` would write
+    // to a provider the whole JVM shares; `t.Maps.named(Provider)` expects one.
+    let class = |name: &str, supertypes: &[&str], methods: Vec<Callable>| ApiClass {
+        supertypes: supertypes.iter().map(|s| s.to_string()).collect(),
+        ..ApiClass::with_methods(name, &[], methods)
+    };
+    let provider = "java.security.Provider";
+    let model = ApiModel {
+        classes: [
+            class(provider, &["java.util.Map", "java.lang.Object"], vec![]),
+            class("t.Table", &["java.util.Map", "java.lang.Object"], vec![]),
+            class(
+                "t.Maps",
+                &[],
+                vec![
+                    Callable::new("installed", &[], provider, true),
+                    Callable::new("table", &[], "t.Table", true),
+                    Callable::new("wrap", &["java.util.Map"], "java.lang.String", true),
+                    Callable::new("named", &[provider], "java.lang.String", true),
+                ],
+            ),
+        ]
+        .into_iter()
+        .map(|c| (c.name.clone(), c))
+        .collect(),
+    };
+    let mut g = Generator::new(&model, config(3, 100)).expect("scope");
+    let op = |g: &Generator, name: &str| (0..g.random_ops).find(|&o| g.member_name(o) == name);
+    for made in ["installed", "table"] {
+        let op = op(&g, made).expect("maker");
+        let mut b = Builder::default();
+        b.push_stmt(g.ops[op].tmpl, &[]);
+        let seq = g.push_node(b, Role::Component);
+        let ty = g.ops[op].result.expect("an object");
+        g.comps.add(
+            &g.names,
+            ValueRef {
+                seq,
+                pos: 0,
+                ty,
+                len: 1,
+            },
+        );
+    }
+    let (wrap, named) = (op(&g, "wrap").unwrap(), op(&g, "named").unwrap());
+    let installed = g.names.intern(provider);
+    let (mut wrapped, mut provided) = (0, 0);
+    for _ in 0..2000 {
+        let Some(c) = g.draft() else { continue };
+        let gets_provider = c.inputs.iter().any(|i| i.1 == installed);
+        if c.op == wrap {
+            assert!(!gets_provider, "a provider went where a Map is expected");
+            wrapped += 1;
+        }
+        provided += usize::from(c.op == named && gets_provider);
+    }
+    assert!(
+        wrapped > 0 && provided > 0,
+        "{wrapped} maps wrapped, {provided} providers named"
+    );
+}
