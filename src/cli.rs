@@ -422,11 +422,11 @@ pub struct RecordArgs {
     /// return (`KeyGenerator.getInstance("AES").generateKey()`), nor theirs
     #[arg(long, conflicts_with = "products")]
     pub no_products: bool,
-    /// Draw random calls uniformly over every class's methods, as Randoop does (by
-    /// default each method signature is drawn as often as any other, and the classes that
-    /// share it, inherited methods included, take turns)
+    /// Draw each method signature as often as any other, the classes that share it
+    /// (inherited methods included) taking turns, instead of Randoop's uniform draw over
+    /// every class's methods
     #[arg(long)]
-    pub uniform_ops: bool,
+    pub ops_by_signature: bool,
     /// Observers only on the declared type of a call's value (not the runtime class it
     /// returned) and only getters, `size`, `length`, `toString` (not conversions like
     /// `toPattern()`)

@@ -1053,7 +1053,7 @@ fn calls_on(suite: &Suite, class: &str) -> usize {
 }
 
 #[test]
-fn each_signature_is_drawn_as_often_as_any_other_unless_ops_are_uniform() {
+fn with_ops_by_signature_each_signature_is_drawn_as_often_as_any_other() {
     // `Character`'s own methods against twelve exceptions, each listing the dozen methods
     // it inherits from `Throwable`: drawn uniformly, the exceptions get twice the calls.
     let fx = Fixture::new();
@@ -1086,8 +1086,11 @@ fn each_signature_is_drawn_as_often_as_any_other_unless_ops_are_uniform() {
         "--keep-all",
     ];
     let (by_signature, uniform) = (fx.path("signature.yaml"), fx.path("uniform.yaml"));
-    ok(&fx.record(&by_signature, &args));
-    ok(&fx.record(&uniform, &[&args[..], &["--uniform-ops"]].concat()));
+    ok(&fx.record(
+        &by_signature,
+        &[&args[..], &["--ops-by-signature"]].concat(),
+    ));
+    ok(&fx.record(&uniform, &args));
     let (a, b) = (
         Suite::load(&by_signature).unwrap(),
         Suite::load(&uniform).unwrap(),

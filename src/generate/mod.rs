@@ -109,9 +109,10 @@ pub struct GenConfig {
     pub runtime_observers: bool,
     /// `--observers` patterns.
     pub user_observers: Vec<String>,
-    /// Random calls drawn uniformly over every class's operations, as in Randoop, rather
-    /// than each signature as often as any other ([`ops::signature_weights`]).
-    pub uniform_ops: bool,
+    /// Random calls drawn so that each signature comes up as often as any other
+    /// ([`ops::signature_weights`]), rather than uniformly over every class's operations as
+    /// in Randoop.
+    pub ops_by_signature: bool,
 }
 
 impl Default for GenConfig {
@@ -138,7 +139,7 @@ impl Default for GenConfig {
             products: true,
             runtime_observers: true,
             user_observers: Vec::new(),
-            uniform_ops: false,
+            ops_by_signature: false,
         }
     }
 }
@@ -319,7 +320,8 @@ impl<'m> Generator<'m> {
         let mut g = Generator {
             rng: ChaCha8Rng::seed_from_u64(cfg.seed),
             random_ops: ops.len(),
-            op_draw: (!cfg.uniform_ops)
+            op_draw: cfg
+                .ops_by_signature
                 .then(|| WeightedIndex::new(ops::signature_weights(&ops)).ok())
                 .flatten(),
             harvest_ops: None,

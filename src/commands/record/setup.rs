@@ -33,7 +33,7 @@ pub fn plan(args: &RecordArgs) -> anyhow::Result<Plan> {
         harvest: !args.no_harvest,
         sorted_copies: !args.no_sorted_copies,
         products: !args.no_products,
-        uniform_ops: args.uniform_ops,
+        ops_by_signature: args.ops_by_signature,
         runtime_observers: !args.declared_observers,
         twin_ratio: args.twin_ratio,
         repeat_probability: args.repeat_probability,
@@ -203,10 +203,10 @@ fn options(args: &RecordArgs) -> BTreeMap<String, String> {
         (
             "ops-drawn",
             Some(
-                if args.uniform_ops {
-                    "uniformly"
-                } else {
+                if args.ops_by_signature {
                     "by-signature"
+                } else {
+                    "uniformly"
                 }
                 .to_string(),
             ),
