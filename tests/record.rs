@@ -1112,3 +1112,39 @@ fn with_ops_by_signature_each_signature_is_drawn_as_often_as_any_other() {
     assert_eq!(a.header.options["ops-drawn"], "by-signature");
     assert_eq!(b.header.options["ops-drawn"], "uniformly");
 }
+
+#[test]
+fn a_set_iterating_in_identity_hash_order_is_checked_by_content_not_by_text() {
+    // Five badges hash by identity: the set's text is one of 120 orders in each JVM. No
+    // rerun here, so only the worker's mark keeps it unchecked.
+    let fx = Fixture::new();
+    let out = fx.path("badges.yaml");
+    let args = [
+        "--classes",
+        "rec.Badge,java.util.HashSet",
+        "--output-limit",
+        "400",
+        "--reruns",
+        "0",
+    ];
+    ok(&fx.record(&out, &args));
+    let suite = Suite::load(&out).unwrap();
+    let texts = suite.tests.iter().flat_map(|t| {
+        let steps = t.expected_steps.iter().flatten();
+        steps.chain(&t.expected_observations)
+    });
+    let mut sizes = 0;
+    for o in texts {
+        if let Observed::Value { text, .. } = o {
+            assert!(
+                text.matches("Badge(").count() < 2,
+                "checked in order: {text}"
+            );
+            sizes += usize::from(text == "5");
+        }
+    }
+    assert!(sizes > 0, "the set's size is still checked");
+    for _ in 0..2 {
+        ok(&fx.replay(&out));
+    }
+}

@@ -31,8 +31,56 @@ final class Render {
             Enum<?> e = (Enum<?>) v;
             value(out, e.getDeclaringClass().getName(), e.name());
         } else {
-            Text.json(out.append("{\"kind\":\"object\",\"class\":"), className(v.getClass())).append('}');
+            String cls = className(v.getClass()) + (identityOrdered(v) ? IDENTITY_ORDER : "");
+            Text.json(out.append("{\"kind\":\"object\",\"class\":"), cls).append('}');
         }
+    }
+
+    /**
+     * Appended to the class of a hash-based set or map that iterates in identity-hash order
+     * ({@code flakes::taint::IDENTITY_ORDER} reads it): its text and what iterates it change
+     * from JVM to JVM, which two reruns see only now and then.
+     */
+    static final String IDENTITY_ORDER = " (identity-hash order)";
+
+    /** Keys looked at, at most, to tell whether a set or map iterates by identity hashes. */
+    private static final int KEYS_LOOKED_AT = 64;
+
+    /**
+     * Whether {@code v} is a hash-based set or map (not a linked one, which keeps insertion
+     * order) holding a key whose hash code is its identity hash: an enum constant, an
+     * {@code AttributedCharacterIterator.Attribute}, any object without its own
+     * {@code hashCode()}. An {@code IdentityHashMap} always iterates that way.
+     */
+    static boolean identityOrdered(Object v) {
+        if (v instanceof java.util.IdentityHashMap) {
+            return !((java.util.Map<?, ?>) v).isEmpty();
+        }
+        Iterable<?> keys;
+        if (v instanceof java.util.LinkedHashMap || v instanceof java.util.LinkedHashSet) {
+            return false;
+        } else if (v instanceof java.util.HashMap || v instanceof java.util.Hashtable
+                || v instanceof java.util.WeakHashMap || v instanceof java.util.concurrent.ConcurrentHashMap) {
+            keys = ((java.util.Map<?, ?>) v).keySet();
+        } else if (v instanceof java.util.HashSet) {
+            keys = (java.util.Set<?>) v;
+        } else {
+            return false;
+        }
+        try {
+            int seen = 0;
+            for (Object k : keys) {
+                if (k != null && !isText(k.getClass()) && k.hashCode() == System.identityHashCode(k)) {
+                    return true;
+                }
+                if (++seen == KEYS_LOOKED_AT) {
+                    return false;
+                }
+            }
+        } catch (RuntimeException e) {
+            // A key's own hashCode() threw: the set's order is its business, not identity's.
+        }
+        return false;
     }
 
     private static void value(StringBuilder out, String cls, String text) {

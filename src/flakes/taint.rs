@@ -78,12 +78,19 @@ const ORDER_FREE: [&str; 10] = [
 /// Collections that sort what they are made from: the sorted copies of generation.
 const SORTING: [&str; 2] = ["java.util.TreeSet", "java.util.TreeMap"];
 
+/// What the worker appends to the class of a hash-based set or map that iterates in
+/// identity-hash order (`Render.IDENTITY_ORDER`): a `HashSet` of enum constants or of
+/// `NumberFormat.Field`s, an `IdentityHashMap`.
+pub const IDENTITY_ORDER: &str = " (identity-hash order)";
+
 /// Whether a value is one of the JDK's immutable sets or maps (`Set.of`, `Map.of`,
-/// `Collectors.toUnmodifiableSet`), whose iteration order is drawn per JVM by design.
+/// `Collectors.toUnmodifiableSet`), whose iteration order is drawn per JVM by design, or a
+/// set or map the worker saw iterate in identity-hash order, which changes per JVM too.
 pub fn unordered(o: &Observed) -> bool {
     matches!(o, Observed::Object { class }
         if class.starts_with("java.util.ImmutableCollections$Set")
-            || class.starts_with("java.util.ImmutableCollections$Map"))
+            || class.starts_with("java.util.ImmutableCollections$Map")
+            || class.ends_with(IDENTITY_ORDER))
 }
 
 /// Which steps and variables of a test depend on the iteration order of one of the JDK's
@@ -262,6 +269,19 @@ mod tests {
             call("size", Some(0), &[]),
         ];
         assert!(iteration_order(&stmts, &plain).is_none());
+        // A HashSet the worker saw iterate in identity-hash order is read like `Set.of`.
+        let by_identity = [
+            Observed::Object {
+                class: format!("java.util.HashSet{IDENTITY_ORDER}"),
+            },
+            value("[SIGN, INTEGER]"),
+        ];
+        let stmts = [
+            Statement::new("java.util.HashSet", &[], &[]),
+            call("toString", Some(0), &[]),
+        ];
+        let t = iteration_order(&stmts, &by_identity).expect("an identity-ordered set");
+        assert_eq!(t.step, [false, true]);
     }
 
     #[test]
