@@ -5,10 +5,11 @@
 //! each new object a lookup of a catalogue value returns has its products called once —
 //! what a nullary method of its class returns that is neither a primitive nor a String
 //! (those are observed anyway) — and a new object among those its own products too:
-//! `generateKey()`, then the key's `getEncoded()`, whose length harvesting reads. What
-//! products make is often random (keys, salts, IVs); flake removal drops a value as a whole
-//! once any of its observations changed, so a projection of it that rarely changes (a DER
-//! encoding's length, a lowest set bit) goes with the rest. `--no-products` turns them off.
+//! `generateKey()`, then the key's `getEncoded()`, whose length harvesting reads. Off by
+//! default (`--products`): what products make is often random (keys, salts, IVs). Flake
+//! removal drops a value whose observations changed as a whole, but an array's contents
+//! are not observed, so a random key's bytes passed on (`new EncryptedPrivateKeyInfo(key
+//! .getEncoded())`, whose exception class follows the bytes) can still get past two reruns.
 
 use super::{Lookup, Source};
 use crate::generate::store::SeqId;
