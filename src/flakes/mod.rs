@@ -4,16 +4,14 @@
 //! JVM start (hash seeds, identity hashes, the clock) or on what ran before (static state)
 //! show up as changes. Every check whose value changed in any run is dropped — an exception
 //! whose class held but whose message changed keeps its class only — and so is every check
-//! and observation that reads a changed value ([`taint`]). A value one of whose
-//! observations changed counts as changed: its other observations are projections of the
-//! same randomness. The same computation — the same call on inputs made and used the same
-//! way, down to the literals — is the same in every test, so once its value changed in one
-//! test it counts as changed in all of them: a call without inputs
-//! (`RandomUtils.nextBoolean()`, a static field), and the length of a random key's encoding
-//! (`KeyPairGenerator.getInstance("DSA").genKeyPair().getPrivate().getEncoded()`: 608 or
-//! 609 bytes), which two reruns of one test see unchanged one time in four. Every test left
-//! with no check is dropped. Two batches are in flight at a time ([`Pipeline`]), compared
-//! in order.
+//! and observation that reads a changed value ([`taint`]). The same computation — the same
+//! call on inputs made and used the same way, down to the literals — is the same in every
+//! test, so once its value changed in one test it counts as changed in all of them: a call
+//! without inputs (`RandomUtils.nextBoolean()`, a static field), and the length of a random
+//! key's encoding (`KeyPairGenerator.getInstance("DSA").genKeyPair().getPrivate()
+//! .getEncoded()`: 608 or 609 bytes), which two reruns of one test see unchanged one time in
+//! four. Every test left with no check is dropped. Two batches are in flight at a time
+//! ([`Pipeline`]), compared in order.
 
 pub mod taint;
 
