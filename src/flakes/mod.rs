@@ -228,10 +228,8 @@ fn compare(rec: &mut Recorded, t: usize, result: SeqResult, report: &mut RerunRe
     }
     let mut test: KeptTest = std::mem::replace(&mut rec.tests[t], empty_test());
     let mut changed = compare_steps(rec, &mut test, &steps, report);
-    changed.extend(compare_observations(rec, &mut test, &observations, report));
-    changed.sort_unstable();
-    changed.dedup();
     changed.extend(unstable_computations_in(rec, &test, &changed, report));
+    compare_observations(rec, &mut test, &observations, report);
     drop_tainted(rec, &mut test, &steps, &changed, report);
     rec.tests[t] = test;
     true
@@ -347,17 +345,13 @@ fn compare_steps(
     changed
 }
 
-/// Drops the observations that changed; returns the statements they observe. A value one
-/// of whose observations changed is random, not only that observation: the others are
-/// projections of the same randomness that happened to hold (a random salt's `toString()`
-/// changes every run, its `getLowestSetBit()` one run in two).
 fn compare_observations(
     rec: &mut Recorded,
     test: &mut KeptTest,
     observations: &[Observed],
     report: &mut RerunReport,
-) -> Vec<u32> {
-    let (mut observers, mut values, mut random) = (Vec::new(), Vec::new(), Vec::new());
+) {
+    let (mut observers, mut values) = (Vec::new(), Vec::new());
     for ((o, &v), got) in test
         .observers
         .iter()
@@ -374,7 +368,6 @@ fn compare_observations(
                 report.dropped_observations += 1;
                 let name = format!("{}.{}()", rec.names.name(o.class), rec.names.name(o.method));
                 *report.unstable_by_method.entry(name).or_default() += 1;
-                random.push(o.stmt);
                 continue;
             }
         }
@@ -382,7 +375,6 @@ fn compare_observations(
     }
     test.observers = observers;
     test.observations = values;
-    random
 }
 
 fn empty_test() -> KeptTest {
@@ -511,85 +503,6 @@ mod tests {
         fn start_run(&self, run: usize) -> Result<Box<dyn Executor>, PoolError> {
             Ok(Box::new(Twist(Fake::reference(), run)))
         }
-    }
-
-    /// Runs the reference fake, but a counter's `getName()` answers another name: the
-    /// counter is a random value whose `get()` and `size()` happened to hold.
-    struct Renamed(Fake);
-
-    impl Executor for Renamed {
-        fn target(&self) -> &str {
-            "ref"
-        }
-
-        fn run(&self, seqs: &[SeqRequest], contracts: bool) -> Result<Vec<SeqResult>, PoolError> {
-            let mut results = self.0.run(seqs, contracts)?;
-            for (req, r) in seqs.iter().zip(&mut results) {
-                let SeqResult::Done { observations, .. } = r else {
-                    continue;
-                };
-                for (call, o) in req.observers.iter().zip(observations.iter_mut()) {
-                    if call.method == "getName" {
-                        *o = Observed::Value {
-                            class: "java.lang.String".into(),
-                            text: "\"renamed\"".into(),
-                        };
-                    }
-                }
-            }
-            Ok(results)
-        }
-    }
-
-    struct RenamedLane;
-
-    impl Lane for RenamedLane {
-        fn name(&self) -> &str {
-            "ref"
-        }
-
-        fn start(&self) -> Result<Box<dyn Executor>, PoolError> {
-            Ok(Box::new(Renamed(Fake::reference())))
-        }
-
-        fn start_single(&self) -> Result<Box<dyn Executor>, PoolError> {
-            self.start()
-        }
-
-        fn jobs(&self) -> usize {
-            1
-        }
-    }
-
-    #[test]
-    fn a_value_with_one_changed_observation_is_not_observed_at_all() {
-        let mut rec = fake::recorded(3, 300);
-        let name = rec.names.get("getName").expect("the fake observes names");
-        let named = |rec: &Recorded| -> BTreeSet<(u64, u32)> {
-            let mut out = BTreeSet::new();
-            for t in &rec.tests {
-                let names = t.observers.iter().filter(|o| o.method == name);
-                out.extend(names.map(|o| (t.id, o.stmt)));
-            }
-            out
-        };
-        let renamed = named(&rec);
-        assert!(renamed.len() > 10, "counters have their names observed");
-        let report = rerun(&mut rec, 1, &RenamedLane);
-        assert!(report.dropped_observations >= renamed.len() as u64);
-        for t in &rec.tests {
-            for o in &t.observers {
-                assert!(
-                    !renamed.contains(&(t.id, o.stmt)),
-                    "{} still observed on a counter whose name changed",
-                    rec.names.name(o.method)
-                );
-            }
-        }
-        assert!(
-            report.dropped_derived > 0,
-            "get() and size() went with the name"
-        );
     }
 
     #[test]
