@@ -1007,7 +1007,7 @@ fn looked_up_objects_have_their_products_called_and_equal_keyed_lists_are_swept(
         "--no-mined-literals",
         "--no-edge-values",
         "--reruns",
-        "1",
+        "0",
     ];
     let out = fx.path("products.yaml");
     ok(&fx.record(&out, &[&scope[..], &["--products"]].concat()));
@@ -1034,7 +1034,8 @@ fn looked_up_objects_have_their_products_called_and_equal_keyed_lists_are_swept(
     // A forge's ingot (a product), the ingot's bytes (the product's product), their length.
     assert!(suite.header.counts["products"] >= 2);
     // Which metal's ingot is read first depends on how the rounds fell (CI saw only
-    // bronze once); each length read must be its metal's.
+    // bronze once); each length read must be its metal's. No rerun: in a CI run on a
+    // loaded machine, the suite after one rerun had no length read left (eleventh round).
     let lengths = ingot_lengths(&suite);
     let size = |metal: &str| if metal == "iron" { "32" } else { "16" };
     assert!(!lengths.is_empty(), "no ingot's bytes read");
