@@ -142,7 +142,9 @@ pub fn classify(expected: &Observed, actual: &Observed) -> Option<Kind> {
     }
     // Whether a set iterates in identity-hash order is for flake removal, not a difference.
     if let (Observed::Object { class: a }, Observed::Object { class: b }) = (expected, actual) {
-        let plain = |c: &str| c.strip_suffix(IDENTITY_ORDER).unwrap_or(c).to_string();
+        fn plain(c: &str) -> &str {
+            c.strip_suffix(IDENTITY_ORDER).unwrap_or(c)
+        }
         if plain(a) == plain(b) {
             return None;
         }

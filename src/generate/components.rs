@@ -167,14 +167,8 @@ mod tests {
     #[test]
     fn a_confined_value_fills_only_slots_of_its_own_type() {
         let class = |name: &str, supertypes: &[&str]| crate::model::ApiClass {
-            name: name.into(),
-            kind: crate::model::ClassKind::Class,
             supertypes: supertypes.iter().map(|s| s.to_string()).collect(),
-            constructors: vec![],
-            methods: vec![],
-            fields: vec![],
-            enum_constants: vec![],
-            deprecated_for_removal: false,
+            ..crate::model::ApiClass::with_methods(name, &[], vec![])
         };
         let model = ApiModel {
             classes: [

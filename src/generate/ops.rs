@@ -177,14 +177,8 @@ mod tests {
     #[test]
     fn a_signature_many_classes_share_weighs_as_much_as_one_class_s_own_method() {
         let class = |name: &str, methods: Vec<Callable>| ApiClass {
-            name: name.into(),
             kind: ClassKind::AbstractClass,
-            supertypes: vec![],
-            constructors: vec![],
-            methods,
-            fields: vec![],
-            enum_constants: vec![],
-            deprecated_for_removal: false,
+            ..ApiClass::with_methods(name, &[], methods)
         };
         let shared = || callable("getMessage", &[], "java.lang.String", false);
         let model = ApiModel {
