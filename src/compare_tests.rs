@@ -6,6 +6,7 @@ fn done(steps: Vec<Observed>) -> SeqResult {
         steps,
         observations: vec![],
         violations: vec![],
+        contents: vec![],
     }
 }
 
@@ -154,6 +155,7 @@ fn observers_are_compared_only_after_normal_steps() {
         steps: vec![Observed::Void, string("1.0")],
         observations: obs,
         violations: vec![],
+        contents: vec![],
     };
     let three = Observed::Value {
         class: "int".into(),

@@ -298,6 +298,11 @@ pub enum SeqResult {
         observations: Vec<Observed>,
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         violations: Vec<Violation>,
+        /// `(step, digest)` of each step whose value is an array: a hash of what it holds,
+        /// equal in every run for equal content (flake removal learns from it that an
+        /// array is random; nothing checks it).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        contents: Vec<(u32, i32)>,
     },
     /// No answer within the per-call timeout; the worker was killed.
     Timeout { millis: u64 },

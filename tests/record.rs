@@ -376,6 +376,61 @@ fn values_derived_from_an_unstable_one_are_not_checked_nor_a_call_that_changed_e
     assert!(suite.header.counts["derived-from-unstable"] > 0);
 }
 
+/// Checked reads of what `rec.Salt` made at random (calls and observers, not counting a
+/// length), and checked lengths of its random arrays.
+fn random_salt_reads(suite: &Suite) -> (usize, usize) {
+    let (mut reads, mut lengths) = (0, 0);
+    for t in &suite.tests {
+        let random: Vec<bool> = t
+            .statements
+            .iter()
+            .map(|s| {
+                ["rec.Salt.bytes(", "rec.Salt.draw("]
+                    .iter()
+                    .any(|r| s.callee().starts_with(r))
+            })
+            .collect();
+        for (s, e) in t.statements.iter().zip(&t.expected_steps) {
+            if e.is_none() || !s.inputs().iter().any(|&j| random[j]) {
+                continue;
+            }
+            if s.callee().starts_with("java.lang.reflect.Array.getLength(") {
+                lengths += 1;
+            } else {
+                reads += 1;
+            }
+        }
+        reads += t.observers.iter().filter(|o| random[o.stmt]).count();
+    }
+    (reads, lengths)
+}
+
+#[test]
+fn what_reads_random_content_is_not_checked_but_a_random_arrays_length_is() {
+    let fx = Fixture::new();
+    let args = [
+        "--classes",
+        "rec.Salt",
+        "--output-limit",
+        "1500",
+        "--round-size",
+        "100",
+    ];
+    // Without reruns the reads are checked (no way to know yet): the fixture reaches them.
+    let once = fx.path("once.yaml");
+    ok(&fx.record(&once, &[&args[..], &["--reruns", "0"]].concat()));
+    let (reads, _) = random_salt_reads(&Suite::load(&once).unwrap());
+    assert!(reads > 10, "only {reads} reads of random content");
+    // Each read comes out the same in two reruns one time in four; none may stay.
+    let out = fx.path("salt.yaml");
+    ok(&fx.record(&out, &[&args[..], &["--reruns", "2"]].concat()));
+    let suite = Suite::load(&out).unwrap();
+    let (reads, lengths) = random_salt_reads(&suite);
+    assert_eq!(reads, 0, "reads of random content are checked");
+    assert!(lengths > 0, "no random array's length is checked");
+    ok(&fx.replay(&out));
+}
+
 #[test]
 fn values_computed_from_the_callers_stack_are_marked_varies_not_checked() {
     let fx = Fixture::new();

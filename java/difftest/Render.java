@@ -1,5 +1,6 @@
 package difftest;
 
+import java.lang.reflect.Array;
 import java.lang.reflect.Member;
 
 /**
@@ -81,6 +82,38 @@ final class Render {
             // A key's own hashCode() threw: the set's order is its business, not identity's.
         }
         return false;
+    }
+
+    /** Elements of an array looked at, at most, for its {@link #contentDigest}. */
+    private static final int ELEMENTS_DIGESTED = 4096;
+
+    /**
+     * A hash of what an array holds, the same in every JVM for the same content: flake
+     * removal compares it between runs to learn that an array is random (a key's encoding, a
+     * salt), which its class and length do not show. Elements that are values count by their
+     * text, nested arrays by their own digest (down to {@code depth}), other objects by their
+     * class only: their identity hashes would make every such array look random.
+     */
+    static int contentDigest(Object array, int depth) {
+        int n = Array.getLength(array);
+        int h = n;
+        for (int k = 0; k < Math.min(n, ELEMENTS_DIGESTED); k++) {
+            Object e = Array.get(array, k);
+            int eh;
+            if (e == null) {
+                eh = 0;
+            } else if (e.getClass().isArray()) {
+                eh = depth > 0 ? contentDigest(e, depth - 1) : className(e.getClass()).hashCode();
+            } else if (isText(e.getClass())) {
+                eh = String.valueOf(e).hashCode();
+            } else if (e instanceof Enum) {
+                eh = ((Enum<?>) e).name().hashCode();
+            } else {
+                eh = className(e.getClass()).hashCode();
+            }
+            h = 31 * h + eh;
+        }
+        return h;
     }
 
     private static void value(StringBuilder out, String cls, String text) {

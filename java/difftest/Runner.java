@@ -23,6 +23,7 @@ final class Runner {
     private final StringBuilder steps = new StringBuilder(512).append('[');
     private final StringBuilder observations = new StringBuilder(128).append('[');
     private final StringBuilder violations = new StringBuilder(32).append('[');
+    private final StringBuilder contents = new StringBuilder(16).append('[');
     private int count;
 
     private Runner(int capacity) {
@@ -58,7 +59,8 @@ final class Runner {
         }
         return new StringBuilder(steps.length() + observations.length() + violations.length() + 64)
                 .append("{\"outcome\":\"done\",\"steps\":").append(steps).append("],\"observations\":")
-                .append(observations).append("],\"violations\":").append(violations).append("]}").toString();
+                .append(observations).append("],\"violations\":").append(violations)
+                .append("],\"contents\":").append(contents).append("]}").toString();
     }
 
     /** Runs statement number {@code count}; false if it ended the sequence. */
@@ -72,6 +74,10 @@ final class Runner {
             Object v = statement(Text.split(line, '\t'), line, i);
             values[i] = v == VOID ? null : v;
             render(steps, v);
+            if (v != null && v.getClass().isArray()) {
+                contents.append(contents.length() > 1 ? ",[" : "[").append(i).append(',')
+                        .append(Render.contentDigest(v, 2)).append(']');
+            }
             count++;
             return true;
         } catch (Text.Malformed e) {

@@ -62,6 +62,9 @@ pub struct RerunReport {
     /// The computations whose value changed somewhere (calls, as
     /// [`crate::generate::reduce::computations`] keys them).
     pub unstable_computations: BTreeSet<u128>,
+    /// The computations whose value held other content somewhere: an array whose digest
+    /// changed, an object whose `toString()` did ([`taint::spread`]'s `random` steps).
+    pub random_computations: BTreeSet<u128>,
     pub elapsed: Duration,
     /// Largest sum of the workers' peak RSS in one rerun, in KiB.
     pub workers_peak_kib: u64,
@@ -216,6 +219,7 @@ fn compare(rec: &mut Recorded, t: usize, result: SeqResult, report: &mut RerunRe
     let SeqResult::Done {
         steps,
         observations,
+        contents,
         ..
     } = result
     else {
@@ -228,40 +232,54 @@ fn compare(rec: &mut Recorded, t: usize, result: SeqResult, report: &mut RerunRe
     }
     let mut test: KeptTest = std::mem::replace(&mut rec.tests[t], empty_test());
     let mut changed = compare_steps(rec, &mut test, &steps, report);
-    changed.extend(unstable_computations_in(rec, &test, &changed, report));
-    compare_observations(rec, &mut test, &observations, report);
-    drop_tainted(rec, &mut test, &steps, &changed, report);
+    let unstable = &mut report.unstable_computations;
+    changed.extend(unstable_computations_in(rec, &test, &changed, unstable));
+    let mut random = random_contents(&test.contents, &contents);
+    random.extend(compare_observations(rec, &mut test, &observations, report));
+    let random_made = &mut report.random_computations;
+    random.extend(unstable_computations_in(rec, &test, &random, random_made));
+    drop_tainted(rec, &mut test, &steps, &changed, &random, report);
     rec.tests[t] = test;
     true
 }
 
-/// Drops the checks and observations that read a value that changed in this run, or an
-/// identity-based one, and marks those steps as varying (replay does not hold it against
-/// the target when one throws there).
+/// Drops the checks and observations that read a value that changed in this run, an
+/// identity-based one or one whose content is `random`, and marks those steps as varying
+/// (replay does not hold it against the target when one throws there).
 fn drop_tainted(
     rec: &Recorded,
     test: &mut KeptTest,
     steps: &[Observed],
     changed: &[u32],
+    random: &[u32],
     report: &mut RerunReport,
 ) {
-    if changed.is_empty() && !steps.iter().any(taint::identity_based) {
+    if changed.is_empty() && random.is_empty() && !steps.iter().any(taint::identity_based) {
         return;
     }
     let stmts = rec.store.statements(&rec.store.node(test.seq).parts);
-    let taint = taint::spread(&stmts, steps, changed);
+    let taint = taint::spread(&stmts, steps, changed, random);
     apply_taint(test, &taint, report);
 }
 
-/// Notes the computations of `changed`; returns the steps of `test` that make a computation
-/// known to be unstable and are not in `changed` yet.
+/// The steps whose array held other content in this run than when the test was made (a
+/// random key's encoding, a salt): their class and length may still be the same every time.
+fn random_contents(made: &[(u32, i32)], now: &[(u32, i32)]) -> Vec<u32> {
+    made.iter()
+        .filter(|m| !now.contains(m))
+        .map(|&(step, _)| step)
+        .collect()
+}
+
+/// Notes the computations of `changed` in `known`; returns the steps of `test` that make a
+/// computation `known` names and are not in `changed` yet.
 fn unstable_computations_in(
     rec: &Recorded,
     test: &KeptTest,
     changed: &[u32],
-    report: &mut RerunReport,
+    known: &mut BTreeSet<u128>,
 ) -> Vec<u32> {
-    if changed.is_empty() && report.unstable_computations.is_empty() {
+    if changed.is_empty() && known.is_empty() {
         return Vec::new();
     }
     let flat = rec.store.flatten(&rec.store.node(test.seq).parts);
@@ -269,13 +287,11 @@ fn unstable_computations_in(
     let keys = computations(&flat, &[]).call;
     for &c in changed {
         if let Some(&key) = keys.get(c as usize) {
-            report.unstable_computations.insert(key);
+            known.insert(key);
         }
     }
     (0..keys.len() as u32)
-        .filter(|&s| {
-            report.unstable_computations.contains(&keys[s as usize]) && !changed.contains(&s)
-        })
+        .filter(|&s| known.contains(&keys[s as usize]) && !changed.contains(&s))
         .collect()
 }
 
@@ -283,18 +299,18 @@ fn unstable_computations_in(
 /// loses the checks that depend on it (objects it touched cannot be told apart here: no
 /// values).
 fn taint_unstable_computations(rec: &mut Recorded, report: &mut RerunReport) {
-    if report.unstable_computations.is_empty() {
+    if report.unstable_computations.is_empty() && report.random_computations.is_empty() {
         return;
     }
     for t in 0..rec.tests.len() {
-        let calls = unstable_computations_in(rec, &rec.tests[t], &[], report);
-        if calls.is_empty() {
+        let test = &rec.tests[t];
+        let calls = unstable_computations_in(rec, test, &[], &mut report.unstable_computations);
+        let random = unstable_computations_in(rec, test, &[], &mut report.random_computations);
+        if calls.is_empty() && random.is_empty() {
             continue;
         }
-        let stmts = rec
-            .store
-            .statements(&rec.store.node(rec.tests[t].seq).parts);
-        let taint = taint::spread(&stmts, &[], &calls);
+        let stmts = rec.store.statements(&rec.store.node(test.seq).parts);
+        let taint = taint::spread(&stmts, &[], &calls, &random);
         apply_taint(&mut rec.tests[t], &taint, report);
     }
 }
@@ -345,13 +361,16 @@ fn compare_steps(
     changed
 }
 
+/// Drops the observations whose value changed; returns the steps whose `toString()` changed:
+/// their content is random (a `BigInteger` made from a random salt), however stable some of
+/// their other observers happened to be.
 fn compare_observations(
     rec: &mut Recorded,
     test: &mut KeptTest,
     observations: &[Observed],
     report: &mut RerunReport,
-) {
-    let (mut observers, mut values) = (Vec::new(), Vec::new());
+) -> Vec<u32> {
+    let (mut observers, mut values, mut random) = (Vec::new(), Vec::new(), Vec::new());
     for ((o, &v), got) in test
         .observers
         .iter()
@@ -368,6 +387,9 @@ fn compare_observations(
                 report.dropped_observations += 1;
                 let name = format!("{}.{}()", rec.names.name(o.class), rec.names.name(o.method));
                 *report.unstable_by_method.entry(name).or_default() += 1;
+                if rec.names.name(o.method) == "toString" {
+                    random.push(o.stmt);
+                }
                 continue;
             }
         }
@@ -375,6 +397,7 @@ fn compare_observations(
     }
     test.observers = observers;
     test.observations = values;
+    random
 }
 
 fn empty_test() -> KeptTest {
@@ -385,6 +408,7 @@ fn empty_test() -> KeptTest {
         observers: Vec::new(),
         observations: Vec::new(),
         varies: Vec::new(),
+        contents: Vec::new(),
     }
 }
 
@@ -503,6 +527,15 @@ mod tests {
         fn start_run(&self, run: usize) -> Result<Box<dyn Executor>, PoolError> {
             Ok(Box::new(Twist(Fake::reference(), run)))
         }
+    }
+
+    #[test]
+    fn an_array_is_random_when_its_digest_changed_or_went() {
+        let made = [(1, 7), (3, -2), (5, 0)];
+        assert_eq!(random_contents(&made, &[(1, 7), (3, 9), (5, 0)]), [3]);
+        assert_eq!(random_contents(&made, &[(1, 7), (5, 0)]), [3]);
+        assert!(random_contents(&made, &made).is_empty());
+        assert!(random_contents(&[], &[(2, 1)]).is_empty());
     }
 
     #[test]

@@ -32,10 +32,16 @@ impl Taint {
 /// cannot change after they are made — primitives, boxes, strings, enum constants, null —
 /// are never tainted after the fact; nor is the receiver of a call whose only fault is an
 /// identity-based rendering.
-pub fn spread(stmts: &[Statement], steps: &[Observed], changed: &[u32]) -> Taint {
+///
+/// The `random` steps returned a value of the same class every time but with other content
+/// (an array whose digest changed, an object whose `toString()` did): what reads them is
+/// tainted, except the length of such an array (`Array.getLength`), which does not depend on
+/// what it holds — a random key's bytes change every run, the key size does not.
+pub fn spread(stmts: &[Statement], steps: &[Observed], changed: &[u32], random: &[u32]) -> Taint {
     let n = stmts.len();
     let mut step = vec![false; n];
     let mut var = vec![false; n];
+    let mut content_only = vec![false; n];
     for &c in changed {
         if let Some(t) = step.get_mut(c as usize) {
             *t = true;
@@ -43,8 +49,14 @@ pub fn spread(stmts: &[Statement], steps: &[Observed], changed: &[u32]) -> Taint
     }
     for (i, s) in stmts.iter().enumerate() {
         let inputs = s.inputs();
-        let spreads = step[i] || inputs.iter().any(|&j| var.get(j) == Some(&true));
+        let length = reads_length(s);
+        let reads = |j: &usize| var.get(*j) == Some(&true) && !(length && content_only[*j]);
+        let spreads = step[i] || inputs.iter().any(reads);
         if !spreads && !steps.get(i).is_some_and(identity_based) {
+            if random.contains(&(i as u32)) {
+                var[i] = true;
+                content_only[i] = true;
+            }
             continue;
         }
         step[i] = true;
@@ -59,6 +71,12 @@ pub fn spread(stmts: &[Statement], steps: &[Observed], changed: &[u32]) -> Taint
         }
     }
     Taint { step, var }
+}
+
+/// Whether `s` reads only the length of an array (harvesting's first step).
+fn reads_length(s: &Statement) -> bool {
+    matches!(s, Statement::Call { class, method, .. }
+        if class == "java.lang.reflect.Array" && method == "getLength")
 }
 
 /// What a set or map answers the same whatever order it iterates in.
@@ -197,7 +215,7 @@ mod tests {
             value("false"),
             value("1"),
         ];
-        let t = spread(&stmts, &steps, &[1]);
+        let t = spread(&stmts, &steps, &[1], &[]);
         assert_eq!(t.step, [false, true, true, true, false]);
         assert_eq!(t.var, [false, true, true, true, false]);
     }
@@ -213,7 +231,7 @@ mod tests {
             call("size", Some(0), &[]),
         ];
         let steps = [object(), value("12"), value("0"), value("true"), value("1")];
-        let t = spread(&stmts, &steps, &[1]);
+        let t = spread(&stmts, &steps, &[1], &[]);
         assert_eq!(t.step, [false, true, false, true, true]);
         assert!(t.var[0], "the list holds the clock's value at the end");
     }
@@ -226,7 +244,7 @@ mod tests {
             call("length", Some(1), &[]),
         ];
         let steps = [object(), value("java.lang.Object@1b6d3586"), value("25")];
-        let t = spread(&stmts, &steps, &[]);
+        let t = spread(&stmts, &steps, &[], &[]);
         assert_eq!(t.step, [false, true, true]);
         assert!(!t.var[0], "rendering an object does not change it");
     }
@@ -285,9 +303,42 @@ mod tests {
     }
 
     #[test]
+    fn what_reads_a_random_array_is_tainted_but_not_its_length() {
+        // v0 = key(); v1 = v0.encoded(); v2 = Array.getLength(v1); v3 = parse(v1);
+        // v4 = v0.algorithm(); v5 = Array.getLength(v3)
+        let length = |of: usize| {
+            let object = ["java.lang.Object"];
+            Statement::call("java.lang.reflect.Array", "getLength", &object, None, &[of])
+        };
+        let stmts = [
+            call("key", None, &[]),
+            call("encoded", Some(0), &[]),
+            length(1),
+            call("parse", None, &[1]),
+            call("algorithm", Some(0), &[]),
+            length(3),
+        ];
+        let steps = [
+            object(),
+            object(),
+            value("16"),
+            object(),
+            value("AES"),
+            value("3"),
+        ];
+        let t = spread(&stmts, &steps, &[], &[1]);
+        assert_eq!(t.step, [false, false, false, true, false, true]);
+        assert_eq!(t.var, [false, true, false, true, false, true]);
+        // The same array's length is tainted when the array itself changed (a class or a
+        // length that differs), not only its content.
+        let t = spread(&stmts, &steps, &[1], &[1]);
+        assert!(t.step[2]);
+    }
+
+    #[test]
     fn nothing_changed_nothing_tainted() {
         let stmts = [lit("1"), call("f", None, &[0])];
-        let t = spread(&stmts, &[value("1"), value("2")], &[]);
+        let t = spread(&stmts, &[value("1"), value("2")], &[], &[]);
         assert!(!t.any());
     }
 }

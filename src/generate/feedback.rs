@@ -75,7 +75,8 @@ impl Generator<'_> {
                 steps,
                 observations,
                 violations,
-            } => self.fold_done(c, req, steps, observations, violations),
+                contents,
+            } => self.fold_done(c, req, steps, observations, violations, contents),
             SeqResult::Timeout { .. } => {
                 self.stats.timeouts += 1;
                 // Banned at its second timeout: one may be a slow moment of a loaded
@@ -99,6 +100,7 @@ impl Generator<'_> {
         steps: Vec<Observed>,
         observations: Vec<Observed>,
         violations: Vec<Violation>,
+        contents: Vec<(u32, i32)>,
     ) {
         let n = steps.len();
         let Some(last_step) = steps.last() else {
@@ -140,13 +142,8 @@ impl Generator<'_> {
         if normal {
             self.learn_runtime(c.op, last_step);
         }
-        self.keep_test(
-            c,
-            stmts,
-            &steps,
-            if normal { &observations } else { &[] },
-            normal,
-        );
+        let observations = if normal { &observations[..] } else { &[] };
+        self.keep_test(c, stmts, &steps, observations, contents, normal);
     }
 
     fn keep_test(
@@ -155,6 +152,7 @@ impl Generator<'_> {
         stmts: &[Statement],
         steps: &[Observed],
         observations: &[Observed],
+        mut contents: Vec<(u32, i32)>,
         normal: bool,
     ) {
         let mut checks = self.checks(stmts, steps);
@@ -237,6 +235,10 @@ impl Generator<'_> {
             observers,
             observations: observed,
             varies,
+            contents: {
+                contents.shrink_to_fit();
+                contents
+            },
         };
         test.checks.shrink_to_fit();
         test.observers.shrink_to_fit();

@@ -79,6 +79,10 @@ pub struct KeptTest {
     pub observations: Vec<u32>,
     /// Steps whose value (even whether they return) varies from run to run, by step.
     pub varies: Vec<u32>,
+    /// `(step, digest)` of what each array a step returned held
+    /// ([`SeqResult::Done::contents`](crate::sequence::SeqResult)): flake removal compares
+    /// them to learn which arrays are random.
+    pub contents: Vec<(u32, i32)>,
 }
 
 impl KeptTest {

@@ -124,6 +124,7 @@ mod tests {
                 }],
                 observations: vec![],
                 violations: vec![],
+                contents: vec![],
             },
         };
         let mut buf = Vec::new();

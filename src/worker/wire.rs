@@ -149,6 +149,8 @@ pub struct SeqResultWire {
     observations: Vec<Observed>,
     #[serde(default)]
     violations: Vec<Violation>,
+    #[serde(default)]
+    contents: Vec<(u32, i32)>,
     millis: Option<u64>,
     exit: Option<String>,
     stderr_tail: Option<String>,
@@ -163,6 +165,7 @@ impl TryFrom<SeqResultWire> for SeqResult {
                 steps: need(w.steps, "steps", "done")?,
                 observations: w.observations,
                 violations: w.violations,
+                contents: w.contents,
             },
             Outcome::Timeout => SeqResult::Timeout {
                 millis: need(w.millis, "millis", "timeout")?,
@@ -352,6 +355,7 @@ mod tests {
                 steps: observed.clone(),
                 observations: vec![Observed::Null],
                 violations: vec![],
+                contents: vec![],
             },
             SeqResult::Timeout { millis: 5 },
             SeqResult::Crash {

@@ -362,5 +362,6 @@ fn done(
         steps,
         observations,
         violations,
+        contents: Vec::new(),
     }
 }
