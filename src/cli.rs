@@ -415,13 +415,12 @@ pub struct RecordArgs {
     /// unlike theirs, is stable and so checked)
     #[arg(long)]
     pub no_sorted_copies: bool,
-    /// Also call the nullary methods of the objects that lookups of catalogue values return
-    /// (`KeyGenerator.getInstance("AES").generateKey()`), and theirs (off by default: what
-    /// they make is often random, and a random array's contents can get past the reruns)
-    #[arg(long)]
+    /// Products are called (the default; kept for scripts that name it)
+    #[arg(long, hide = true)]
     pub products: bool,
-    /// Products are not called (the default; kept for scripts that name it)
-    #[arg(long, hide = true, conflicts_with = "products")]
+    /// Do not call the nullary methods of the objects that lookups of catalogue values
+    /// return (`KeyGenerator.getInstance("AES").generateKey()`), nor theirs
+    #[arg(long, conflicts_with = "products")]
     pub no_products: bool,
     /// Draw each method signature as often as any other, the classes that share it
     /// (inherited methods included) taking turns, instead of Randoop's uniform draw over

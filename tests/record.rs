@@ -1065,7 +1065,7 @@ fn looked_up_objects_have_their_products_called_and_equal_keyed_lists_are_swept(
         "0",
     ];
     let out = fx.path("products.yaml");
-    ok(&fx.record(&out, &[&scope[..], &["--products"]].concat()));
+    ok(&fx.record(&out, &scope));
     let suite = Suite::load(&out).unwrap();
     // `Kinds.of("Mould")` lists what `Kinds.of("Forge")` listed: both lists are read
     // (harvesting reads a length, which random calls never do) and swept, each for its own
@@ -1097,7 +1097,7 @@ fn looked_up_objects_have_their_products_called_and_equal_keyed_lists_are_swept(
     assert!(lengths.iter().all(|(m, n)| n == size(m)), "{lengths:?}");
     ok(&fx.replay(&out));
     let off = fx.path("no-products.yaml");
-    ok(&fx.record(&off, &scope));
+    ok(&fx.record(&off, &[&scope[..], &["--no-products"]].concat()));
     assert_eq!(Suite::load(&off).unwrap().header.counts["products"], 0);
 }
 

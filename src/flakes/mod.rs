@@ -10,7 +10,10 @@
 //! without inputs (`RandomUtils.nextBoolean()`, a static field), and the length of a random
 //! key's encoding (`KeyPairGenerator.getInstance("DSA").genKeyPair().getPrivate()
 //! .getEncoded()`: 608 or 609 bytes), which two reruns of one test see unchanged one time in
-//! four. Every test left with no check is dropped. Two batches are in flight at a time
+//! four. Content no observation sees is caught too: a step whose array digest (the worker's
+//! `contents`) or `toString()` observation changed is random content, and what reads it is
+//! tainted (a random key's bytes passed to a parser), though the array's length stays
+//! checked. Every test left with no check is dropped. Two batches are in flight at a time
 //! ([`Pipeline`]), compared in order.
 
 pub mod taint;

@@ -136,7 +136,7 @@ impl Default for GenConfig {
             twin_ratio: DEFAULT_TWIN_RATIO,
             harvest: false,
             sorted_copies: false,
-            products: false,
+            products: true,
             runtime_observers: true,
             user_observers: Vec::new(),
             ops_by_signature: false,

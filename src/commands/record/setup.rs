@@ -32,7 +32,7 @@ pub fn plan(args: &RecordArgs) -> anyhow::Result<Plan> {
         },
         harvest: !args.no_harvest,
         sorted_copies: !args.no_sorted_copies,
-        products: args.products,
+        products: !args.no_products,
         ops_by_signature: args.ops_by_signature,
         runtime_observers: !args.declared_observers,
         twin_ratio: args.twin_ratio,
@@ -198,7 +198,7 @@ fn options(args: &RecordArgs) -> BTreeMap<String, String> {
         ),
         (
             "products",
-            Some(if args.products { "on" } else { "off" }.to_string()),
+            Some(if args.no_products { "off" } else { "on" }.to_string()),
         ),
         (
             "ops-drawn",

@@ -5,11 +5,10 @@
 //! each new object a lookup of a catalogue value returns has its products called once —
 //! what a nullary method of its class returns that is neither a primitive nor a String
 //! (those are observed anyway) — and a new object among those its own products too:
-//! `generateKey()`, then the key's `getEncoded()`, whose length harvesting reads. Off by
-//! default (`--products`): what products make is often random (keys, salts, IVs). Flake
-//! removal drops a value whose observations changed as a whole, but an array's contents
-//! are not observed, so a random key's bytes passed on (`new EncryptedPrivateKeyInfo(key
-//! .getEncoded())`, whose exception class follows the bytes) can still get past two reruns.
+//! `generateKey()`, then the key's `getEncoded()`, whose length harvesting reads. What
+//! products make is often random (keys, salts, IVs); flake removal learns that from the
+//! reruns (a changed observation, `toString` or array digest) and leaves unchecked what
+//! reads it, a random array's length aside. `--no-products` turns them off.
 
 use super::{Lookup, Source};
 use crate::generate::store::SeqId;
