@@ -402,6 +402,11 @@ pub struct RecordArgs {
     /// chosen for the same call (an equal but not identical object); 0 turns it off
     #[arg(long, default_value_t = crate::generate::DEFAULT_TWIN_RATIO, value_name = "P")]
     pub twin_ratio: f64,
+    /// Probability of passing an index boundary (-1, 0 or 1) for an `int` parameter of a
+    /// call that also takes an array, a `CharSequence` or a `Collection` (a valid offset
+    /// beside a bad range, an empty range); 0 turns it off
+    #[arg(long, default_value_t = crate::generate::DEFAULT_INDEX_RATIO, value_name = "P")]
+    pub index_ratio: f64,
     /// Elements of returned arrays and collections become inputs, catalogues are swept
     /// into their own lookups and mined constants into their unit's lookups (the default;
     /// kept for scripts that name it)

@@ -586,6 +586,57 @@ fn api_deprecated_for_removal_is_called_unless_skipped() {
 }
 
 /// The values each step of `suite`'s tests showed, by the callee that gave them.
+/// The int arguments `callee` got in `suite`: a literal's text, or `None` for a computed one.
+fn int_arguments(suite: &Suite, callee: &str) -> Vec<Option<String>> {
+    let mut out = Vec::new();
+    for t in &suite.tests {
+        for s in t
+            .statements
+            .iter()
+            .filter(|s| s.callee().starts_with(callee))
+        {
+            let Statement::Call { params, args, .. } = s else {
+                continue;
+            };
+            for (p, &j) in params.iter().zip(args) {
+                if p != "int" {
+                    continue;
+                }
+                out.push(match &t.statements[j] {
+                    Statement::Literal { value, .. } => Some(value.clone()),
+                    _ => None,
+                });
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn index_boundaries_go_to_the_ints_beside_a_sized_input_and_switch_off() {
+    let fx = Fixture::new();
+    let scope = ["--classes", "rec.Span", "--output-limit", "300"];
+    let boundary = |a: &Option<String>| matches!(a.as_deref(), Some("-1" | "0" | "1"));
+    let out = fx.path("index.yaml");
+    ok(&fx.record(&out, &[&scope[..], &["--index-ratio", "1"]].concat()));
+    let suite = Suite::load(&out).unwrap();
+    assert!(suite.header.counts["index-boundaries"] > 0);
+    let cut = int_arguments(&suite, "rec.Span.cut(");
+    assert!(!cut.is_empty() && cut.iter().all(boundary), "{cut:?}");
+    let twice = int_arguments(&suite, "rec.Span.twice(");
+    assert!(
+        !twice.iter().all(boundary),
+        "an int alone is no index: {twice:?}"
+    );
+    ok(&fx.replay(&out));
+    let off = fx.path("off.yaml");
+    ok(&fx.record(&off, &[&scope[..], &["--index-ratio", "0"]].concat()));
+    let suite = Suite::load(&off).unwrap();
+    assert_eq!(suite.header.counts["index-boundaries"], 0);
+    let cut = int_arguments(&suite, "rec.Span.cut(");
+    assert!(!cut.iter().all(boundary), "{cut:?}");
+}
+
 fn step_values(suite: &Suite, callee: &str) -> Vec<String> {
     let mut out = Vec::new();
     for t in &suite.tests {

@@ -39,7 +39,10 @@ impl Generator<'_> {
         for k in 0..op.inputs.len() {
             let receiver = op.receiver && k == 0;
             let (ty, slot) = (op.inputs[k], op.slots[k]);
-            let input = match self.special_literal(ty, op_index) {
+            let literal = self
+                .index_literal(ty, op_index)
+                .or_else(|| self.special_literal(ty, op_index));
+            let input = match literal {
                 Some(lit) => Some(self.literal_input(&mut b, lit)),
                 None => self.input(&mut b, ty, slot, receiver, op.receiver, &chosen),
             };
@@ -132,6 +135,22 @@ impl Generator<'_> {
         self.picks.push(v);
         let at = b.push_seq(&self.store, v.seq);
         Some((at + v.pos, v.ty, false))
+    }
+
+    /// With probability `index_ratio`, an index boundary (-1, 0 or 1) for an `int` parameter
+    /// of an operation that takes an index ([`super::ops::index_ops`]): pool ints are mostly
+    /// constants and hash codes, so a valid offset beside a bad range came up by chance.
+    fn index_literal(&mut self, ty: NameId, op: usize) -> Option<(Kind, String)> {
+        let ratio = self.cfg.index_ratio;
+        if ratio <= 0.0 || !self.index_ops[op] || self.names.name(ty) != "int" {
+            return None;
+        }
+        if !self.rng.random_bool(ratio) {
+            return None;
+        }
+        let value = ["-1", "0", "1"][self.rng.random_range(0..3)];
+        self.stats.index_boundaries += 1;
+        Some((Kind::Int, value.to_string()))
     }
 
     /// With probability `mined_ratio` a mined constant (of the operation's own class or of

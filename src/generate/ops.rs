@@ -79,6 +79,25 @@ pub fn signature_weights(ops: &[Op]) -> Vec<f64> {
     ops.iter().map(|op| 1.0 / size[&op.family] as f64).collect()
 }
 
+/// Which operations take an index: an `int` beside a sized input (an array, a
+/// `CharSequence` or a `Collection`, the receiver included), such as
+/// `StringBuilder.insert(int, CharSequence, int, int)` or `Arrays.fill(long[], int, int, long)`.
+pub fn index_ops(ops: &[Op], names: &mut Names) -> Vec<bool> {
+    let sized = [
+        names.intern("java.lang.CharSequence"),
+        names.intern("java.util.Collection"),
+    ];
+    let int = names.intern("int");
+    ops.iter()
+        .map(|op| {
+            op.inputs.contains(&int)
+                && op.inputs.iter().any(|&t| {
+                    names.name(t).ends_with("[]") || sized.iter().any(|&s| names.assignable(t, s))
+                })
+        })
+        .collect()
+}
+
 fn family(stmt: &Statement) -> String {
     match stmt {
         Statement::Call { method, params, .. } => format!("{method}({})", params.join(",")),
@@ -209,5 +228,36 @@ mod tests {
         assert_eq!(weight_of("getMessage"), 1.0, "four classes share one share");
         assert_eq!(weight_of("codePointAt"), 1.0);
         assert_eq!(weights.len(), 5);
+    }
+
+    #[test]
+    fn an_int_beside_an_array_a_char_sequence_or_a_collection_is_an_index() {
+        let buffer = ApiClass::with_methods(
+            "p.Buffer",
+            &["java.lang.CharSequence"],
+            vec![
+                callable("insert", &["int", "java.lang.String"], "p.Buffer", false),
+                callable("fill", &["long[]", "int", "int"], "void", true),
+                callable("scale", &["long", "int"], "int", true),
+                callable("length", &[], "int", false),
+            ],
+        );
+        let model = ApiModel {
+            classes: [(buffer.name.clone(), buffer)].into_iter().collect(),
+        };
+        let mut names = Names::new(&model);
+        let (mut t, mut c) = (Templates::default(), Components::default());
+        let ops = operations(&model, &mut names, &mut t, &mut c);
+        let index = index_ops(&ops, &mut names);
+        let of = |name: &str| {
+            let at = ops
+                .iter()
+                .position(|op| t.get(op.tmpl).stmt.callee().contains(name));
+            index[at.unwrap()]
+        };
+        assert!(of("insert"), "the receiver is a CharSequence");
+        assert!(of("fill"), "an array");
+        assert!(!of("scale"), "no sized input");
+        assert!(!of("length"), "no int input");
     }
 }

@@ -102,6 +102,7 @@ pub fn header(made: Made, rec: &Recorded, kinds: &BTreeMap<String, ExceptionKind
         ("consumers", s.consumers),
         ("products", s.products),
         ("twins", s.twins),
+        ("index-boundaries", s.index_boundaries),
         ("sorted-copies", s.sorted_copies),
         ("reruns-done", r.reruns_done as u64),
         ("unstable-checks", r.dropped_checks),

@@ -36,6 +36,7 @@ pub fn plan(args: &RecordArgs) -> anyhow::Result<Plan> {
         ops_by_signature: args.ops_by_signature,
         runtime_observers: !args.declared_observers,
         twin_ratio: args.twin_ratio,
+        index_ratio: args.index_ratio,
         repeat_probability: args.repeat_probability,
         repeat_max: args.repeat_max,
         max_size: args.max_size,
@@ -82,6 +83,7 @@ fn check_numbers(args: &RecordArgs) -> anyhow::Result<()> {
     probability("--mined-literal-ratio", args.mined_literal_ratio)?;
     probability("--edge-ratio", args.edge_ratio)?;
     probability("--twin-ratio", args.twin_ratio)?;
+    probability("--index-ratio", args.index_ratio)?;
     if args.mined_literal_ratio + args.edge_ratio > 1.0 {
         return Err(bad_input(format!(
             "--mined-literal-ratio and --edge-ratio must add up to at most 1, not {}",
@@ -188,6 +190,7 @@ fn options(args: &RecordArgs) -> BTreeMap<String, String> {
         ),
         ("repeat-max", Some(args.repeat_max.to_string())),
         ("twin-ratio", Some(args.twin_ratio.to_string())),
+        ("index-ratio", Some(args.index_ratio.to_string())),
         (
             "harvest",
             Some(if args.no_harvest { "off" } else { "on" }.to_string()),
