@@ -152,7 +152,7 @@ impl Generator<'_> {
         stmts: &[Statement],
         steps: &[Observed],
         observations: &[Observed],
-        mut contents: Vec<(u32, i32)>,
+        contents: Vec<(u32, i32)>,
         normal: bool,
     ) {
         let mut checks = self.checks(stmts, steps);
@@ -235,14 +235,12 @@ impl Generator<'_> {
             observers,
             observations: observed,
             varies,
-            contents: {
-                contents.shrink_to_fit();
-                contents
-            },
+            contents,
         };
         test.checks.shrink_to_fit();
         test.observers.shrink_to_fit();
         test.observations.shrink_to_fit();
+        test.contents.shrink_to_fit();
         self.tests.push(test);
     }
 
