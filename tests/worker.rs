@@ -412,3 +412,34 @@ fn a_targets_own_timeout_applies_unless_the_user_gave_one() {
         );
     }
 }
+
+/// `fixture.Misbehave.grid(row, mark)`: the array digest the worker reports for it.
+fn grid_digest(pool: &difftest::pool::Pool, row: u32, mark: u32) -> i32 {
+    let request = seq(vec![
+        Statement::literal("int", &row.to_string()),
+        Statement::literal("int", &mark.to_string()),
+        Statement::call("fixture.Misbehave", "grid", &["int", "int"], None, &[0, 1]),
+    ]);
+    match &pool.run(&[request], false).expect("run")[0] {
+        SeqResult::Done { contents, .. } => match contents.as_slice() {
+            [(2, digest)] => *digest,
+            other => panic!("one digest, of step 2: {other:?}"),
+        },
+        other => panic!("expected a finished sequence, got {other:?}"),
+    }
+}
+
+#[test]
+fn an_array_digest_reads_4096_elements_in_all_however_deep_the_array() {
+    // A byte[2048][4096]: row 0 lies within the budget, row 2047 past it. A cap per level
+    // would read all 8 M bytes and see the last row too.
+    let fixtures = common::compile_fixtures("worker");
+    let pool = common::pool(
+        "temurin17",
+        &[fixtures.path().into()],
+        common::config(1, 10_000),
+    );
+    assert_ne!(grid_digest(&pool, 0, 1), grid_digest(&pool, 0, 2));
+    assert_eq!(grid_digest(&pool, 2047, 1), grid_digest(&pool, 2047, 2));
+    assert_eq!(grid_digest(&pool, 0, 1), grid_digest(&pool, 0, 1));
+}
