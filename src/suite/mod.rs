@@ -9,6 +9,7 @@ pub mod blocks;
 pub mod checksum;
 pub mod compress;
 pub mod entries;
+pub mod file;
 pub mod read;
 pub mod share;
 pub mod syntax;
@@ -143,12 +144,28 @@ pub enum SuiteError {
     Unchecked { path: PathBuf, found: u64 },
     #[error("{}: suite format {found} does not exist (this difftest reads format {MIN_FORMAT_VERSION} to {FORMAT_VERSION})", path.display())]
     NoSuchFormat { path: PathBuf, found: u64 },
+    #[error("{}: not a regular file; a suite is read from a file", path.display())]
+    NotAFile { path: PathBuf },
+    #[error(
+        "{}: the suite changed while it was read ({what}): what was checked is no longer what \
+         would be replayed, so nothing of this run is used",
+        path.display()
+    )]
+    Changed { path: PathBuf, what: String },
     #[error("{}: test {id}: {message}", path.display())]
     Invalid {
         path: PathBuf,
         id: u64,
         message: String,
     },
+}
+
+impl SuiteError {
+    /// Whether the file changed under a run that had checked it: not bad input but a broken
+    /// run (exit code 3), since the input checked was good.
+    pub fn is_change(&self) -> bool {
+        matches!(self, SuiteError::Changed { .. })
+    }
 }
 
 impl Suite {
