@@ -169,10 +169,12 @@ impl SuiteError {
 }
 
 impl Suite {
-    /// Reads a whole suite file (plain or zstd) into memory; see [`read::SuiteReader`] to
-    /// read it test by test.
+    /// Reads a whole suite file (plain or zstd) into memory, once [`read::verify`] found it
+    /// whole; see [`read::SuiteReader`] to read it test by test.
     pub fn load(path: &Path) -> Result<Suite, SuiteError> {
-        read::collect(read::SuiteReader::open(path)?)
+        let file = file::SuiteFile::open(path)?;
+        read::verify(&file, |_| true)?;
+        read::collect(read::SuiteReader::of(&file)?)
     }
 
     /// Every statement of the suite: regression tests first, then error-revealing ones.
