@@ -210,14 +210,20 @@ fn a_suite_missing_only_its_final_newline_is_whole() {
 fn a_byte_flipped_in_a_compressed_suite_is_a_corrupt_file_not_a_yaml_error() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("s.yaml.zst");
-    fast_suite().save(&path).unwrap();
+    // Enough tests for several zstd blocks: the first holds the header, and a flip there
+    // garbles it long before zstd's checksum at the end of the frame is reached.
+    let mut suite = fast_suite();
+    let one = suite.tests[0].clone();
+    suite.tests = (1..=3000)
+        .map(|id| difftest::suite::Test { id, ..one.clone() })
+        .collect();
+    suite.header.counts.insert("tests".into(), 3000);
+    suite.save(&path).unwrap();
     let bytes = std::fs::read(&path).unwrap();
     let bad = dir.path().join("flip.yaml.zst");
     let file = bad.display().to_string();
     let mut refused = 0;
-    // The first blocks hold the header: a flip there garbles it before zstd's checksum
-    // at the end of the frame is reached.
-    for at in (6..bytes.len().min(200)).step_by(7) {
+    for at in (6..bytes.len().min(300)).step_by(7) {
         let mut flipped = bytes.clone();
         flipped[at] ^= 0x04;
         std::fs::write(&bad, &flipped).unwrap();
