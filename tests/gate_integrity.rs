@@ -125,7 +125,7 @@ fn a_suite_replaced_during_a_replay_never_passes() {
     // The same file written over in place: the replay cannot read what it checked, and
     // says so with exit code 3, never a verdict.
     bad.save(&suite).unwrap();
-    let bytes = std::fs::read(&other_copy(dir.path(), &good)).unwrap();
+    let bytes = std::fs::read(other_copy(dir.path(), &good)).unwrap();
     let out = replay_while(dir.path(), &suite, || {
         std::fs::write(&suite, &bytes).unwrap()
     });

@@ -165,7 +165,7 @@ mod tests {
     #[test]
     fn devices_and_folders_are_refused() {
         for path in ["/dev/zero", "/dev/null", "/tmp"] {
-            let err = SuiteFile::open(Path::new(path)).err().expect(path);
+            let err = SuiteFile::open(Path::new(path)).expect_err(path);
             assert!(matches!(err, SuiteError::NotAFile { .. }), "{path}: {err}");
         }
     }
