@@ -169,6 +169,23 @@ mod tests {
         assert_eq!(Suite::load(&renamed).unwrap(), suite);
     }
 
+    #[test]
+    fn decompressed_text_stops_at_its_bound() {
+        use std::io::Read;
+        let text = vec![b'\n'; 10_000];
+        let mut within = super::Bounded {
+            inner: &text[..],
+            left: 10_000,
+        };
+        assert_eq!(within.read_to_end(&mut Vec::new()).unwrap(), 10_000);
+        let mut beyond = super::Bounded {
+            inner: &text[..],
+            left: 9_999,
+        };
+        let err = beyond.read_to_end(&mut Vec::new()).unwrap_err();
+        assert!(err.to_string().contains("4096 times its size"), "{err}");
+    }
+
     fn one_line_naming(err: SuiteError, name: &str) -> String {
         let m = err.to_string();
         assert!(!m.contains('\n'), "{m}");
