@@ -137,6 +137,9 @@ pub fn record(
         reduction,
         partial,
     };
+    if rec.tests.is_empty() && !partial {
+        return Err(Error::BadInput(no_test(&plan, &rec)));
+    }
     let header = header::header(made, &rec, &kinds);
     header::write(&plan.output, &header, &kinds, &rec)?;
     Ok(Recording {
@@ -148,6 +151,32 @@ pub fn record(
         generation_rss_kib,
         partial,
     })
+}
+
+/// Why a record kept no regression test, on one line: a suite of none would pass any gate,
+/// so none is written.
+fn no_test(plan: &Plan, rec: &Recorded) -> String {
+    let scope = scope_text(plan);
+    let executed = rec.stats.executed;
+    if executed == 0 {
+        return format!(
+            "no test recorded for {scope}: no round of {} sequences finished within the time \
+             limit (its calls are slow or their values large); try a smaller --round-size or a \
+             longer --time-limit",
+            plan.generation.round_size
+        );
+    }
+    let timeouts = match rec.stats.timeouts {
+        0 => String::new(),
+        n => format!(
+            "; {n} timed out (generation gives a call a fifth of --timeout, and a call that \
+             times out twice is not drawn again)"
+        ),
+    };
+    format!(
+        "no test recorded for {scope}: none of the {executed} sequences run gave a value that \
+         could be checked (each threw, timed out, varied between runs, or was dropped){timeouts}"
+    )
 }
 
 /// The filtered model of the scope; unknown names and an empty scope are bad input.
