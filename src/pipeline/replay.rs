@@ -323,7 +323,7 @@ impl Session {
         let target = lane.name.clone();
         let (todo, done): (Vec<Group>, Vec<Group>) = std::mem::take(groups)
             .into_iter()
-            .partition(|g| self.accepted.find(&g.callee, g.kind, &target).is_none());
+            .partition(|g| self.accepted.find(&g.id, &target).is_none());
         if !todo.is_empty() {
             let mut todo = todo;
             self.start_reference();
