@@ -14,7 +14,14 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 pub fn run(global: &GlobalArgs, args: &ReplayArgs) -> anyhow::Result<Exit> {
-    let reports = replay_reports(global, args)?;
+    let reports = match replay_reports(global, args) {
+        Ok(reports) => reports,
+        Err(_) if crate::interrupt::interrupted() => {
+            eprintln!("difftest: interrupted; no report written");
+            return Ok(Exit::Interrupted);
+        }
+        Err(e) => return Err(e),
+    };
     print(&reports);
     Ok(exit_of(&reports))
 }

@@ -104,7 +104,7 @@ pub fn replay(
     suite: Checked,
     plan: Plan,
     store: TargetStore,
-    config: PoolConfig,
+    mut config: PoolConfig,
     progress: &dyn Progress,
 ) -> Result<Vec<Report>, Error> {
     let mut impls: Vec<String> = Vec::new();
@@ -116,6 +116,10 @@ pub fn replay(
     }
     let accepted =
         AcceptedList::load(&path_for(&suite.path)).map_err(|e| Error::BadInput(e.to_string()))?;
+    // Ctrl-C or SIGTERM stops every run at once: the pools kill their workers (whose
+    // working folders go with them) and the replay fails as interrupted, writing no report.
+    crate::interrupt::install().map_err(Error::Signals)?;
+    config.abort = Some(&crate::interrupt::FIRST);
     let mut session = Session {
         plan,
         header: suite.header,
