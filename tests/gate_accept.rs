@@ -254,10 +254,20 @@ fn a_report_set_that_cannot_be_written_whole_leaves_the_last_one_whole() {
     let mut report = report_with_groups(3, "oracles/ref.yaml");
     report.groups[0].tgt_value = "\u{200B}".repeat(5_000);
     let written = report.write_all(&part).unwrap();
-    let sizes: Vec<u64> = written
-        .iter()
-        .map(|p| std::fs::metadata(p).unwrap().len())
-        .collect();
+    // The sizes of the files `report --merge` writes of it, unlimited.
+    let args = os(&[
+        "report",
+        "--merge",
+        written[0].to_str().unwrap(),
+        "--report-dir",
+        "sizes",
+    ]);
+    run_with(dir.path(), &refs(&args), None);
+    let size = |ext: &str| {
+        let path = dir.path().join(format!("sizes/tgt-vs-ref.{ext}"));
+        std::fs::metadata(path).unwrap().len()
+    };
+    let sizes: Vec<u64> = ["json", "md", "html", "junit.xml"].map(size).to_vec();
     let limit = sizes[0] + 1_000;
     assert!(
         sizes.iter().any(|&s| s > limit),
@@ -402,5 +412,49 @@ fn a_record_started_with_sigint_ignored_keeps_ignoring_it_and_stops_on_sigterm()
     assert!(
         out.exists(),
         "stopped cleanly: the partial suite is written"
+    );
+}
+
+#[test]
+fn a_replay_started_with_sigint_ignored_keeps_it_and_stops_cleanly_on_sigterm() {
+    let dir = tempfile::tempdir().unwrap();
+    let tmp = dir.path().join("tmp");
+    std::fs::create_dir(&tmp).unwrap();
+    let suite = support::repo().join("tests/fixtures/export/jdk17.yaml");
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_difftest"));
+    cmd.current_dir(dir.path())
+        .env_remove("CI")
+        .env("TMPDIR", &tmp);
+    cmd.args(["replay", "--impl", "temurin17", "-j", "1", "--suite"]);
+    cmd.arg(&suite);
+    cmd.arg("--targets-dir")
+        .arg(support::repo().join("targets"));
+    cmd.stdout(std::process::Stdio::piped());
+    cmd.stderr(std::process::Stdio::piped());
+    // SAFETY: only async-signal-safe calls.
+    unsafe { cmd.pre_exec(ignore_sigint) };
+    let child = cmd.spawn().unwrap();
+    let pid = child.id();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    let caught = loop {
+        let caught = signal_mask(pid, "SigCgt").unwrap_or(0);
+        if caught & bit(libc::SIGTERM) != 0 || std::time::Instant::now() > deadline {
+            break caught;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    };
+    let ignored = signal_mask(pid, "SigIgn").unwrap_or(0);
+    // SAFETY: a signal to our own child.
+    unsafe { libc::kill(pid as i32, libc::SIGTERM) };
+    let done = child.wait_with_output().unwrap();
+    assert!(caught & bit(libc::SIGTERM) != 0, "SIGTERM handled");
+    assert_eq!(caught & bit(libc::SIGINT), 0, "no handler for SIGINT");
+    assert!(ignored & bit(libc::SIGINT) != 0, "SIGINT still ignored");
+    assert_eq!(done.status.code(), Some(130), "{}", stderr(&done));
+    assert!(stderr(&done).contains("interrupted"), "{}", stderr(&done));
+    let left: Vec<_> = std::fs::read_dir(&tmp).unwrap().collect();
+    assert!(
+        left.is_empty(),
+        "the workers' folders are removed: {left:?}"
     );
 }
