@@ -34,16 +34,28 @@ fn seconds_in(text: &str, min: f64, max: f64) -> Result<f64, String> {
         .trim()
         .parse()
         .map_err(|_| format!("not a number of seconds: {text:?}"))?;
-    if value.is_finite() && (min..=max).contains(&value) {
+    in_range(value, min, max)
+}
+
+/// `value` when it is in `min..=max` (NaN is not).
+fn in_range(value: f64, min: f64, max: f64) -> Result<f64, String> {
+    if (min..=max).contains(&value) {
         Ok(value)
     } else {
-        Err(format!("must be between {min} and {max} seconds"))
+        Err(format!(
+            "must be between {min} and {max} seconds, not {value}"
+        ))
     }
 }
 
 /// `--timeout`: seconds a single sequence may run.
 pub fn timeout(text: &str) -> Result<f64, String> {
     seconds_in(text, MIN_TIMEOUT, MAX_TIMEOUT)
+}
+
+/// A per-call timeout given in code rather than on the command line, checked alike.
+pub fn check_timeout(seconds: f64) -> Result<f64, String> {
+    in_range(seconds, MIN_TIMEOUT, MAX_TIMEOUT)
 }
 
 /// `--time-limit`: seconds of generation.
@@ -106,5 +118,94 @@ mod tests {
             assert!(time_limit(bad).is_err(), "{bad}");
         }
         assert!(time_limit("120").is_ok());
+    }
+
+    /// Flags and values a fuzzed command line is drawn from: every duration and count flag,
+    /// with numbers at and past every edge.
+    const FLAGS: &[&str] = &[
+        "--timeout",
+        "--time-limit",
+        "--reruns",
+        "--confirm",
+        "--segment",
+        "--jobs",
+        "--minimize-budget",
+        "--output-limit",
+        "--max-size",
+        "--round-size",
+        "--repeat-max",
+        "--errors-per-group",
+        "--worker-memory",
+        "--shard",
+        "--seed",
+        "--null-ratio",
+    ];
+    const VALUES: &[&str] = &[
+        "0",
+        "-0",
+        "1",
+        "-1",
+        "0.000001",
+        "0.1",
+        "1e20",
+        "1e308",
+        "-1e308",
+        "nan",
+        "inf",
+        "-inf",
+        "99999999999999999999",
+        "4294967296",
+        "18446744073709551615",
+        "18446744073709551616",
+        "2G",
+        "1/0",
+        "3/2",
+        "",
+        " ",
+        "x",
+        "1_000",
+        "0x10",
+        "\u{0}",
+    ];
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig {
+            cases: 2_000,
+            failure_persistence: None,
+            ..Default::default()
+        })]
+        /// No command line makes the parser or the flag checks panic: each is refused or
+        /// gives durations a `Duration` holds.
+        #[test]
+        fn fuzzed_command_lines_never_panic(
+            command in 0..2usize,
+            pairs in proptest::collection::vec((0..FLAGS.len(), 0..VALUES.len()), 0..6),
+            junk in proptest::collection::vec(".{0,12}", 0..3),
+        ) {
+            use clap::Parser;
+            let mut argv = vec!["difftest".to_string()];
+            argv.extend(match command {
+                0 => ["replay", "--impl", "t"].map(String::from).to_vec(),
+                _ => ["record", "--impl", "t"].map(String::from).to_vec(),
+            });
+            for (f, v) in pairs {
+                argv.push(format!("{}={}", FLAGS[f], VALUES[v]));
+            }
+            argv.extend(junk);
+            let Ok(cli) = crate::cli::Cli::try_parse_from(&argv) else {
+                return Ok(());
+            };
+            let (pool, limit) = match &cli.command {
+                crate::cli::Command::Replay(a) => (&a.pool, None),
+                crate::cli::Command::Record(a) => (&a.pool, Some(a.time_limit)),
+                _ => return Ok(()),
+            };
+            if let Ok(config) = crate::commands::pool_config(pool) {
+                proptest::prop_assert!(config.timeout <= std::time::Duration::from_secs(86_400));
+            }
+            if let Some(limit) = limit {
+                std::time::Duration::try_from_secs_f64(limit).unwrap();
+            }
+        }
     }
 }

@@ -122,8 +122,10 @@ pub fn pool_config(args: &PoolArgs) -> anyhow::Result<PoolConfig> {
         config.jobs = check_jobs(jobs, "--jobs")?;
     }
     if let Some(timeout) = args.timeout {
-        // In range already (`cli::values::timeout`, at parse time).
-        config.timeout = Duration::from_secs_f64(timeout);
+        // Checked at parse time too; pool flags built in code are checked here alike.
+        let seconds = crate::cli::values::check_timeout(timeout)
+            .map_err(|e| bad_input(format!("--timeout {e}")))?;
+        config.timeout = Duration::from_secs_f64(seconds);
     }
     config.target_timeout = args.timeout.is_none();
     config.worker_memory = parse_size(&args.worker_memory).ok_or_else(|| {
