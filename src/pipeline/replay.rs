@@ -119,7 +119,7 @@ pub fn replay(
     suite: Checked,
     plan: Plan,
     store: TargetStore,
-    config: PoolConfig,
+    mut config: PoolConfig,
     progress: &dyn Progress,
 ) -> Result<Vec<Report>, Error> {
     let mut impls: Vec<String> = Vec::new();
@@ -132,6 +132,10 @@ pub fn replay(
     let suite_path = suite.file.path().to_path_buf();
     let accepted =
         AcceptedList::load(&path_for(&suite_path)).map_err(|e| Error::BadInput(e.to_string()))?;
+    // Ctrl-C or SIGTERM stops every run at once: the pools kill their workers (whose
+    // working folders go with them) and the replay fails as interrupted, writing no report.
+    crate::interrupt::install().map_err(Error::Signals)?;
+    config.abort = Some(&crate::interrupt::FIRST);
     let mut session = Session {
         plan,
         header: suite.header,
@@ -358,7 +362,7 @@ impl Session {
         let target = lane.name.clone();
         let (todo, done): (Vec<Group>, Vec<Group>) = std::mem::take(groups)
             .into_iter()
-            .partition(|g| self.accepted.find(&g.callee, g.kind, &target).is_none());
+            .partition(|g| self.accepted.find(&g.id, &target).is_none());
         if !todo.is_empty() {
             let mut todo = todo;
             self.start_reference();

@@ -90,23 +90,8 @@ fn check_numbers(args: &RecordArgs) -> anyhow::Result<()> {
             args.mined_literal_ratio + args.edge_ratio
         )));
     }
-    if !(args.time_limit.is_finite() && args.time_limit > 0.0) {
-        let t = args.time_limit;
-        return Err(bad_input(format!(
-            "--time-limit must be a positive number of seconds, not {t}"
-        )));
-    }
-    let at_least_one = [
-        ("--repeat-max", args.repeat_max),
-        ("--max-size", args.max_size),
-        ("--round-size", args.round_size),
-        ("--errors-per-group", args.errors_per_group),
-        ("--output-limit", args.output_limit.unwrap_or(1)),
-    ];
-    match at_least_one.iter().find(|(_, v)| *v == 0) {
-        Some((name, _)) => Err(bad_input(format!("{name} must be at least 1"))),
-        None => Ok(()),
-    }
+    // Durations and counts are in range already (`cli::values`, at parse time).
+    Ok(())
 }
 
 /// Classes and packages in scope: the flags and the class list, else the default packages.
@@ -152,13 +137,8 @@ fn check_writable(path: &Path) -> anyhow::Result<()> {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => PathBuf::from("."),
     };
-    let cannot = |e: std::io::Error| bad_input(format!("{}: cannot write: {e}", path.display()));
-    std::fs::create_dir_all(&dir).map_err(cannot)?;
-    tempfile::Builder::new()
-        .prefix(".difftest-check-")
-        .tempfile_in(&dir)
-        .map_err(cannot)?;
-    Ok(())
+    super::super::check_folder_writable(&dir)
+        .map_err(|e| bad_input(format!("{}: cannot write: {e}", path.display())))
 }
 
 fn options(args: &RecordArgs) -> BTreeMap<String, String> {
