@@ -119,6 +119,17 @@ fn check(
     println!("target:      {name}");
     println!("fingerprint: {}", provisioned.fingerprint.one_line());
     println!("libjvm:      {}", provisioned.jvm.libjvm.display());
+    for (i, jar) in provisioned
+        .fingerprint
+        .classpath
+        .iter()
+        .flatten()
+        .enumerate()
+    {
+        let label = if i == 0 { "classpath:" } else { "" };
+        let role = if jar.dependency { " (dependency)" } else { "" };
+        println!("{label:<12} {}{role}", jar.name);
+    }
     println!("start-up:    {} ms", started.as_millis());
     println!(
         "api:         {} public classes, {} public constructors and methods (omit list applied)",

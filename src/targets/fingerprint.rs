@@ -30,6 +30,39 @@ pub struct Fingerprint {
     /// before it was read.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub vm_info: Option<String>,
+    /// What the target puts on the classpath, in order: the library's own jars and folders,
+    /// then the dependencies Maven resolved for its coordinates; `None` for a bare JDK (and
+    /// in fingerprint records, which are the JDK's alone).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub classpath: Option<Vec<ClasspathJar>>,
+}
+
+/// One classpath entry as a suite or report remembers it.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
+pub struct ClasspathJar {
+    /// `group:artifact:version` (the version Maven chose) for a Maven artifact, else the
+    /// file or folder name.
+    pub name: String,
+    /// Brought in as a dependency of a coordinate, not named by the target itself.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub dependency: bool,
+    /// XXH3-64 of the jar's bytes in hex; empty for a class folder.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub xxh3: String,
+}
+
+impl ClasspathJar {
+    /// `name` without its version for a Maven artifact (`group:artifact`), else `None`.
+    pub fn maven_key(&self) -> Option<(String, &str)> {
+        let mut parts = self.name.split(':');
+        let (g, a, v) = (parts.next()?, parts.next()?, parts.next()?);
+        let rest: Vec<&str> = parts.collect();
+        let key = match rest.as_slice() {
+            [] => format!("{g}:{a}"),
+            more => format!("{g}:{a}:{}", more.join(":")),
+        };
+        Some((key, v))
+    }
 }
 
 impl Fingerprint {
@@ -226,6 +259,7 @@ pub fn from_properties(
         runtime_version: get("java.runtime.version")?,
         data_versions: None,
         vm_info: Some(get("java.vm.info").unwrap_or_default()),
+        classpath: None,
     };
     Ok((fingerprint, get("java.vm.version")?))
 }
@@ -243,6 +277,7 @@ mod tests {
             runtime_version: "17.0.9+9".into(),
             data_versions: None,
             vm_info: None,
+            classpath: None,
         };
         assert_eq!(f.differences(&f.clone()), None);
         let edited = Fingerprint {
