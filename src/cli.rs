@@ -128,10 +128,12 @@ pub enum TargetsCommand {
     Check {
         #[arg(value_name = "NAME")]
         name: String,
-        /// Classes to describe instead of the default scope
+        /// Classes to describe instead of the default scope (the library's own jars, else the
+        /// JDK's default packages)
         #[arg(long, value_delimiter = ',', value_name = "CLASS,…")]
         classes: Vec<String>,
-        /// Packages to describe instead of the default scope
+        /// Packages to describe instead of the default scope, with their subpackages (`p.`:
+        /// that package alone)
         #[arg(long, value_delimiter = ',', value_name = "PACKAGE,…")]
         packages: Vec<String>,
         #[command(flatten)]
@@ -333,13 +335,16 @@ pub struct RecordArgs {
     /// The reference implementation: a target name
     #[arg(long = "impl", value_name = "REF")]
     pub reference: String,
-    /// Classes in scope [default: the JDK packages of the Randoop paper, see docs/record.md]
+    /// Classes in scope, `*` globs allowed (org.example.*Builder) [default: every public class
+    /// of the library a REF like temurin17+lib.jar adds (not its dependencies), else the JDK
+    /// packages of the Randoop paper, see docs/record.md]
     #[arg(long, value_delimiter = ',', value_name = "CLASS,…")]
     pub classes: Vec<String>,
-    /// Packages in scope (their public classes)
+    /// Packages in scope with their subpackages' public classes (`p.`: package p alone)
     #[arg(long, value_delimiter = ',', value_name = "PACKAGE,…")]
     pub packages: Vec<String>,
-    /// A file of classes and `package.*` lines in scope
+    /// A file of classes (globs allowed), `package.*` (with subpackages) and `package.`
+    /// (alone) lines in scope
     #[arg(long, value_name = "FILE")]
     pub class_list: Option<PathBuf>,
     /// More classes and members never to call (glob patterns, one a line)

@@ -106,12 +106,22 @@ fn check(
     let began = Instant::now();
     let (provisioned, pool) = start_pool(store, name, config)?;
     let started = began.elapsed();
-    let (classes, packages) = if classes.is_empty() && packages.is_empty() {
-        crate::scope::default_scope()
-    } else {
-        (classes, packages)
+    let packages = packages
+        .iter()
+        .map(|p| {
+            crate::scope::package_scope(p).map_err(|why| bad_input(format!("--packages: {why}")))
+        })
+        .collect::<anyhow::Result<Vec<String>>>()?;
+    let library = match classes.is_empty() && packages.is_empty() {
+        true => provisioned.library.clone(),
+        false => Vec::new(),
     };
-    let (model, unknown) = pool.describe(&classes, &packages)?;
+    let (classes, packages) = match classes.is_empty() && packages.is_empty() && library.is_empty()
+    {
+        true => crate::scope::default_scope(),
+        false => (classes, packages),
+    };
+    let (model, unknown) = pool.describe_scope(&classes, &packages, &library)?;
     let model = crate::scope::OmitList::default_list().filter(&model);
     if let Some(first) = unknown.first() {
         return Err(bad_input(format!("{name} does not know {first}")));
