@@ -21,7 +21,8 @@ pub struct Cli {
 /// Options every command takes.
 #[derive(Args, Debug, Clone)]
 pub struct GlobalArgs {
-    /// Folder of target definitions (NAME.yaml) [default: ./targets, else the shipped ones]
+    /// Folder of target definitions (NAME.yaml), the only one searched and where `targets new`
+    /// writes [default: look in ./targets, then the shipped ones; write to ./targets]
     #[arg(long, global = true, env = "DIFFTEST_TARGETS", value_name = "DIR")]
     pub targets_dir: Option<PathBuf>,
     /// Where JDKs and jars are downloaded and unpacked [default: ~/.cache/difftest]
