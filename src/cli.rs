@@ -140,7 +140,7 @@ pub enum TargetsCommand {
         #[command(flatten)]
         pool: PoolArgs,
     },
-    /// Write a new target file, targets/NAME.yaml, from the JDK of a target and the jars or
+    /// Write a new target file, ./targets/NAME.yaml (or in --targets-dir), from the JDK of a target and the jars or
     /// Maven artifacts to put on top (for one run: `--impl temurin17+lib.jar`)
     New(TargetsNewArgs),
 }

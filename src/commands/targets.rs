@@ -43,6 +43,7 @@ fn new(
         description: args.description,
         maven: args.maven,
         jars: args.jar,
+        classpath_from: args.classpath_from,
         jvm_options: args.jvm_options,
         force: args.force,
     };

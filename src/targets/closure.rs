@@ -92,10 +92,59 @@ pub fn resolve(
         eprintln!("provisioning {target}: resolving {all} and its runtime dependencies with mvn");
     }
     let work = tools::temp_dir_in(places.tmp, target)?;
-    let resolved = run_mvn(work.path(), coords).map_err(failed)?;
+    std::fs::write(work.path().join("pom.xml"), pom(coords))
+        .map_err(|e| TargetError::io("cannot write", work.path().join("pom.xml"), e))?;
+    let resolved = resolve_in(work.path(), None).map_err(failed)?;
+    let artifacts = into_cache(resolved, places.maven_root)?;
+    let requested = coords.iter().map(ToString::to_string).collect();
+    let file = closure_file(places.closures, coords);
+    let text = serde_yaml::to_string(&ClosureFile {
+        requested,
+        artifacts: artifacts.clone(),
+    })
+    .map_err(|e| failed(e.to_string()))?;
+    crate::atomic::write(&file, text).map_err(|e| TargetError::io("cannot write", &file, e))?;
+    Ok(artifacts)
+}
+
+/// The runtime dependencies of the Maven project whose POM is `pom` (not the project's own
+/// artifact), resolved by mvn every time and copied into the cache.
+pub fn project(
+    target: &str,
+    pom: &Path,
+    places: &Places,
+    echo: bool,
+) -> Result<Vec<Artifact>, TargetError> {
+    if !tools::on_path("mvn") {
+        return Err(TargetError::ToolMissing {
+            target: target.to_string(),
+            tool: "mvn",
+            purpose: "resolve the dependencies of a pom.xml",
+        });
+    }
+    if echo {
+        eprintln!(
+            "provisioning {target}: resolving the runtime dependencies of {} with mvn",
+            pom.display()
+        );
+    }
+    let work = tools::temp_dir_in(places.tmp, target)?;
+    let resolved = resolve_in(work.path(), Some(pom)).map_err(|detail| TargetError::Maven {
+        target: target.to_string(),
+        coordinate: pom.display().to_string(),
+        detail,
+    })?;
+    into_cache(resolved, places.maven_root)
+}
+
+/// Copies resolved artifacts into the cache (a snapshot always, a release when missing).
+fn into_cache(
+    resolved: Vec<(MavenCoordinate, String, PathBuf)>,
+    maven_root: &Path,
+) -> Result<Vec<Artifact>, TargetError> {
     let mut artifacts = Vec::with_capacity(resolved.len());
     for (coord, scope, from) in resolved {
-        let path = coord.path_in(places.maven_root);
+        let path = coord.path_in(maven_root);
         if !path.is_file() || coord.is_snapshot() {
             copy_in(&from, &path)?;
         }
@@ -105,14 +154,6 @@ pub fn resolve(
             path,
         });
     }
-    let requested = coords.iter().map(ToString::to_string).collect();
-    let file = closure_file(places.closures, coords);
-    let text = serde_yaml::to_string(&ClosureFile {
-        requested,
-        artifacts: artifacts.clone(),
-    })
-    .map_err(|e| failed(e.to_string()))?;
-    crate::atomic::write(&file, text).map_err(|e| TargetError::io("cannot write", &file, e))?;
     Ok(artifacts)
 }
 
@@ -126,15 +167,18 @@ fn copy_in(from: &Path, to: &Path) -> Result<(), TargetError> {
         .map_err(|e| TargetError::io("cannot write", to, e))
 }
 
-/// Runs mvn in `work` on a POM declaring `coords`; returns each artifact of the runtime
-/// closure in classpath order with its scope and its file in Maven's local repository.
-fn run_mvn(
+/// Runs mvn on `pom` (else `work/pom.xml`), writing its lists into `work`; returns each
+/// artifact of the runtime closure in classpath order with its scope and its file in
+/// Maven's local repository.
+fn resolve_in(
     work: &Path,
-    coords: &[MavenCoordinate],
+    pom: Option<&Path>,
 ) -> Result<Vec<(MavenCoordinate, String, PathBuf)>, String> {
-    std::fs::write(work.join("pom.xml"), pom(coords)).map_err(|e| e.to_string())?;
     let (list, classpath) = (work.join("list.txt"), work.join("classpath.txt"));
     let mut cmd = Command::new("mvn");
+    if let Some(pom) = pom {
+        cmd.arg("-f").arg(pom);
+    }
     cmd.args(["-B", "-q", "-Dstyle.color=never"])
         .args(["dependency:list", "dependency:build-classpath"])
         .arg("-DincludeScope=runtime")

@@ -165,7 +165,7 @@ pub fn classpath(
         .iter()
         .filter_map(|e| match e {
             ClasspathEntry::Maven(c) => Some(c.clone()),
-            ClasspathEntry::Path(_) => None,
+            ClasspathEntry::Path(_) | ClasspathEntry::Pom(_) => None,
         })
         .collect();
     let mut closure = match coords.is_empty() {
@@ -173,8 +173,13 @@ pub fn classpath(
         false => maven_closure(layout, spec, &coords, fetch, echo)?,
     };
     let mut items = Vec::new();
+    let mut projects = Vec::new();
     for entry in &spec.classpath {
         let item = match entry {
+            ClasspathEntry::Pom(pom) => {
+                projects.push(project_dependencies(layout, spec, pom, fetch, echo)?);
+                continue;
+            }
             ClasspathEntry::Path(p) => ClasspathItem {
                 path: std::fs::canonicalize(p).map_err(|_| TargetError::ClasspathMissing {
                     target: spec.name.clone(),
@@ -197,12 +202,42 @@ pub fn classpath(
         };
         items.push(item);
     }
-    items.extend(closure.into_iter().map(|a| ClasspathItem {
-        path: a.path,
-        maven: Some(a.coordinate),
-        dependency: true,
-    }));
+    let dependencies = closure.into_iter().chain(projects.into_iter().flatten());
+    for a in dependencies {
+        if !items.iter().any(|i| i.path == a.path) {
+            items.push(ClasspathItem {
+                path: a.path,
+                maven: Some(a.coordinate),
+                dependency: true,
+            });
+        }
+    }
     Ok(items)
+}
+
+/// The runtime dependencies of the Maven project `pom`, resolved by mvn on every run (the
+/// project is work in progress); without `fetch` that is an error, as for a `-SNAPSHOT`.
+fn project_dependencies(
+    layout: &CacheLayout,
+    spec: &TargetSpec,
+    pom: &Path,
+    fetch: bool,
+    echo: bool,
+) -> Result<Vec<closure::Artifact>, TargetError> {
+    if !fetch {
+        return Err(TargetError::Maven {
+            target: spec.name.clone(),
+            coordinate: pom.display().to_string(),
+            detail: "a project's dependencies are resolved on every run".to_string(),
+        });
+    }
+    let (maven_root, closures, tmp) = (layout.maven(), layout.closures(), layout.tmp());
+    let places = closure::Places {
+        maven_root: &maven_root,
+        closures: &closures,
+        tmp: &tmp,
+    };
+    closure::project(&spec.name, pom, &places, echo)
 }
 
 /// The runtime closure of `coords`: resolved (when `fetch`) or from the cache.
