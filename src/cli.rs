@@ -23,7 +23,8 @@ pub struct Cli {
 /// Options every command takes.
 #[derive(Args, Debug, Clone)]
 pub struct GlobalArgs {
-    /// Folder of target definitions (NAME.yaml) [default: ./targets, else the shipped ones]
+    /// Folder of target definitions (NAME.yaml), the only one searched and where `targets new`
+    /// writes [default: look in ./targets, then the shipped ones; write to ./targets]
     #[arg(value_parser = values::Utf8Path, long, global = true, env = "DIFFTEST_TARGETS", value_name = "DIR")]
     pub targets_dir: Option<PathBuf>,
     /// Where JDKs and jars are downloaded and unpacked [default: ~/.cache/difftest]
@@ -130,16 +131,18 @@ pub enum TargetsCommand {
     Check {
         #[arg(value_name = "NAME")]
         name: String,
-        /// Classes to describe instead of the default scope
+        /// Classes to describe instead of the default scope (the library's own jars, else the
+        /// JDK's default packages)
         #[arg(long, value_delimiter = ',', value_name = "CLASS,…")]
         classes: Vec<String>,
-        /// Packages to describe instead of the default scope
+        /// Packages to describe instead of the default scope, with their subpackages (`p.`:
+        /// that package alone)
         #[arg(long, value_delimiter = ',', value_name = "PACKAGE,…")]
         packages: Vec<String>,
         #[command(flatten)]
         pool: PoolArgs,
     },
-    /// Write a new target file, targets/NAME.yaml, from the JDK of a target and the jars or
+    /// Write a new target file, ./targets/NAME.yaml (or in --targets-dir), from the JDK of a target and the jars or
     /// Maven artifacts to put on top (for one run: `--impl temurin17+lib.jar`)
     New(TargetsNewArgs),
 }
@@ -335,13 +338,16 @@ pub struct RecordArgs {
     /// The reference implementation: a target name
     #[arg(long = "impl", value_name = "REF")]
     pub reference: String,
-    /// Classes in scope [default: the JDK packages of the Randoop paper, see docs/record.md]
+    /// Classes in scope, `*` globs allowed (org.example.*Builder) [default: every public class
+    /// of the library a REF like temurin17+lib.jar adds (not its dependencies), else the JDK
+    /// packages of the Randoop paper, see docs/record.md]
     #[arg(long, value_delimiter = ',', value_name = "CLASS,…")]
     pub classes: Vec<String>,
-    /// Packages in scope (their public classes)
+    /// Packages in scope with their subpackages' public classes (`p.`: package p alone)
     #[arg(long, value_delimiter = ',', value_name = "PACKAGE,…")]
     pub packages: Vec<String>,
-    /// A file of classes and `package.*` lines in scope
+    /// A file of classes (globs allowed), `package.*` (with subpackages) and `package.`
+    /// (alone) lines in scope
     #[arg(value_parser = values::Utf8Path, long, value_name = "FILE")]
     pub class_list: Option<PathBuf>,
     /// More classes and members never to call (glob patterns, one a line)

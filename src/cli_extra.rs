@@ -20,6 +20,10 @@ pub struct TargetsNewArgs {
     /// A jar or class folder on the classpath (repeat for more)
     #[arg(value_parser = super::values::Utf8Path, long, value_name = "PATH")]
     pub jar: Vec<PathBuf>,
+    /// A Maven project (pom.xml) whose runtime dependencies go on the classpath, resolved
+    /// by mvn on every run
+    #[arg(long, value_name = "POM")]
+    pub classpath_from: Option<PathBuf>,
     /// A JVM option, e.g. --jvm-option=-Xmx512m (repeat for more)
     #[arg(long = "jvm-option", value_name = "OPTION", allow_hyphen_values = true)]
     pub jvm_options: Vec<String>,

@@ -348,6 +348,11 @@ impl Session {
         if header.partial {
             notes.push("the suite is partial (its recording was interrupted)".into());
         }
+        let (recorded, now) = (&header.fingerprint.classpath, &fingerprint.classpath);
+        notes.extend(crate::targets::fingerprint::dependency_changes(
+            recorded.as_deref().unwrap_or_default(),
+            now.as_deref().unwrap_or_default(),
+        ));
         notes
     }
 

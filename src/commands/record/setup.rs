@@ -8,7 +8,7 @@ use crate::generate::GenConfig;
 use crate::generate::literals;
 use crate::observe::read_patterns;
 use crate::pipeline::record::Plan;
-use crate::scope::{OmitList, default_scope, is_java_name, read_class_list};
+use crate::scope::{OmitList, check_class, package_scope, read_class_list};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -94,20 +94,23 @@ fn check_numbers(args: &RecordArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Classes and packages in scope: the flags and the class list, else the default packages.
+/// Classes (or class globs) and packages (`p.*` with subpackages, `p` alone) in scope: the
+/// flags and the class list. Empty when none is given: the record then takes the library's
+/// own jars, or for a bare JDK the default packages.
 fn scope(args: &RecordArgs) -> anyhow::Result<(Vec<String>, Vec<String>)> {
     let mut classes = args.classes.clone();
-    let mut packages = args.packages.clone();
+    if let Some(bad) = classes.iter().find_map(|c| check_class(c).err()) {
+        return Err(bad_input(format!("--classes: {bad}")));
+    }
+    let mut packages = args
+        .packages
+        .iter()
+        .map(|p| package_scope(p).map_err(|why| bad_input(format!("--packages: {why}"))))
+        .collect::<anyhow::Result<Vec<String>>>()?;
     if let Some(path) = &args.class_list {
         let (c, p) = read_class_list(path)?;
         classes.extend(c);
         packages.extend(p);
-    }
-    if let Some(bad) = classes.iter().chain(&packages).find(|n| !is_java_name(n)) {
-        return Err(bad_input(format!("not a class or package name: {bad:?}")));
-    }
-    if classes.is_empty() && packages.is_empty() {
-        (classes, packages) = default_scope();
     }
     classes.dedup();
     packages.dedup();
