@@ -30,13 +30,22 @@ final class Abort extends RuntimeException {
         return missing("invalid call: " + Render.summary(e).replaceAll(" @[0-9a-f]+\\b", ""));
     }
 
-    /** {@code {"kind":"threw","class":…,"message":…}}, message omitted when null. */
+    /**
+     * {@code {"kind":"threw","class":…,"message":…}}, message omitted when null, with
+     * {@code "classpath":{"missing":…,"needed_by":…}} when {@link Linkage} finds the class
+     * path at fault.
+     */
     static Abort threw(Throwable t) {
         StringBuilder o = new StringBuilder(128).append("{\"kind\":\"threw\",\"class\":");
         Text.json(o, t.getClass().getName());
         String message = Render.message(t);
         if (message != null) {
             Text.json(o.append(",\"message\":"), message);
+        }
+        String[] fault = Linkage.of(t);
+        if (fault != null) {
+            Text.json(o.append(",\"classpath\":{\"missing\":"), fault[0]).append(",\"needed_by\":");
+            Text.json(o, fault[1]).append('}');
         }
         return new Abort(o.append('}').toString());
     }
