@@ -33,9 +33,14 @@ final class Abort extends RuntimeException {
     /**
      * {@code {"kind":"threw","class":…,"message":…}}, message omitted when null, with
      * {@code "classpath":{"missing":…,"needed_by":…}} when {@link Linkage} finds the class
-     * path at fault.
+     * path at fault. A later use of a class whose initializer threw answers as the first
+     * use did ({@link Initializers}).
      */
     static Abort threw(Throwable t) {
+        String earlier = Initializers.earlier(t);
+        if (earlier != null) {
+            return new Abort(earlier);
+        }
         StringBuilder o = new StringBuilder(128).append("{\"kind\":\"threw\",\"class\":");
         Text.json(o, t.getClass().getName());
         String message = Render.message(t);
@@ -47,6 +52,8 @@ final class Abort extends RuntimeException {
             Text.json(o.append(",\"classpath\":{\"missing\":"), fault[0]).append(",\"needed_by\":");
             Text.json(o, fault[1]).append('}');
         }
-        return new Abort(o.append('}').toString());
+        String json = o.append('}').toString();
+        Initializers.remember(t, json);
+        return new Abort(json);
     }
 }
