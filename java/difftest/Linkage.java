@@ -50,27 +50,30 @@ final class Linkage {
 
     /** What is missing according to one (unwrapped) throwable; null when it is behaviour. */
     private static String missing(Throwable e, boolean thrownByCall) {
-        String message = Render.message(e);
-        String text = message == null ? e.getClass().getName() : message;
-        if (e instanceof NoClassDefFoundError) {
-            return absentClass(text);
-        }
-        if (e instanceof ClassNotFoundException) {
-            return thrownByCall ? null : absentClass(text);
+        if (e instanceof NoClassDefFoundError
+                || e instanceof ClassNotFoundException && !thrownByCall) {
+            return absentClass(text(e));
         }
         if (e instanceof IncompatibleClassChangeError) {
-            return text;
+            return text(e);
         }
         if (e instanceof UnsatisfiedLinkError) {
             StackTraceElement[] stack = e.getStackTrace();
-            return stack.length > 0 && stack[0].isNativeMethod() ? text : null;
+            return stack.length > 0 && stack[0].isNativeMethod() ? text(e) : null;
         }
         return null;
     }
 
+    /** The message, or the class name when there is none. */
+    private static String text(Throwable e) {
+        String message = Render.message(e);
+        return message == null ? e.getClass().getName() : message;
+    }
+
     /**
      * The class a message names, as a binary name, when no word of the message names a
-     * class that loads; null when one does (the class exists, so something else failed).
+     * class that loads; null when one does (the class exists, so something else failed) or
+     * when it names nothing.
      */
     private static String absentClass(String message) {
         String[] words = message.trim().split("\\s+");
@@ -79,7 +82,7 @@ final class Linkage {
                 return null;
             }
         }
-        return words[0].replace('/', '.');
+        return words[0].isEmpty() ? null : words[0].replace('/', '.');
     }
 
     private static boolean loads(String name) {
