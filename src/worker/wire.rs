@@ -350,6 +350,14 @@ mod tests {
             Observed::Missing {
                 what: "A.m()".into(),
             },
+            Observed::Threw {
+                class: "java.lang.NoClassDefFoundError".into(),
+                message: Some("dep/Helper".into()),
+                classpath: Some(Box::new(crate::sequence::ClasspathFault {
+                    missing: "dep.Helper".into(),
+                    needed_by: "lib.Words.loud".into(),
+                })),
+            },
         ];
         for o in &observed {
             assert_eq!(&round_trip(o), o);
