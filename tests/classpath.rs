@@ -1,8 +1,9 @@
 //! Classpath faults are never oracles, on a real JVM: a library jar whose dependency jar is
 //! missing stops `record` with exit code 3 (or, with `--allow-missing-classes`, leaves the
 //! callables that need it out and says how many); a replay on a target lacking the
-//! dependency labels the difference `classpath` and exits 3; a static initializer that
-//! throws an ordinary exception is behaviour, recorded the same on every use.
+//! dependency labels the difference `classpath` and exits 3; a linkage error the library
+//! makes and throws as a value, a by-name lookup of a missing class, and a static
+//! initializer that throws an ordinary exception are behaviour, recorded as such.
 
 mod common;
 use common::support;
@@ -81,6 +82,8 @@ fn record(
         "--reruns",
         "2",
     ]);
+    // Small rounds: later rounds build on values earlier ones returned.
+    args.extend(["--round-size", "20"]);
     args.extend(["--seed", "1", "--no-progress", "--jobs", "1", "-o", &output]);
     args.extend(["--targets-dir", targets.to_str().unwrap()]);
     args.extend(extra);
@@ -138,6 +141,13 @@ fn replay_on_a_target_lacking_a_dependency_is_labelled_classpath_and_exits_3() {
     let out = record(work.path(), &targets, "withdep", "classlib.Words", &[]);
     assert_exit(&out, 0);
     let suite = work.path().join("oracles/withdep.yaml");
+    let text = std::fs::read_to_string(&suite).unwrap();
+    // A linkage error the library made and threw as a value is behaviour, recorded.
+    assert!(
+        text.lines().any(|l| l.contains("Words.rethrow(")
+            && l.contains("throws java.lang.NoSuchMethodError(\"made by the library\")")),
+        "{text}"
+    );
     let args = [
         "replay",
         "--impl",

@@ -25,6 +25,8 @@ package difftest;
  * top frame is that native method); {@code System.loadLibrary(name)} with a name as input
  * is behaviour.
  * </ul>
+ * A throwable the sequence itself made (one of its values, passed in and thrown) is
+ * behaviour whatever its class: {@code Runner} takes the mark off again.
  * The class that needed the missing one is the top stack frame of code on the class path
  * (not the JDK's, not difftest's); empty when there is none (the lookup of a callee whose
  * signature names a missing class), and the supervisor then names the callee.
