@@ -440,6 +440,11 @@ pub struct RecordArgs {
     /// every class's methods
     #[arg(long)]
     pub ops_by_signature: bool,
+    /// Leave out of scope the callables whose calls need a class missing from the class
+    /// path (a dependency jar not on the target), and say how many, instead of stopping
+    /// with exit code 3
+    #[arg(long)]
+    pub allow_missing_classes: bool,
     /// Observers only on the declared type of a call's value (not the runtime class it
     /// returned) and only getters, `size`, `length`, `toString` (not conversions like
     /// `toPattern()`)

@@ -155,6 +155,7 @@ pub fn classify(expected: &Observed, actual: &Observed) -> Option<Kind> {
         Threw {
             class: a,
             message: None,
+            ..
         },
         Threw { class: b, .. },
     ) = (expected, actual)

@@ -14,6 +14,7 @@ fn threw(class: &str, message: &str) -> Observed {
     Observed::Threw {
         class: class.into(),
         message: Some(message.into()),
+        classpath: None,
     }
 }
 
@@ -195,6 +196,7 @@ fn an_expected_exception_without_message_checks_the_class_only() {
     let class_only = Observed::Threw {
         class: "E".into(),
         message: None,
+        classpath: None,
     };
     assert_eq!(classify(&class_only, &threw("E", "anything")), None);
     assert_eq!(

@@ -75,7 +75,7 @@ pub fn classify(class: &str, supertypes: Option<&[String]>) -> ExceptionKind {
 /// of `statements` as far as they ran.
 pub fn exception_violation(statements: &[Statement], steps: &[Observed]) -> Option<Violation> {
     let last = steps.len().checked_sub(1)?;
-    let Observed::Threw { class, message } = &steps[last] else {
+    let Observed::Threw { class, message, .. } = &steps[last] else {
         return None;
     };
     let detail = match message {
@@ -155,6 +155,7 @@ mod tests {
         let npe = Observed::Threw {
             class: "java.lang.NullPointerException".into(),
             message: None,
+            classpath: None,
         };
         let obj = Observed::Object { class: "C".into() };
         let seq = vec![new.clone(), null, call(0, vec![1])];
@@ -171,6 +172,7 @@ mod tests {
         let steps = vec![Observed::Threw {
             class: "java.lang.AssertionError".into(),
             message: Some("x".into()),
+            classpath: None,
         }];
         let v = exception_violation(&seq, &steps).expect("violation");
         assert_eq!(v.contract, ASSERTION_ERROR);

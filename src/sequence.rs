@@ -243,12 +243,58 @@ pub enum Observed {
         class: String,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         message: Option<String>,
+        /// Set when the class path is at fault, not the code: never an oracle.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        classpath: Option<Box<ClasspathFault>>,
     },
     /// The class, method, constructor or field does not exist on this implementation.
     Missing { what: String },
 }
 
+/// What the class path lacked when a call threw a linkage error: the environment's fault,
+/// not the library's behaviour. The agent decides (`java/difftest/Linkage.java`):
+/// a `NoClassDefFoundError` naming a class that does not load, an
+/// `IncompatibleClassChangeError` (`NoSuchMethodError`, `AbstractMethodError`, …), a native
+/// method that failed to link, or a static initializer that failed with one of these or a
+/// `ClassNotFoundException`.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct ClasspathFault {
+    /// The missing class (binary name), or the linkage error's message for a member.
+    pub missing: String,
+    /// `Class.method` of the class path code that needed it; empty when none was on the
+    /// stack (the callee's own signature named the missing class).
+    pub needed_by: String,
+}
+
+impl ClasspathFault {
+    /// `needed_by`, or `callee` when the stack named no class path code.
+    pub fn needer<'a>(&'a self, callee: &'a str) -> &'a str {
+        if self.needed_by.is_empty() {
+            callee
+        } else {
+            &self.needed_by
+        }
+    }
+}
+
 impl Observed {
+    /// `Threw` with `class` and `message`, the code (not the class path) at fault.
+    pub fn threw(class: &str, message: Option<&str>) -> Observed {
+        Observed::Threw {
+            class: class.into(),
+            message: message.map(str::to_string),
+            classpath: None,
+        }
+    }
+
+    /// What the class path lacked, when it (not the code) made this call throw.
+    pub fn classpath(&self) -> Option<&ClasspathFault> {
+        match self {
+            Observed::Threw { classpath, .. } => classpath.as_deref(),
+            _ => None,
+        }
+    }
+
     /// Whether the statement ended the sequence abnormally.
     pub fn is_abnormal(&self) -> bool {
         matches!(self, Observed::Threw { .. } | Observed::Missing { .. })
@@ -265,6 +311,7 @@ impl Observed {
             Observed::Threw {
                 class,
                 message: Some(m),
+                ..
             } => format!("throws {class}: {m}"),
             Observed::Threw { class, .. } => format!("throws {class}"),
             Observed::Missing { what } => format!("missing {what}"),

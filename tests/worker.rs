@@ -106,7 +106,7 @@ fn an_exception_is_reported_and_the_worker_goes_on() {
     ]);
     let results = pool.run(&[throws, fine], false).expect("run");
     match last(&results[0]) {
-        Observed::Threw { class, message } => {
+        Observed::Threw { class, message, .. } => {
             assert_eq!(class, "java.lang.StringIndexOutOfBoundsException");
             assert!(
                 message.as_deref().unwrap_or("").contains('7'),

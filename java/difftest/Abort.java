@@ -9,10 +9,20 @@ final class Abort extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
     final String json;
+    /** What the code under test threw, for {@code threw}; null otherwise. */
+    final Throwable thrown;
+    /** Whether {@code json} marks the class path at fault. */
+    final boolean classpath;
 
     private Abort(String json) {
+        this(json, null, false);
+    }
+
+    private Abort(String json, Throwable thrown, boolean classpath) {
         super(null, null, false, false);
         this.json = json;
+        this.thrown = thrown;
+        this.classpath = classpath;
     }
 
     /** {@code {"kind":"missing","what":…}}. */
@@ -30,14 +40,35 @@ final class Abort extends RuntimeException {
         return missing("invalid call: " + Render.summary(e).replaceAll(" @[0-9a-f]+\\b", ""));
     }
 
-    /** {@code {"kind":"threw","class":…,"message":…}}, message omitted when null. */
+    /**
+     * {@code {"kind":"threw","class":…,"message":…}}, message omitted when null, with
+     * {@code "classpath":{"missing":…,"needed_by":…}} when {@link Linkage} finds the class
+     * path at fault. A later use of a class whose initializer threw answers as the first
+     * use did ({@link Initializers}).
+     */
     static Abort threw(Throwable t) {
+        return threw(t, true);
+    }
+
+    /** {@link #threw(Throwable)}, asking {@link Linkage} only when {@code judge}. */
+    static Abort threw(Throwable t, boolean judge) {
+        String earlier = Initializers.earlier(t);
+        if (earlier != null) {
+            return new Abort(earlier, t, earlier.contains(",\"classpath\":{"));
+        }
         StringBuilder o = new StringBuilder(128).append("{\"kind\":\"threw\",\"class\":");
         Text.json(o, t.getClass().getName());
         String message = Render.message(t);
         if (message != null) {
             Text.json(o.append(",\"message\":"), message);
         }
-        return new Abort(o.append('}').toString());
+        String[] fault = judge ? Linkage.of(t) : null;
+        if (fault != null) {
+            Text.json(o.append(",\"classpath\":{\"missing\":"), fault[0]).append(",\"needed_by\":");
+            Text.json(o, fault[1]).append('}');
+        }
+        String json = o.append('}').toString();
+        Initializers.remember(t, json);
+        return new Abort(json, t, fault != null);
     }
 }

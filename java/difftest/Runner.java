@@ -84,7 +84,7 @@ final class Runner {
             throw new Text.Malformed("statement " + i + ": " + e.getMessage());
         } catch (Abort a) {
             steps.setLength(mark);
-            steps.append(a.json);
+            steps.append(own(a, i).json);
         } catch (Throwable t) {
             steps.setLength(mark);
             threw(steps, t);
@@ -239,11 +239,31 @@ final class Runner {
             throw new Text.Malformed("observer: " + e.getMessage());
         } catch (Abort a) {
             observations.setLength(mark);
-            observations.append(a.json);
+            observations.append(own(a, count).json);
         } catch (Throwable t) {
             observations.setLength(mark);
             threw(observations, t);
         }
+    }
+
+    /**
+     * A class path fault whose throwable (or a cause of it) is one of the sequence's own
+     * values, made by an earlier statement and passed in to be thrown, is behaviour: the
+     * JVM did not raise it while linking.
+     */
+    private Abort own(Abort a, int before) {
+        if (!a.classpath) {
+            return a;
+        }
+        Throwable c = a.thrown;
+        for (int depth = 0; c != null && depth < 16; depth++, c = c.getCause()) {
+            for (int k = 0; k < before; k++) {
+                if (values[k] == c) {
+                    return Abort.threw(a.thrown, false);
+                }
+            }
+        }
+        return a;
     }
 
     private void checkContracts() {

@@ -87,9 +87,12 @@ impl Progress for Shown {
     }
 }
 
-/// The exit code of one or more reports: 1 when any gate fails.
+/// The exit code of one or more reports: 3 when a target's class path lacks a class the
+/// code needs (infrastructure, whatever else differs), else 1 when any gate fails.
 pub fn exit_of(reports: &[Report]) -> Exit {
-    if reports.iter().any(|r| r.gate == Gate::Fail) {
+    if reports.iter().any(|r| r.classpath_fault().is_some()) {
+        Exit::Infrastructure
+    } else if reports.iter().any(|r| r.gate == Gate::Fail) {
         Exit::Differences
     } else {
         Exit::Success

@@ -135,7 +135,7 @@ impl<'a> Body<'a> {
     pub fn statement(&mut self, i: usize, expected: Option<&Observed>) -> Result<(), Unwritable> {
         let expr = self.expr(&self.statements[i])?;
         match (&self.slots[i].decl, expected) {
-            (Decl::Thrown, Some(Observed::Threw { class, message })) => {
+            (Decl::Thrown, Some(Observed::Threw { class, message, .. })) => {
                 let body = self.lambda_body(i, expr);
                 let lines = throws(
                     self.style,
@@ -181,7 +181,7 @@ impl<'a> Body<'a> {
     ) -> Result<(), Unwritable> {
         let call = format!("{}.{method}()", self.receiver(stmt, class, method, &[]));
         let lines = match expected {
-            Observed::Threw { class, message } => throws(
+            Observed::Threw { class, message, .. } => throws(
                 self.style,
                 self.types,
                 &mut self.locals,

@@ -428,10 +428,7 @@ fn settle(expected: &Observed, got: &Observed) -> Settled {
     }
     match (expected, got) {
         (Observed::Threw { class: a, .. }, Observed::Threw { class: b, .. }) if a == b => {
-            Settled::ClassOnly(Observed::Threw {
-                class: a.clone(),
-                message: None,
-            })
+            Settled::ClassOnly(Observed::threw(a, None))
         }
         _ => Settled::Changed,
     }

@@ -14,7 +14,7 @@ use crate::contracts::exception_violation;
 use crate::flakes::taint::{iteration_order, unordered};
 use crate::observe::looks_identity_based;
 use crate::sequence::caller_stack;
-use crate::sequence::{Observed, SeqResult, Statement, Violation};
+use crate::sequence::{ClasspathFault, Observed, SeqResult, Statement, Violation};
 use crate::worker::protocol::SeqRequest;
 use std::collections::BTreeMap;
 
@@ -58,16 +58,51 @@ fn stable(o: &Observed) -> Option<Observed> {
         Observed::Threw {
             class,
             message: Some(m),
-        } if looks_identity_based(m) => Some(Observed::Threw {
-            class: class.clone(),
-            message: None,
-        }),
+            ..
+        } if looks_identity_based(m) => Some(Observed::threw(class, None)),
         Observed::Missing { .. } => None,
         other => Some(other.clone()),
     }
 }
 
+/// The callee whose call failed because the class path lacks a class, and what it lacked:
+/// the last step, or an observer (called only after every step ran normally).
+fn classpath_fault(
+    req: &SeqRequest,
+    steps: &[Observed],
+    observations: &[Observed],
+) -> Option<(String, ClasspathFault)> {
+    let last = steps.len().checked_sub(1)?;
+    if let Some(fault) = steps[last].classpath() {
+        let callee = req.statements.get(last)?.callee();
+        return Some((callee, fault.clone()));
+    }
+    observations
+        .iter()
+        .zip(&req.observers)
+        .find_map(|(o, call)| {
+            let fault = o.classpath()?;
+            Some((format!("{}.{}()", call.class, call.method), fault.clone()))
+        })
+}
+
 impl Generator<'_> {
+    /// A call of `callee` needed a class the class path lacks: the sequence is no test. The
+    /// callable is left out (its operations never drawn again); unless missing classes are
+    /// allowed, generation then stops ([`super::StopReason::MissingClasses`]).
+    fn leave_out(&mut self, callee: String, fault: ClasspathFault) {
+        self.stats.invalid += 1;
+        if self.left_out.contains_key(&callee) {
+            return;
+        }
+        for (i, op) in self.ops.iter().enumerate() {
+            if self.store.templates.get(op.tmpl).stmt.callee() == callee {
+                self.left_out_ops.insert(i);
+            }
+        }
+        self.left_out.insert(callee, fault);
+    }
+
     pub(super) fn fold(&mut self, c: Candidate, req: &SeqRequest, result: SeqResult) {
         self.stats.executed += 1;
         match result {
@@ -107,6 +142,10 @@ impl Generator<'_> {
             self.stats.invalid += 1;
             return;
         };
+        if let Some((callee, fault)) = classpath_fault(req, &steps, &observations) {
+            self.leave_out(callee, fault);
+            return;
+        }
         if n < c.b.len as usize {
             if !last_step.is_abnormal() {
                 self.stats.invalid += 1;

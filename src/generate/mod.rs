@@ -37,7 +37,7 @@ pub mod type_names;
 use crate::model::{ApiModel, boxed};
 use crate::observe::Observers;
 use crate::pool::{Executor, Pipeline, PoolError};
-use crate::sequence::{Observed, Statement};
+use crate::sequence::{ClasspathFault, Observed, Statement};
 use crate::worker::protocol::SeqRequest;
 use components::{Components, ValueRef};
 use kept_tests::{ErrorKept, KeptTest, Values};
@@ -47,7 +47,7 @@ use ops::Op;
 use rand::SeedableRng;
 use rand::distr::weighted::WeightedIndex;
 use rand_chacha::ChaCha8Rng;
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -119,6 +119,9 @@ pub struct GenConfig {
     /// ([`ops::signature_weights`]), rather than uniformly over every class's operations as
     /// in Randoop.
     pub ops_by_signature: bool,
+    /// A call that fails because the class path lacks a class leaves the callable out of
+    /// scope (`--allow-missing-classes`) instead of stopping generation.
+    pub allow_missing_classes: bool,
 }
 
 impl Default for GenConfig {
@@ -147,6 +150,7 @@ impl Default for GenConfig {
             runtime_observers: true,
             user_observers: Vec::new(),
             ops_by_signature: false,
+            allow_missing_classes: false,
         }
     }
 }
@@ -159,6 +163,9 @@ pub enum StopReason {
     Interrupted,
     /// Several rounds in a row found no new sequence.
     Exhausted,
+    /// A call failed because the class path lacks a class (see [`Recorded::left_out`]),
+    /// and `allow_missing_classes` is off.
+    MissingClasses,
 }
 
 /// Counters of one generation.
@@ -255,6 +262,10 @@ pub struct Generator<'m> {
     banned: HashSet<u32>,
     /// Operation families that timed out once (a second timeout bans them).
     timed_out: HashSet<u32>,
+    /// Callables whose calls the class path could not serve (`feedback::left_out`).
+    left_out: BTreeMap<String, ClasspathFault>,
+    /// The operations of those callables: never drawn again.
+    left_out_ops: HashSet<usize>,
     next_id: u64,
     stats: GenStats,
 }
@@ -302,6 +313,10 @@ pub struct Recorded {
     /// Mined constants offered, and the classes they came from (0 when mining is off).
     pub mined_values: usize,
     pub mined_classes: usize,
+    /// Callables (`Class.method(params)`, or an observer's `Class.method()`) left out
+    /// because a call of theirs needed a class missing from the class path, with the
+    /// first such fault of each.
+    pub left_out: BTreeMap<String, ClasspathFault>,
 }
 
 /// The scope has nothing to call.
@@ -365,6 +380,8 @@ impl<'m> Generator<'m> {
             redundant: 0,
             banned: HashSet::new(),
             timed_out: HashSet::new(),
+            left_out: BTreeMap::new(),
+            left_out_ops: HashSet::new(),
             next_id: 1,
             stats: GenStats::default(),
         };
@@ -519,6 +536,8 @@ impl<'m> Generator<'m> {
     fn stop_reason(&self, stop: &AtomicBool, began: Instant) -> Option<StopReason> {
         if stop.load(Ordering::SeqCst) {
             Some(StopReason::Interrupted)
+        } else if !self.cfg.allow_missing_classes && !self.left_out.is_empty() {
+            Some(StopReason::MissingClasses)
         } else if self
             .cfg
             .output_limit
@@ -583,6 +602,7 @@ impl<'m> Generator<'m> {
             error_groups,
             redundant: self.redundant,
             stats: self.stats,
+            left_out: self.left_out,
         }
     }
 }

@@ -149,6 +149,7 @@ pub fn stop_text(reason: StopReason) -> &'static str {
         StopReason::OutputLimit => "output-limit",
         StopReason::Interrupted => "interrupt",
         StopReason::Exhausted => "exhausted",
+        StopReason::MissingClasses => "missing-classes",
     }
 }
 

@@ -44,6 +44,18 @@ pub enum Error {
     },
     #[error("cannot handle Ctrl-C: {0}")]
     Signals(std::io::Error),
+    /// The reference's class path lacks a class the code in scope needs: exit code 3.
+    #[error(
+        "{needer} needs {missing}, which is missing from the class path of {reference}: \
+         add the jar that has it to the target, or pass --allow-missing-classes to leave \
+         such callables out"
+    )]
+    MissingClasses {
+        reference: String,
+        missing: String,
+        /// The class path code that needed it, or the callee.
+        needer: String,
+    },
 }
 
 impl Error {
@@ -56,7 +68,7 @@ impl Error {
             Error::Suite(e) => e.into(),
             Error::Report(e) => e.into(),
             Error::Accepted(e) => e.into(),
-            e @ Error::Lock { .. } => anyhow::anyhow!(e),
+            e @ (Error::Lock { .. } | Error::MissingClasses { .. }) => anyhow::anyhow!(e),
             Error::Signals(e) => anyhow::anyhow!("cannot handle Ctrl-C: {e}"),
         }
     }

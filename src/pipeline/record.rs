@@ -110,6 +110,9 @@ pub fn record(
     }
     interrupt::install().map_err(Error::Signals)?;
     let (mut rec, generated) = generate(&plan, &model, &pool, progress)?;
+    if generated.reason == Some(StopReason::MissingClasses) {
+        return Err(missing_classes(&plan.reference, &rec));
+    }
     let mut kinds = header::exception_kinds(&rec, &model, &pool);
     let generation_rss_kib: u64 = pool.peak_rss_kib().iter().sum();
     drop(pool);
@@ -177,6 +180,21 @@ fn no_test(plan: &Plan, rec: &Recorded) -> String {
         "no test recorded for {scope}: none of the {executed} sequences run gave a value that \
          could be checked (each threw, timed out, varied between runs, or was dropped){timeouts}"
     )
+}
+
+/// The error that stops a record whose calls needed classes the class path lacks: the
+/// first callable's fault.
+fn missing_classes(reference: &str, rec: &Recorded) -> Error {
+    let (callee, fault) = rec
+        .left_out
+        .iter()
+        .next()
+        .map_or(("?", None), |(c, f)| (c.as_str(), Some(f)));
+    Error::MissingClasses {
+        reference: reference.to_string(),
+        missing: fault.map_or("?", |f| f.missing.as_str()).to_string(),
+        needer: fault.map_or(callee, |f| f.needer(callee)).to_string(),
+    }
 }
 
 /// The filtered model of the scope; unknown names and an empty scope are bad input. With no

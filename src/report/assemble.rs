@@ -11,6 +11,7 @@ use crate::compare::{Divergence, Verdict};
 use crate::replay::{Shard, TestOutcome};
 use crate::suite::Test;
 use crate::triage::accepted::AcceptedList;
+use crate::triage::label::Label;
 use crate::triage::{Examples, Group, Minimized, Record};
 use std::collections::BTreeMap;
 
@@ -131,9 +132,13 @@ pub fn relate_groups(groups: &mut [GroupReport]) {
     }
 }
 
-/// Fails when any group is new.
+/// Fails when any group is new, or when the target's class path lacks a class (a
+/// `classpath` group, accepted or not: the environment, never a pass).
 pub fn gate(groups: &[GroupReport]) -> Gate {
-    if groups.iter().any(|g| g.status == GroupStatus::New) {
+    if groups
+        .iter()
+        .any(|g| g.status == GroupStatus::New || g.label == Label::Classpath)
+    {
         Gate::Fail
     } else {
         Gate::Pass

@@ -330,6 +330,15 @@ pub enum ReportError {
 }
 
 impl Report {
+    /// The tests whose target lacked a class on its class path (groups labelled
+    /// `classpath`), and the first group's change (`missing CLASS`); `None` when none did.
+    pub fn classpath_fault(&self) -> Option<(usize, &str)> {
+        let mut groups = self.groups.iter().filter(|g| g.label == Label::Classpath);
+        let first = groups.next()?;
+        let tests = first.tests + groups.map(|g| g.tests).sum::<usize>();
+        Some((tests, first.change.as_deref().unwrap_or("missing classes")))
+    }
+
     /// `TGT-vs-REF`, the stem of the report files.
     pub fn stem(&self) -> String {
         use crate::targets::overlay::file_stem;

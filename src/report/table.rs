@@ -146,7 +146,7 @@ pub fn summary_line(report: &Report) -> String {
     };
     format!(
         "{} vs {}{shards}: {} tests run, {} passed, {} differing in {} new group(s){}, {} accepted, \
-         {} message-only, {} unstable{}; {} group(s); {:.1} s; gate: {}",
+         {} message-only, {} unstable{}{}; {} group(s); {:.1} s; gate: {}",
         report.target.name,
         report.reference.name,
         s.tests,
@@ -158,6 +158,7 @@ pub fn summary_line(report: &Report) -> String {
         s.message_only,
         s.unstable,
         artefacts(s),
+        classpath(report),
         s.groups,
         s.seconds,
         match report.gate {
@@ -165,6 +166,17 @@ pub fn summary_line(report: &Report) -> String {
             super::Gate::Fail => "FAIL",
         }
     )
+}
+
+/// `, N on a class path lacking classes (missing X; infrastructure, exit 3)` when the
+/// target threw because its class path lacks what the code needs.
+fn classpath(report: &Report) -> String {
+    match report.classpath_fault() {
+        Some((tests, change)) => {
+            format!(", {tests} on a class path lacking classes ({change}; infrastructure, exit 3)")
+        }
+        None => String::new(),
+    }
 }
 
 /// `, N tool artefact(s)` when some tests' differences come from how difftest calls the API.

@@ -130,7 +130,7 @@ pub fn write_observed(out: &mut String, o: &Observed) {
         Observed::Object { class } => {
             let _ = write!(out, "object {class}");
         }
-        Observed::Threw { class, message } => {
+        Observed::Threw { class, message, .. } => {
             let _ = write!(out, "throws {class}");
             if let Some(m) = message {
                 out.push('(');
@@ -467,7 +467,11 @@ fn observed(c: &mut Cursor) -> Parsed<Observed> {
             message = Some(c.quoted()?);
             c.expect(")")?;
         }
-        return Ok(Observed::Threw { class, message });
+        return Ok(Observed::Threw {
+            class,
+            message,
+            classpath: None,
+        });
     }
     if c.eat("missing ") {
         return Ok(Observed::Missing { what: c.quoted()? });

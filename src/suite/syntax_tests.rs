@@ -151,6 +151,7 @@ fn observed_values_round_trip() {
         Observed::Threw {
             class: s("java.lang.NumberFormatException"),
             message: Some(s("For input string: \"x\"")),
+            classpath: None,
         },
         r#"throws java.lang.NumberFormatException("For input string: \"x\"")"#,
     );
@@ -158,6 +159,7 @@ fn observed_values_round_trip() {
         Observed::Threw {
             class: s("java.lang.ArithmeticException"),
             message: None,
+            classpath: None,
         },
         "throws java.lang.ArithmeticException",
     );

@@ -123,7 +123,8 @@ pub fn split_label(d: &Divergence) -> Option<Label> {
         | Label::HashOnly
         | Label::LastPlace
         | Label::PermittedNarrowing
-        | Label::ToolArtefact => Some(l),
+        | Label::ToolArtefact
+        | Label::Classpath => Some(l),
         _ => None,
     }
 }

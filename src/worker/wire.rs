@@ -106,6 +106,7 @@ pub struct ObservedWire {
     text: Option<String>,
     message: Option<String>,
     what: Option<String>,
+    classpath: Option<crate::sequence::ClasspathFault>,
 }
 
 impl TryFrom<ObservedWire> for Observed {
@@ -125,6 +126,7 @@ impl TryFrom<ObservedWire> for Observed {
             ObservedKind::Threw => Observed::Threw {
                 class: need(w.class, "class", "threw")?,
                 message: w.message,
+                classpath: w.classpath.map(Box::new),
             },
             ObservedKind::Missing => Observed::Missing {
                 what: need(w.what, "what", "missing")?,
@@ -340,13 +342,23 @@ mod tests {
             Observed::Threw {
                 class: "E".into(),
                 message: None,
+                classpath: None,
             },
             Observed::Threw {
                 class: "E".into(),
                 message: Some("m".into()),
+                classpath: None,
             },
             Observed::Missing {
                 what: "A.m()".into(),
+            },
+            Observed::Threw {
+                class: "java.lang.NoClassDefFoundError".into(),
+                message: Some("dep/Helper".into()),
+                classpath: Some(Box::new(crate::sequence::ClasspathFault {
+                    missing: "dep.Helper".into(),
+                    needed_by: "lib.Words.loud".into(),
+                })),
             },
         ];
         for o in &observed {

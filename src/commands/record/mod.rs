@@ -70,6 +70,22 @@ pub fn record(global: &GlobalArgs, args: &RecordArgs) -> anyhow::Result<Outcome>
     })
 }
 
+/// `12 callables left out: they need classes missing from the class path, e.g. X`, when
+/// `--allow-missing-classes` left any out.
+fn left_out_line(rec: &crate::generate::Recorded) -> Option<String> {
+    let (_, first) = rec.left_out.iter().next()?;
+    let n = rec.left_out.len();
+    let (noun, verb) = if n == 1 {
+        ("callable", "it needs a class")
+    } else {
+        ("callables", "they need classes")
+    };
+    Some(format!(
+        "{n} {noun} left out: {verb} missing from the class path, e.g. {}",
+        first.missing
+    ))
+}
+
 fn summary(output: &Path, done: &Recording) {
     let (rec, r) = (&done.rec, &done.reruns);
     let s = &rec.stats;
@@ -124,6 +140,9 @@ fn summary(output: &Path, done: &Recording) {
         done.generation_rss_kib / 1024,
         r.workers_peak_kib / 1024,
     );
+    if let Some(line) = left_out_line(rec) {
+        println!("{line}");
+    }
     let note = if done.partial {
         " (partial: interrupted)"
     } else {

@@ -34,6 +34,7 @@ pub fn plan(args: &RecordArgs) -> anyhow::Result<Plan> {
         sorted_copies: !args.no_sorted_copies,
         products: !args.no_products,
         ops_by_signature: args.ops_by_signature,
+        allow_missing_classes: args.allow_missing_classes,
         runtime_observers: !args.declared_observers,
         twin_ratio: args.twin_ratio,
         index_ratio: args.index_ratio,
@@ -216,6 +217,10 @@ fn options(args: &RecordArgs) -> BTreeMap<String, String> {
         ("observers", path(&args.observers)),
         ("omit-replace", path(&args.omit_replace)),
         ("keep-all", args.keep_all.then(|| "true".to_string())),
+        (
+            "allow-missing-classes",
+            args.allow_missing_classes.then(|| "true".to_string()),
+        ),
         (
             "skip-deprecated-for-removal",
             args.skip_deprecated_for_removal.then(|| "true".to_string()),

@@ -185,6 +185,7 @@ fn threw(class: &str, message: Option<&str>) -> Stop {
     Stop::Step(Observed::Threw {
         class: class.into(),
         message: message.map(str::to_string),
+        classpath: None,
     })
 }
 

@@ -38,7 +38,7 @@ pub(super) fn tool_artefact(e: &Evidence) -> Option<String> {
 /// digits masked), or a whole class missing. Message-only differences stay groups of their own.
 pub(super) fn other_change(e: &Evidence) -> Option<String> {
     let side = |o: Option<&Observed>| match o {
-        Some(Observed::Threw { class, message }) => {
+        Some(Observed::Threw { class, message, .. }) => {
             let m = message.as_deref().map(mask_digits).unwrap_or_default();
             format!("{class}: {m}")
         }

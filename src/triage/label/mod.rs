@@ -5,10 +5,12 @@
 //! cause share (the rendering rule, the inserted character, the data family and the data
 //! versions the two sides report, the exception pair). The rules are general: none names a
 //! known JDK change by its value. Each rule lives in a module of its own: [`rendering`]
-//! (rendering, invisible, last place), [`hash`], [`data`] and [`exceptions`].
+//! (rendering, invisible, last place), [`hash`], [`data`], [`exceptions`] and
+//! [`classpath`] (the target's class path lacks a class: infrastructure, not a change).
 //!
 //! The [`Kind`] (how two outcomes differ) is kept; the label is a second, separate axis.
 
+mod classpath;
 mod data;
 mod exceptions;
 mod hash;
@@ -18,6 +20,7 @@ mod tests;
 
 use crate::compare::Kind;
 use crate::sequence::Observed;
+use classpath::classpath;
 pub use data::Versions;
 use data::{data_families, versioned_change};
 use exceptions::{other_change, permitted_narrowing, tool_artefact};
@@ -57,6 +60,9 @@ pub enum Label {
     Timeout,
     /// The target's worker died.
     Crash,
+    /// The target threw because its class path lacks a class or member the code needs:
+    /// the environment, not a change (the gate exits with 3, infrastructure).
+    Classpath,
 }
 
 impl Label {
@@ -75,6 +81,7 @@ impl Label {
             Label::ApiMissing => "api_missing",
             Label::Timeout => "timeout",
             Label::Crash => "crash",
+            Label::Classpath => "classpath",
         }
     }
 
@@ -93,6 +100,7 @@ impl Label {
             Label::ApiMissing => "API missing",
             Label::Timeout => "timeout",
             Label::Crash => "crash",
+            Label::Classpath => "class path lacks a class",
         }
     }
 
@@ -129,6 +137,9 @@ pub struct Evidence<'a> {
 /// for a plain value difference the change is its distinctive changed text, see
 /// [`crate::report::text::change`]).
 pub fn classify(e: &Evidence) -> (Label, Option<String>) {
+    if let Some(change) = classpath(e) {
+        return (Label::Classpath, Some(change));
+    }
     if let Some(change) = tool_artefact(e) {
         return (Label::ToolArtefact, Some(change));
     }

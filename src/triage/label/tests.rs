@@ -219,6 +219,7 @@ fn exceptions_and_artefacts() {
     let threw = |c: &str| Observed::Threw {
         class: c.into(),
         message: None,
+        classpath: None,
     };
     let (a, b) = (
         threw("java.lang.ArrayIndexOutOfBoundsException"),
