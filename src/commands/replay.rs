@@ -15,7 +15,7 @@ use std::time::Duration;
 
 pub fn run(global: &GlobalArgs, args: &ReplayArgs) -> anyhow::Result<Exit> {
     let reports = replay_reports(global, args)?;
-    print(&reports);
+    print(&reports, global.wide);
     Ok(exit_of(&reports))
 }
 
@@ -86,10 +86,11 @@ pub fn exit_of(reports: &[Report]) -> Exit {
     }
 }
 
-/// Prints the table (one target) or the matrix (several), then summary lines and notes.
-pub fn print(reports: &[Report]) {
+/// Prints the table (one target; fitted to the terminal unless `wide`) or the matrix
+/// (several), then summary lines and notes.
+pub fn print(reports: &[Report], wide: bool) {
     let table = match reports {
-        [one] => table::groups_table(one),
+        [one] => table::groups_table(one, table::Width::for_stdout(wide)),
         many => matrix::matrix_table(many),
     };
     if !table.is_empty() {
