@@ -1,5 +1,5 @@
 //! The *data version* rule: which family of implementation data (Unicode, locale, time
-//! zones, currencies) a value difference reads, from the callee and the example's classes,
+//! zones, currencies, the security providers' catalogue) a value difference reads, from the callee and the example's classes,
 //! and — where both implementations report that family's data version — which versions.
 
 use super::Evidence;
@@ -109,6 +109,10 @@ const DATA_FAMILIES: &[(&str, &[&str])] = &[
             "java.text.RuleBasedCollator",
         ],
     ),
+    (
+        "security providers",
+        &["java.security.Provider", "java.security.Security"],
+    ),
 ];
 
 /// The data families a value difference may read, most likely first: the callee's class (a
@@ -168,6 +172,9 @@ const DATA_METHODS: &[(&str, &str)] = &[
     ("getAvailableCurrencies", "currency data"),
     ("getAvailableZoneIds", "time-zone data"),
     ("getAvailableIDs", "time-zone data"),
+    ("getProvider", "security providers"),
+    ("getProviders", "security providers"),
+    ("getAlgorithms", "security providers"),
 ];
 
 /// Where `text` first *uses* `class`: calls a static method or constructor of it (or of a

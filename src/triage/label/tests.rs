@@ -237,6 +237,16 @@ fn data_classes_make_a_data_version() {
         &[],
     );
     assert_eq!(u.1.as_deref(), Some("Unicode data"));
+    let providers = [
+        "var v0 = javax.crypto.KeyAgreement.getInstance(\"X25519\");",
+        "var v1 = ((javax.crypto.KeyAgreement) v0).getProvider();",
+        "var v2 = java.util.Map.copyOf((java.util.Map) v1);",
+    ];
+    let p = label("java.util.Map.size()", "int", "154", "158", &providers);
+    assert_eq!(p, (Label::DataVersion, Some("security providers".into())));
+    let algorithms = ["var v0 = java.security.Security.getAlgorithms(\"KeyFactory\");"];
+    let a = label("java.util.TreeSet.size()", "int", "11", "12", &algorithms);
+    assert_eq!(a, p, "the catalogue read through Security or a Provider");
     assert!(!mentions("java.lang.CharacterData", "java.lang.Character"));
     assert!(mentions(
         "java.lang.Character$UnicodeScript",
