@@ -394,6 +394,38 @@ fn exceptions_and_artefacts() {
         what: "invalid call: java.lang.IllegalArgumentException: argument type mismatch".into(),
     };
     assert_eq!(ev(Kind::Missing, &cce, &bridge).0, Label::ToolArtefact);
+    let unsupported = |field: &str| Observed::Threw {
+        class: "java.time.temporal.UnsupportedTemporalTypeException".into(),
+        message: Some(format!("Unsupported field: {field}")),
+    };
+    let returns = value("long", "1");
+    let quarter = ev(
+        Kind::NormalVsException,
+        &unsupported("QuarterOfYear"),
+        &returns,
+    );
+    let week = ev(
+        Kind::NormalVsException,
+        &unsupported("WeekBasedYear"),
+        &returns,
+    );
+    assert_eq!(
+        quarter, week,
+        "the field a message names is a detail of the call"
+    );
+    let sentence = Observed::Threw {
+        class: "java.lang.IllegalStateException".into(),
+        message: Some("state: not open yet".into()),
+    };
+    let other = Observed::Threw {
+        class: "java.lang.IllegalStateException".into(),
+        message: Some("state: closed".into()),
+    };
+    assert_ne!(
+        ev(Kind::NormalVsException, &sentence, &returns),
+        ev(Kind::NormalVsException, &other, &returns),
+        "only a one-word name is masked"
+    );
     let gone = Observed::Missing {
         what: "method C.f()".into(),
     };
