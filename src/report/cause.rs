@@ -56,6 +56,7 @@ pub fn label_groups(groups: &mut [GroupReport], versions: &Versions) {
             },
         )
         .collect();
+    let joined = one_answer_per_method(groups, joined);
     for (g, (label, change)) in groups.iter_mut().zip(joined) {
         g.cause = match &change {
             Some(c) => cause_id(label, c),
@@ -64,6 +65,44 @@ pub fn label_groups(groups: &mut [GroupReport], versions: &Versions) {
         g.label = label;
         g.change = change;
     }
+}
+
+/// Plain value differences of one method of a type and its nested types
+/// (`Spliterator.estimateSize()`, `Spliterator$OfInt.estimateSize()`) that now return the
+/// same value are one cause: the method changed, whatever the inputs gave before. The
+/// change names the method and the new value.
+fn one_answer_per_method(
+    groups: &[GroupReport],
+    joined: Vec<(Label, Option<String>)>,
+) -> Vec<(Label, Option<String>)> {
+    let key = |g: &GroupReport, label: Label| {
+        let plain = label == Label::ValueDiffers && g.kind == crate::compare::Kind::Value;
+        plain.then(|| format!("{} now returns {}", outer_method(&g.callee), g.tgt_value))
+    };
+    let mut count: BTreeMap<String, usize> = BTreeMap::new();
+    for (g, (label, _)) in groups.iter().zip(&joined) {
+        if let Some(k) = key(g, *label) {
+            *count.entry(k).or_default() += 1;
+        }
+    }
+    groups
+        .iter()
+        .zip(joined)
+        .map(|(g, (label, change))| match key(g, label) {
+            Some(k) if count[&k] > 1 => (label, Some(k)),
+            _ => (label, change),
+        })
+        .collect()
+}
+
+/// A callee with its class's nested part dropped: `java.util.Spliterator$OfInt.estimateSize()`
+/// → `java.util.Spliterator.estimateSize()`.
+fn outer_method(callee: &str) -> String {
+    let (head, params) = callee.split_once('(').unwrap_or((callee, ""));
+    let (class, method) = head.rsplit_once('.').unwrap_or(("", head));
+    let outer = class.split('$').next().unwrap_or(class);
+    let open = if callee.contains('(') { "(" } else { "" };
+    format!("{outer}.{method}{open}{params}")
 }
 
 /// The substitution a value difference makes (its changed hunks), when distinctive (see

@@ -328,6 +328,33 @@ fn one_substitution_is_one_cause_whatever_callee_or_container_shows_it() {
         Some("time-zone data 2023c → 2025b")
     );
     assert_eq!(cause::causes(&groups).len(), 3);
+    let mut spliterators = vec![
+        make(
+            "g-000007",
+            "java.util.Spliterator.estimateSize()",
+            "1",
+            "4611686018427387903",
+        ),
+        make(
+            "g-000008",
+            "java.util.Spliterator$OfInt.estimateSize()",
+            "100",
+            "4611686018427387903",
+        ),
+        make(
+            "g-000009",
+            "java.util.List.size()",
+            "1",
+            "4611686018427387903",
+        ),
+    ];
+    cause::label_groups(&mut spliterators, &versions);
+    let causes: Vec<&str> = spliterators.iter().map(|g| g.cause.as_str()).collect();
+    assert_eq!(
+        causes[0], causes[1],
+        "one method of a type and its nested type, one answer"
+    );
+    assert_ne!(causes[0], causes[2], "another method");
 }
 
 #[test]
