@@ -170,16 +170,24 @@ fn fitted_table(report: &Report, columns: usize) -> String {
     table.to_string()
 }
 
-/// The change of a cause in a few words: its kind of change, then the normalised change or,
-/// for a plain difference, the first callee (simple class name) and its two values.
+/// The change of a cause in a few words: its kind of change and normalised change when a
+/// rule named it, else the first callee (simple class name) and its two values.
 pub(crate) fn change_words(c: &CauseReport) -> String {
     let label = label_cell(c);
     let named = matches!(
         c.label,
-        Label::DataVersion | Label::PermittedNarrowing | Label::Invisible
+        Label::DataVersion
+            | Label::PermittedNarrowing
+            | Label::Invisible
+            | Label::Rendering
+            | Label::LastPlace
+            | Label::HashOnly
     );
-    if named && c.change.is_some() {
-        return label;
+    if let (true, Some(change)) = (named, &c.change) {
+        return match c.label {
+            Label::DataVersion | Label::PermittedNarrowing | Label::Invisible => label,
+            _ => format!("{label}: {change}"),
+        };
     }
     let callee = c.callees.first().map_or("", |m| m.callee.as_str());
     format!(
