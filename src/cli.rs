@@ -39,6 +39,10 @@ pub struct GlobalArgs {
     /// Colour on stdout: auto (a terminal, unless NO_COLOR is set), always or never
     #[arg(long, global = true, value_enum, default_value_t, value_name = "WHEN")]
     pub color: crate::color::Choice,
+    /// The table of causes with every column in full (method, both values, example)
+    /// instead of one line per cause fitted to the terminal (100 columns when not one)
+    #[arg(long, global = true)]
+    pub wide: bool,
 }
 
 /// Worker pool options shared by commands that run Java code.

@@ -180,6 +180,8 @@ impl Scope<'_> {
 pub struct Observation {
     pub test: u64,
     pub group: Option<String>,
+    /// The cause (the table's row) the test's group belongs to.
+    pub cause: Option<String>,
     pub callee: String,
     /// When `callee` is an observer: the call whose value it read.
     pub observed: Option<String>,
@@ -206,6 +208,7 @@ pub fn observations(report: &Report, reverse: bool) -> Vec<Observation> {
             Some(Observation {
                 test: t.id,
                 group: d.group.clone(),
+                cause: d.cause.clone(),
                 callee: d.callee.clone()?,
                 observed: d.observed.clone(),
                 kind: d.kind?,
@@ -246,6 +249,22 @@ impl KnownChange {
                 .any(|g| glob(g, &o.callee) || through(g))
             && self.before.as_ref().is_none_or(|re| re.is_match(&o.before))
             && self.after.as_ref().is_none_or(|re| re.is_match(&o.after))
+    }
+
+    /// How many rows of the report's table show this change: the distinct causes of the
+    /// counted observations that match it (0 when it was not found).
+    pub fn rows(&self, seen: &[Observation]) -> usize {
+        let causes: HashSet<(bool, &str)> = seen
+            .iter()
+            .filter(|o| o.counted && self.matches(o))
+            .map(|o| {
+                (
+                    o.reverse,
+                    o.cause.as_deref().or(o.group.as_deref()).unwrap_or(""),
+                )
+            })
+            .collect();
+        causes.len()
     }
 
     /// The best verdict over all observations, with the first observation that gave it.
@@ -299,6 +318,7 @@ mod tests {
         Observation {
             test: 1,
             group: None,
+            cause: None,
             callee: callee.into(),
             observed: None,
             kind,
@@ -307,6 +327,35 @@ mod tests {
             counted: true,
             reverse,
         }
+    }
+
+    #[test]
+    fn a_change_shown_by_two_causes_takes_two_rows() {
+        let (_dir, path) = write(ONE);
+        let changes = load(&path).unwrap();
+        let shown = |cause: &str, counted: bool| Observation {
+            cause: Some(cause.into()),
+            counted,
+            ..obs(
+                "java.text.DateFormat.format(java.util.Date)",
+                Kind::Value,
+                "\"12:00 AM\"",
+                "\"12:00\\u202FAM\"",
+                false,
+            )
+        };
+        let seen = [
+            shown("c-000001", true),
+            shown("c-000001", true),
+            shown("c-000002", true),
+            shown("c-000003", false),
+        ];
+        assert_eq!(
+            changes[0].rows(&seen),
+            2,
+            "shown only is not a row of the gate"
+        );
+        assert_eq!(changes[0].rows(&[]), 0);
     }
 
     #[test]

@@ -238,7 +238,7 @@ fn check_details(
     );
     let table = stdout(out);
     assert!(
-        table.contains("\\u202FAM"),
+        table.contains("\\u202F"),
         "the invisible change is visible: {table}"
     );
     let md = std::fs::read_to_string(work.join("reports/lib2-vs-lib1.md")).unwrap();

@@ -70,8 +70,20 @@ fn a_temurin17_suite_on_temurin21_finds_the_known_changes_and_writes_valid_repor
     let out = difftest(dir.path(), &["replay", "--impl", "temurin21", "-j", "2"]);
     support::assert_exit(&out, 1);
     let table = stdout(&out);
-    assert!(table.contains("12:00\\u202FAM"), "{table}");
+    assert!(table.contains("' ' → '\\u202F'"), "{table}");
+    let rows: Vec<&str> = table.lines().filter(|l| l.starts_with('│')).collect();
+    assert!(rows.len() > 2, "{table}");
+    for line in table
+        .lines()
+        .filter(|l| l.starts_with(['┌', '│', '╞', '└']))
+    {
+        assert!(
+            line.chars().count() <= 100,
+            "wider than 100 columns: {line}"
+        );
+    }
     let report = report_json(dir.path(), "temurin21-vs-temurin17");
+    explain_lists_every_group_of_a_cause(dir.path(), &report);
     assert_eq!(report["schema_version"], 2);
     assert_eq!(report["checksum"].as_str().map(str::len), Some(16));
     let format =
@@ -117,6 +129,26 @@ fn a_temurin17_suite_on_temurin21_finds_the_known_changes_and_writes_valid_repor
         failures as u64,
         report["summary"]["differing"].as_u64().unwrap()
     );
+}
+
+/// `explain c-…` of a cause of several groups names each of them.
+fn explain_lists_every_group_of_a_cause(dir: &Path, report: &Value) {
+    let causes = report["causes"].as_array().expect("causes");
+    let cause = causes
+        .iter()
+        .find(|c| c["callees"].as_array().is_some_and(|m| m.len() > 1))
+        .unwrap_or_else(|| panic!("no cause of several groups: {causes:?}"));
+    let id = cause["id"].as_str().unwrap();
+    let out = difftest(dir, &["explain", id, "--no-rerun"]);
+    support::assert_exit(&out, 0);
+    let text = stdout(&out);
+    for member in cause["callees"].as_array().unwrap() {
+        let group = member["group"].as_str().unwrap();
+        assert!(
+            text.contains(group),
+            "{group} missing from explain {id}:\n{text}"
+        );
+    }
 }
 
 #[test]

@@ -65,6 +65,8 @@ pub fn run(global: &GlobalArgs, args: &BenchDetectionArgs) -> anyhow::Result<Exi
         for v in &variants {
             let seen = observe(global, args, &work, pair, v)?;
             let verdicts: Vec<_> = items.iter().map(|c| c.verdict(&seen)).collect();
+            let rows: Vec<usize> = items.iter().map(|c| c.rows(&seen)).collect();
+            print_rows(pair, &v.name, &items, &rows);
             write_evidence(&work.join(&v.name).join(pair), &items, &verdicts)?;
             columns.push(verdicts.iter().map(|v| v.0).collect::<Vec<_>>());
         }
@@ -177,6 +179,25 @@ fn mark(v: Verdict) -> &'static str {
         Verdict::Shown => "message only",
         Verdict::Missed => "-",
     }
+}
+
+/// How many table rows (causes) show each found change: the mean and the widest spread.
+fn print_rows(pair: &str, variant: &str, items: &[&KnownChange], rows: &[usize]) {
+    let found: Vec<(usize, &str)> = rows
+        .iter()
+        .zip(items)
+        .filter(|(n, _)| **n > 0)
+        .map(|(n, c)| (*n, c.id.as_str()))
+        .collect();
+    let Some(&(most, id)) = found.iter().max_by_key(|(n, _)| *n) else {
+        return;
+    };
+    let total: usize = found.iter().map(|(n, _)| n).sum();
+    println!(
+        "{pair} {variant}: rows per found change {:.2} ({total} rows for {} changes; at most {most}: {id})",
+        total as f64 / found.len() as f64,
+        found.len()
+    );
 }
 
 fn print_pair(

@@ -49,8 +49,8 @@ pub fn run(global: &GlobalArgs, args: &CompareArgs) -> anyhow::Result<Exit> {
     let reverse = replay_one(global, &record_b, a, &args.report_dir)?;
     let comparison = summarise(&forward, &reverse);
     let written = write(&comparison, &args.report_dir)?;
-    super::replay::print(std::slice::from_ref(&forward));
-    super::replay::print(std::slice::from_ref(&reverse));
+    super::replay::print(std::slice::from_ref(&forward), global.wide);
+    super::replay::print(std::slice::from_ref(&reverse), global.wide);
     println!("{}", summary_line(&comparison));
     eprintln!("difftest: wrote {}", written.display());
     Ok(exit_of(&[forward, reverse]))

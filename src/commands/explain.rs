@@ -4,7 +4,8 @@
 use super::{pool_config, store};
 use crate::cli::{ExplainArgs, GlobalArgs};
 use crate::exit::{Exit, bad_input};
-use crate::explain::{ExplainError, find, rerun};
+use crate::explain::{ExplainError, cause_groups, find, rerun};
+use crate::report::{GroupReport, Report};
 
 pub fn run(global: &GlobalArgs, args: &ExplainArgs) -> anyhow::Result<Exit> {
     let config = pool_config(&args.pool)?;
@@ -22,6 +23,7 @@ pub fn run(global: &GlobalArgs, args: &ExplainArgs) -> anyhow::Result<Exit> {
     println!("status:  {:?}, {} test(s)", g.status, g.tests);
     println!("REF ({}): {}", r.reference.name, g.ref_value);
     println!("TGT ({}): {}", r.target.name, g.tgt_value);
+    print_cause_groups(r, g);
     let (heading, lines) = crate::report::markdown::example_java(g);
     println!("\n{heading}:\n");
     for line in lines {
@@ -41,4 +43,30 @@ pub fn run(global: &GlobalArgs, args: &ExplainArgs) -> anyhow::Result<Exit> {
         println!("  {}: {}  ({verdict})", run.target, run.value);
     }
     Ok(Exit::Success)
+}
+
+/// The groups of the shown group's cause when it has more than one: id, tests, callee and
+/// both values, the shown one marked.
+fn print_cause_groups(r: &Report, shown: &GroupReport) {
+    let groups = cause_groups(r, shown);
+    if groups.len() < 2 {
+        return;
+    }
+    let tests: usize = groups.iter().map(|g| g.tests).sum();
+    println!(
+        "\ncause {}: {} groups, {tests} test(s); this one is marked >",
+        shown.cause,
+        groups.len()
+    );
+    for g in groups {
+        let mark = if g.id == shown.id { ">" } else { " " };
+        println!(
+            "{mark} {}  {:>6}  {}  {} → {}",
+            g.id,
+            g.tests,
+            g.callee,
+            crate::report::text::shorten(&g.ref_value, 40),
+            crate::report::text::shorten(&g.tgt_value, 40)
+        );
+    }
 }

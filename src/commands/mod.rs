@@ -38,7 +38,7 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<Exit> {
         Command::Targets(cmd) => targets::run(&cli.global, cmd),
         Command::Replay(args) => replay::run(&cli.global, &args),
         Command::Accept(args) => accept::run(&args),
-        Command::Report(args) => report::run(&args),
+        Command::Report(args) => report::run(&cli.global, &args),
         Command::Record(args) => record::run(&cli.global, *args),
         Command::Compare(args) => compare::run(&cli.global, &args),
         Command::Export(args) => export::run(&cli.global, args),

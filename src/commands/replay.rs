@@ -22,7 +22,7 @@ pub fn run(global: &GlobalArgs, args: &ReplayArgs) -> anyhow::Result<Exit> {
         }
         Err(e) => return Err(e),
     };
-    print(&reports);
+    print(&reports, global.wide);
     Ok(exit_of(&reports))
 }
 
@@ -99,10 +99,11 @@ pub fn exit_of(reports: &[Report]) -> Exit {
     }
 }
 
-/// Prints the table (one target) or the matrix (several), then summary lines and notes.
-pub fn print(reports: &[Report]) {
+/// Prints the table (one target; fitted to the terminal unless `wide`) or the matrix
+/// (several), then summary lines and notes.
+pub fn print(reports: &[Report], wide: bool) {
     let table = match reports {
-        [one] => table::groups_table(one),
+        [one] => table::groups_table(one, table::Width::for_stdout(wide)),
         many => matrix::matrix_table(many),
     };
     if !table.is_empty() {

@@ -9,7 +9,7 @@ use crate::report::Report;
 use crate::report::merge::merge;
 use std::collections::BTreeMap;
 
-pub fn run(args: &ReportArgs) -> anyhow::Result<Exit> {
+pub fn run(global: &crate::cli::GlobalArgs, args: &ReportArgs) -> anyhow::Result<Exit> {
     let mut by_target: BTreeMap<String, Vec<Report>> = BTreeMap::new();
     for path in &args.merge {
         let report = Report::read(path).map_err(|e| bad_input(e.to_string()))?;
@@ -26,6 +26,6 @@ pub fn run(args: &ReportArgs) -> anyhow::Result<Exit> {
         eprintln!("difftest: wrote {}", shown.join(", "));
         merged.push(report);
     }
-    print(&merged);
+    print(&merged, global.wide);
     Ok(exit_of(&merged))
 }

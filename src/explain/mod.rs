@@ -1,6 +1,6 @@
-//! `difftest explain ID`: one group (or the first group of a cause) of a replay report, for
-//! a person at a terminal — the minimized Java with the diverging line annotated, both
-//! recorded values, and a live rerun of the same sequence on the reference and on the
+//! `difftest explain ID`: one group (or the first group of a cause, with the list of all its
+//! groups) of a replay report, for a person at a terminal — the minimized Java with the
+//! diverging line annotated, both recorded values, and a live rerun of the same sequence on the reference and on the
 //! target now, so a reviewer sees whether the difference still shows.
 
 use crate::compare::{Site, Verdict, compare};
@@ -86,6 +86,18 @@ pub fn find(dir: &Path, id: &str) -> Result<Found, ExplainError> {
         id: id.to_string(),
         dir: dir.to_path_buf(),
     })
+}
+
+/// Every group of the cause `group` belongs to, most tests first (the group alone when it is
+/// a cause of its own).
+pub fn cause_groups<'a>(report: &'a Report, group: &GroupReport) -> Vec<&'a GroupReport> {
+    let mut groups: Vec<&GroupReport> = report
+        .groups
+        .iter()
+        .filter(|g| g.cause == group.cause)
+        .collect();
+    groups.sort_by(|a, b| (b.tests, &a.id).cmp(&(a.tests, &b.id)));
+    groups
 }
 
 /// The minimized sequence, else the example test from the suite.

@@ -26,36 +26,109 @@ pub fn label_of(g: &GroupReport, versions: &Versions) -> (Label, Option<String>)
     })
 }
 
-/// Sets every group's label, normalised change and cause id. A plain value difference
-/// whose changed text is that of a recognised group (`63` → `60` through another
-/// collection) joins that group's cause.
+/// Sets every group's label, normalised change and cause id. Value differences whose
+/// changed text is the same substitution (the same tokens removed and added) are one
+/// cause, whatever callee, container or rendering shows them: each joins the most telling
+/// label any of them earned ([`telling`]), so `63` → `60` through another collection, or a
+/// checksum a data change moved, lands under the one cause.
 pub fn label_groups(groups: &mut [GroupReport], versions: &Versions) {
     let labels: Vec<(Label, Option<String>)> =
         groups.iter().map(|g| label_of(g, versions)).collect();
-    let mut recognised: BTreeMap<String, (Label, Option<String>)> = BTreeMap::new();
-    for (g, (label, change)) in groups.iter().zip(&labels) {
-        if g.kind == crate::compare::Kind::Value
-            && *label != Label::ValueDiffers
-            && let Some(text) = super::text::change(&g.ref_value, &g.tgt_value)
-        {
-            recognised
-                .entry(text)
-                .or_insert_with(|| (*label, change.clone()));
+    let substitutions: Vec<Option<String>> = groups.iter().map(substitution).collect();
+    let mut best: BTreeMap<&str, (Label, Option<String>)> = BTreeMap::new();
+    for (sub, (label, change)) in substitutions.iter().zip(&labels) {
+        let Some(sub) = sub.as_deref() else { continue };
+        if *label == Label::ToolArtefact {
+            continue;
+        }
+        let slot = best.entry(sub).or_insert_with(|| (*label, change.clone()));
+        if telling(*label) < telling(slot.0) {
+            *slot = (*label, change.clone());
         }
     }
-    for (g, (label, change)) in groups.iter_mut().zip(labels) {
-        let (label, change) = match (&label, &change) {
-            (Label::ValueDiffers, Some(text)) => {
-                recognised.get(text).cloned().unwrap_or((label, change))
-            }
-            _ => (label, change),
-        };
+    let joined: Vec<(Label, Option<String>)> = substitutions
+        .iter()
+        .zip(labels)
+        .map(
+            |(sub, own)| match sub.as_deref().and_then(|s| best.get(s)) {
+                Some(b) if own.0 != Label::ToolArtefact && b.0 != Label::ValueDiffers => b.clone(),
+                _ => own,
+            },
+        )
+        .collect();
+    let joined = one_answer_per_method(groups, joined);
+    for (g, (label, change)) in groups.iter_mut().zip(joined) {
         g.cause = match &change {
             Some(c) => cause_id(label, c),
             None => g.id.clone(),
         };
         g.label = label;
         g.change = change;
+    }
+}
+
+/// Plain value differences of one method of a type and its nested types
+/// (`Spliterator.estimateSize()`, `Spliterator$OfInt.estimateSize()`) that now return the
+/// same value are one cause: the method changed, whatever the inputs gave before. The
+/// change names the method and the new value.
+fn one_answer_per_method(
+    groups: &[GroupReport],
+    joined: Vec<(Label, Option<String>)>,
+) -> Vec<(Label, Option<String>)> {
+    let key = |g: &GroupReport, label: Label| {
+        let plain = label == Label::ValueDiffers && g.kind == crate::compare::Kind::Value;
+        plain.then(|| format!("{} now returns {}", outer_method(&g.callee), g.tgt_value))
+    };
+    let mut count: BTreeMap<String, usize> = BTreeMap::new();
+    for (g, (label, _)) in groups.iter().zip(&joined) {
+        if let Some(k) = key(g, *label) {
+            *count.entry(k).or_default() += 1;
+        }
+    }
+    groups
+        .iter()
+        .zip(joined)
+        .map(|(g, (label, change))| match key(g, label) {
+            Some(k) if count[&k] > 1 => (label, Some(k)),
+            _ => (label, change),
+        })
+        .collect()
+}
+
+/// A callee with its class's nested part dropped: `java.util.Spliterator$OfInt.estimateSize()`
+/// → `java.util.Spliterator.estimateSize()`.
+fn outer_method(callee: &str) -> String {
+    let (head, params) = callee.split_once('(').unwrap_or((callee, ""));
+    let (class, method) = head.rsplit_once('.').unwrap_or(("", head));
+    let outer = class.split('$').next().unwrap_or(class);
+    let open = if callee.contains('(') { "(" } else { "" };
+    format!("{outer}.{method}{open}{params}")
+}
+
+/// The substitution a value difference makes (its changed hunks), when distinctive (see
+/// [`super::text::change`]) and not only words: `true` → `false` or one enum constant for
+/// another says nothing about which change caused it. `None` for other kinds of difference.
+fn substitution(g: &GroupReport) -> Option<String> {
+    if g.kind != crate::compare::Kind::Value {
+        return None;
+    }
+    let sub = super::text::change(&g.ref_value, &g.tgt_value)?;
+    let words_only = sub
+        .split([' ', '-', '+'])
+        .all(|w| w.chars().all(|c| c.is_ascii_alphabetic()));
+    (!words_only).then_some(sub)
+}
+
+/// How much a label says about a substitution it shares with other groups, lower first: a
+/// named data version, then the text rules, then a hash, and a plain difference last.
+fn telling(label: Label) -> u8 {
+    match label {
+        Label::DataVersion => 0,
+        Label::Rendering | Label::Invisible | Label::LastPlace => 1,
+        Label::HashOnly => 2,
+        Label::ToolArtefact => 4,
+        Label::ValueDiffers => 5,
+        _ => 3,
     }
 }
 

@@ -78,11 +78,155 @@ fn distinct(s: &super::Summary) -> String {
     }
 }
 
-/// The table of one report, one row per cause (empty string when there is no group).
-pub fn groups_table(report: &Report) -> String {
+/// How wide the table on stdout may be.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Width {
+    /// At most this many columns, one line per cause, long texts cut with `…`.
+    Fit(usize),
+    /// Every column in full (`--wide`): method, both values and the example.
+    Wide,
+}
+
+/// Columns of the fitted table when stdout is not a terminal.
+pub const FIT: usize = 100;
+/// The widest a terminal's width makes the fitted table.
+const FIT_MAX: usize = 160;
+
+impl Width {
+    /// `--wide`, else the terminal's width (at most [`FIT_MAX`]) when stdout is one, else
+    /// [`FIT`] columns.
+    pub fn for_stdout(wide: bool) -> Width {
+        if wide {
+            return Width::Wide;
+        }
+        let terminal = Table::new().width().map(usize::from);
+        Width::Fit(terminal.map_or(FIT, |w| w.clamp(60, FIT_MAX)))
+    }
+}
+
+/// The table of one report, one row per cause (empty string when there is no group):
+/// fitted to a width, or in full.
+pub fn groups_table(report: &Report, width: Width) -> String {
     if report.groups.is_empty() {
         return String::new();
     }
+    let mut text = match width {
+        Width::Fit(columns) => fitted_table(report, columns),
+        Width::Wide => wide_table(report),
+    };
+    if report.causes.len() > ROWS {
+        let more = report.causes.len() - ROWS;
+        text.push_str(&format!(
+            "\n… and {more} more cause(s): see {}.md",
+            report.stem()
+        ));
+    }
+    text
+}
+
+/// One line per cause in at most `columns` columns: id, status, tests, callees, and the
+/// kind of change with the change in a few words, cut with `…` to fit.
+fn fitted_table(report: &Report, columns: usize) -> String {
+    let header = ["cause", "status", "tests", "callees", "change"];
+    let rows: Vec<[String; 5]> = report
+        .causes
+        .iter()
+        .take(ROWS)
+        .map(|c| {
+            [
+                c.id.clone(),
+                status_cell(report, c),
+                c.tests.to_string(),
+                c.callees.len().to_string(),
+                change_words(c),
+            ]
+        })
+        .collect();
+    let widest = |i: usize| {
+        rows.iter()
+            .map(|r| r[i].chars().count())
+            .chain([header[i].len()])
+            .max()
+            .unwrap_or(0)
+    };
+    // Each column costs its text, a space either side and a border.
+    let fixed: usize = (0..4).map(|i| widest(i) + 3).sum::<usize>() + 4;
+    let room = columns.saturating_sub(fixed).max(12);
+    let mut table = Table::new();
+    table
+        .load_preset(UTF8_FULL_CONDENSED)
+        .set_content_arrangement(ContentArrangement::Dynamic)
+        .set_width(u16::try_from(columns).unwrap_or(u16::MAX))
+        .set_header(header.map(String::from).to_vec());
+    for mut row in rows {
+        row[4] = cut(&row[4], room);
+        table.add_row(row.to_vec());
+    }
+    for i in [2, 3] {
+        if let Some(col) = table.column_mut(i) {
+            col.set_cell_alignment(comfy_table::CellAlignment::Right);
+        }
+    }
+    table.to_string()
+}
+
+/// The change of a cause in a few words: its kind of change and normalised change when a
+/// rule named it, else the first callee (simple class name) and its two values.
+pub(crate) fn change_words(c: &CauseReport) -> String {
+    let label = label_cell(c);
+    let named = matches!(
+        c.label,
+        Label::DataVersion
+            | Label::PermittedNarrowing
+            | Label::Invisible
+            | Label::Rendering
+            | Label::LastPlace
+            | Label::HashOnly
+    );
+    if let (true, Some(change)) = (named, &c.change) {
+        return match c.label {
+            Label::DataVersion | Label::PermittedNarrowing | Label::Invisible => label,
+            _ => format!("{label}: {change}"),
+        };
+    }
+    let callee = c.callees.first().map_or("", |m| m.callee.as_str());
+    format!(
+        "{label}: {} {} → {}",
+        simple_callee(callee),
+        shorten(&c.ref_value, 24),
+        shorten(&c.tgt_value, 24)
+    )
+}
+
+/// `java.util.Collection.size()` → `Collection.size()`; a parameter list shows as `(…)`.
+fn simple_callee(callee: &str) -> String {
+    let (head, params) = callee.split_once('(').unwrap_or((callee, ")"));
+    let mut parts: Vec<&str> = head.split('.').collect();
+    let first_class = parts
+        .iter()
+        .position(|p| p.starts_with(|c: char| c.is_ascii_uppercase()))
+        .unwrap_or(0);
+    parts.drain(..first_class);
+    let args = if params == ")" { "()" } else { "(…)" };
+    if callee.contains('(') {
+        format!("{}{args}", parts.join("."))
+    } else {
+        parts.join(".")
+    }
+}
+
+/// At most `max` characters: the start of `s`, and `…` where it was cut. Values are shown
+/// escaped to printable ASCII ([`super::text::visible`]), so the marker is never their text.
+pub(crate) fn cut(s: &str, max: usize) -> String {
+    if s.chars().count() <= max {
+        return s.to_string();
+    }
+    let kept: String = s.chars().take(max.saturating_sub(1)).collect();
+    format!("{kept}…")
+}
+
+/// Every column in full: the method, both values and the example (`--wide`).
+fn wide_table(report: &Report) -> String {
     let header = ["cause", "status", "method", "kind of change"]
         .iter()
         .map(|s| s.to_string())
@@ -112,15 +256,7 @@ pub fn groups_table(report: &Report) -> String {
             example,
         ]);
     }
-    let mut text = table.to_string();
-    if report.causes.len() > ROWS {
-        let more = report.causes.len() - ROWS;
-        text.push_str(&format!(
-            "\n… and {more} more cause(s): see {}.md",
-            report.stem()
-        ));
-    }
-    text
+    table.to_string()
 }
 
 /// `#12 (9→3 stmts)`: the example and its size before and after minimization.

@@ -206,7 +206,7 @@ fn the_matrix_names_the_odd_one_out() {
         t.status = TestStatus::Pass;
         t.detail_mut().group = None;
     }
-    println!("{}", table::groups_table(&a));
+    println!("{}", table::groups_table(&a, table::Width::Fit(table::FIT)));
     println!("{}", table::summary_line(&a));
     let table = matrix::matrix_table(&[a, b, c]);
     println!("{table}");
@@ -249,6 +249,133 @@ fn the_matrix_shows_a_cause_of_the_same_kind_on_another_target_by_its_value() {
         .unwrap();
     assert!(line.contains(&format!("as {other}: ")), "{table}");
     assert!(!line.contains("differs earlier"), "{table}");
+}
+
+/// A new value-difference group like the fake report's first, with its own callee and
+/// values and no example Java.
+fn value_group(
+    template: &GroupReport,
+    id: &str,
+    callee: &str,
+    old: &str,
+    new: &str,
+) -> GroupReport {
+    GroupReport {
+        id: id.into(),
+        callee: callee.into(),
+        kind: crate::compare::Kind::Value,
+        status: GroupStatus::New,
+        ref_value: old.into(),
+        tgt_value: new.into(),
+        example_java: vec![],
+        minimized: None,
+        ..template.clone()
+    }
+}
+
+#[test]
+fn one_substitution_is_one_cause_whatever_callee_or_container_shows_it() {
+    let r = report_of(&suite(), None, &AcceptedList::default(), false);
+    let make = |id: &str, callee: &str, old: &str, new: &str| {
+        value_group(&r.groups[0], id, callee, old, new)
+    };
+    let mut groups = vec![
+        make(
+            "g-000001",
+            "java.util.TreeMap.toString()",
+            "\"{2023c=Z[+06:00]}\"",
+            "\"{2025b=Z[+06:00]}\"",
+        ),
+        make(
+            "g-000002",
+            "java.util.Hashtable.toString()",
+            "\"{2023c=Z[-07:00]}\"",
+            "\"{2025b=Z[-07:00]}\"",
+        ),
+        make(
+            "g-000003",
+            "java.util.TimeZone.getRawOffset()",
+            "-3600000",
+            "-7200000",
+        ),
+        make(
+            "g-000004",
+            "java.util.List.toString()",
+            "\"[-3600000]\"",
+            "\"[-7200000]\"",
+        ),
+        make(
+            "g-000005",
+            "java.lang.Character.isLetter(int)",
+            "false",
+            "true",
+        ),
+        make("g-000006", "p.Q.isOpen()", "false", "true"),
+    ];
+    let versions = crate::triage::label::Versions {
+        reference: [("tzdata".to_string(), "2023c".to_string())].into(),
+        target: [("tzdata".to_string(), "2025b".to_string())].into(),
+    };
+    cause::label_groups(&mut groups, &versions);
+    let causes: Vec<&str> = groups.iter().map(|g| g.cause.as_str()).collect();
+    assert_eq!(causes[0], causes[1], "a version in two containers");
+    assert_eq!(causes[0], causes[2], "one data change");
+    assert_eq!(causes[2], causes[3], "the same substitution in a list");
+    assert_ne!(causes[4], causes[5], "true → false names no cause");
+    assert_eq!(groups[5].label, crate::triage::label::Label::ValueDiffers);
+    assert_eq!(
+        groups[0].change.as_deref(),
+        Some("time-zone data 2023c → 2025b")
+    );
+    assert_eq!(cause::causes(&groups).len(), 3);
+    let mut spliterators = vec![
+        make(
+            "g-000007",
+            "java.util.Spliterator.estimateSize()",
+            "1",
+            "4611686018427387903",
+        ),
+        make(
+            "g-000008",
+            "java.util.Spliterator$OfInt.estimateSize()",
+            "100",
+            "4611686018427387903",
+        ),
+        make(
+            "g-000009",
+            "java.util.List.size()",
+            "1",
+            "4611686018427387903",
+        ),
+    ];
+    cause::label_groups(&mut spliterators, &versions);
+    let causes: Vec<&str> = spliterators.iter().map(|g| g.cause.as_str()).collect();
+    assert_eq!(
+        causes[0], causes[1],
+        "one method of a type and its nested type, one answer"
+    );
+    assert_ne!(causes[0], causes[2], "another method");
+}
+
+#[test]
+fn the_fitted_table_has_one_line_per_cause_within_its_width() {
+    let mut r = report_of(&suite(), None, &AcceptedList::default(), false);
+    let long = format!("\"{}\"", "x".repeat(300));
+    let wide_callee = format!("p.{}.m(int,long,java.lang.String)", "Long".repeat(30));
+    let mut extra = value_group(&r.groups[0], "g-00000a", &wide_callee, &long, "\"y\"");
+    extra.cause = "g-00000a".into();
+    r.groups.push(extra);
+    r.causes = cause::causes(&r.groups);
+    for columns in [100, 80] {
+        let table = table::groups_table(&r, table::Width::Fit(columns));
+        let widest = table.lines().map(|l| l.chars().count()).max().unwrap_or(0);
+        assert!(widest <= columns, "{widest} > {columns}:\n{table}");
+        let rows = table.lines().filter(|l| l.starts_with('│')).count();
+        assert_eq!(rows, r.causes.len().min(table::ROWS) + 1, "{table}");
+        assert!(table.contains('…'), "a cut value is marked:\n{table}");
+    }
+    let wide = table::groups_table(&r, table::Width::Wide);
+    assert!(wide.lines().any(|l| l.chars().count() > 100), "{wide}");
 }
 
 #[test]

@@ -157,6 +157,43 @@ pub fn hunks(old: &str, new: &str) -> Vec<(String, String)> {
         .collect()
 }
 
+/// One changed stretch of a word diff with where it sits: the removed text at byte
+/// `old_at` of the old value, the added text at byte `new_at` of the new one.
+pub struct HunkSpan {
+    pub gone: String,
+    pub added: String,
+    pub old_at: usize,
+    pub new_at: usize,
+}
+
+/// The changed stretches of a word diff from `old` to `new`, with their byte offsets.
+pub fn hunk_spans(old: &str, new: &str) -> Vec<HunkSpan> {
+    let (a, b) = (tokens(old), tokens(new));
+    let (mut old_at, mut new_at) = (0, 0);
+    let mut out = Vec::new();
+    for stretch in stretches(&a, &b) {
+        match stretch {
+            Stretch::Same(same) => {
+                let len: usize = same.iter().map(|t| t.len()).sum();
+                old_at += len;
+                new_at += len;
+            }
+            Stretch::Changed(gone, added) => {
+                let (gone, added) = (gone.concat(), added.concat());
+                out.push(HunkSpan {
+                    old_at,
+                    new_at,
+                    gone: gone.clone(),
+                    added: added.clone(),
+                });
+                old_at += gone.len();
+                new_at += added.len();
+            }
+        }
+    }
+    out
+}
+
 /// How many characters a token shows as: an escape sequence counts as one.
 fn weight(token: &str) -> usize {
     if token.starts_with('\\') {

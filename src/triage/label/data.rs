@@ -1,5 +1,5 @@
 //! The *data version* rule: which family of implementation data (Unicode, locale, time
-//! zones, currencies) a value difference reads, from the callee and the example's classes,
+//! zones, currencies, the security providers' catalogue) a value difference reads, from the callee and the example's classes,
 //! and — where both implementations report that family's data version — which versions.
 
 use super::Evidence;
@@ -41,6 +41,42 @@ pub(super) fn versioned_change(family: &str, versions: Option<&Versions>) -> Opt
     }
 }
 
+/// A data version the two implementations report, changed, that the diff itself shows: a
+/// changed stretch of the values covers the reference's version in the old text and the
+/// target's in the new (`{2023c=…}` → `{2025b=…}`, `Unicode 13.0` → `Unicode 15.0`). The
+/// change is that family's version pair, whatever callee, container or rendering shows it.
+/// Versions shorter than 3 characters or without a digit are too common to tell.
+pub(super) fn version_in_diff(e: &Evidence) -> Option<String> {
+    let v = e.versions?;
+    let hunks = crate::report::text::hunk_spans(e.ref_value, e.tgt_value);
+    FAMILY_VERSIONS.iter().find_map(|(family, key)| {
+        let (a, b) = (v.reference.get(*key)?, v.target.get(*key)?);
+        let telling = |s: &str| s.len() >= 3 && s.chars().any(|c| c.is_ascii_digit());
+        if a == b || !telling(a) || !telling(b) {
+            return None;
+        }
+        let shown = hunks.iter().any(|h| {
+            let old = h.old_at..h.old_at + h.gone.len();
+            let new = h.new_at..h.new_at + h.added.len();
+            covers(e.ref_value, a, &old) && covers(e.tgt_value, b, &new)
+        });
+        shown.then(|| format!("{family} {a} → {b}"))
+    })
+}
+
+/// Whether an occurrence of `word` in `text` overlaps the byte range `span` (a pure
+/// insertion or removal has an empty range: it must then sit inside the word).
+fn covers(text: &str, word: &str, span: &std::ops::Range<usize>) -> bool {
+    text.match_indices(word).any(|(at, _)| {
+        let end = at + word.len();
+        if span.is_empty() {
+            at < span.start && span.start < end
+        } else {
+            span.start < end && at < span.end
+        }
+    })
+}
+
 /// Families of implementation data, and the classes that read them.
 const DATA_FAMILIES: &[(&str, &[&str])] = &[
     ("currency data", &["java.util.Currency"]),
@@ -72,6 +108,10 @@ const DATA_FAMILIES: &[(&str, &[&str])] = &[
             "java.text.Collator",
             "java.text.RuleBasedCollator",
         ],
+    ),
+    (
+        "security providers",
+        &["java.security.Provider", "java.security.Security"],
     ),
 ];
 
@@ -132,6 +172,9 @@ const DATA_METHODS: &[(&str, &str)] = &[
     ("getAvailableCurrencies", "currency data"),
     ("getAvailableZoneIds", "time-zone data"),
     ("getAvailableIDs", "time-zone data"),
+    ("getProvider", "security providers"),
+    ("getProviders", "security providers"),
+    ("getAlgorithms", "security providers"),
 ];
 
 /// Where `text` first *uses* `class`: calls a static method or constructor of it (or of a

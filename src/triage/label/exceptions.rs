@@ -39,7 +39,10 @@ pub(super) fn tool_artefact(e: &Evidence) -> Option<String> {
 pub(super) fn other_change(e: &Evidence) -> Option<String> {
     let side = |o: Option<&Observed>| match o {
         Some(Observed::Threw { class, message, .. }) => {
-            let m = message.as_deref().map(mask_digits).unwrap_or_default();
+            let m = message
+                .as_deref()
+                .map(|m| mask_digits(&mask_named_detail(m)))
+                .unwrap_or_default();
             format!("{class}: {m}")
         }
         Some(Observed::Missing { what }) => format!("missing {what}"),
@@ -60,6 +63,24 @@ pub(super) fn other_change(e: &Evidence) -> Option<String> {
             _ => None,
         }),
         _ => None,
+    }
+}
+
+/// A message that ends by naming the call's argument (`Unsupported field: QuarterOfYear`)
+/// with that name as `#`: a one-word detail (a name, qualified or not) after the last `: `.
+/// Other messages stay as they are.
+fn mask_named_detail(message: &str) -> String {
+    let Some((head, tail)) = message.rsplit_once(": ") else {
+        return message.to_string();
+    };
+    let word = !tail.is_empty()
+        && tail
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '$' | '.'));
+    if word {
+        format!("{head}: #")
+    } else {
+        message.to_string()
     }
 }
 

@@ -1,50 +1,77 @@
-//! The *hash only* rule: a hash code, a hash-like hex word, or the order of a hash-based
-//! collection is all that differs.
+//! The *hash only* rule: a hash code, an identity hash, or the order of a hash-based
+//! collection is all that differs. The label is earned by what the value is — the result of
+//! a hashing method, a field named as a hash, an identity hash in `Class@hex` — never by a
+//! word that merely looks hexadecimal (a tz version `2023c`, a data checksum).
 
 use super::Evidence;
 
-/// Only a hash differs: the callee is a `hashCode()` (or `Objects.hash…`/`Arrays.hashCode`)
-/// and both are integers — one change for every class, as hash codes are unspecified beyond
-/// their consistency with `equals` — or every changed word is a
-/// hex hash-like word (`0x1401ad8b`, `@1b6d3586`) — the change is the reference text with
-/// those words masked (`hex hash words in "[checksum=#]"`), so the same text with other hashes
-/// on other targets is the same change.
+/// Only a hash differs: the callee is a hashing method (`hashCode`, `Objects.hash`,
+/// `identityHashCode`) or a field named as a hash (`hash`, `hashCode`) and both are
+/// integers — one change for every class, as hash codes are unspecified beyond their
+/// consistency with `equals` — or every changed word is an identity hash (`@1b6d3586`) or
+/// the value of a field named as a hash (`hash=0x1401ad8b`) — the change is the reference
+/// text with those words masked (`hash words in "[hash=#]"`), so the same text with other
+/// hashes on other targets is the same change.
 pub(super) fn hash_only(e: &Evidence) -> Option<String> {
     let method = e.callee.split('(').next().unwrap_or(e.callee);
     let (class, name) = method.rsplit_once('.').unwrap_or(("", method));
     let integers = e.ref_value.parse::<i64>().is_ok() && e.tgt_value.parse::<i64>().is_ok();
-    let hashing = name == "hashCode" || name == "hash" || name == "identityHashCode";
-    if hashing && integers && !class.is_empty() {
+    if is_hashing(name) && integers && !class.is_empty() {
         return Some("hashCode() values".to_string());
     }
     if reordered(class, e.ref_value, e.tgt_value) {
         return Some("hash order: the same entries in another order".to_string());
     }
-    let hunks = crate::report::text::hunks(e.ref_value, e.tgt_value);
-    let hashlike = |w: &str| {
-        let hex = w
-            .strip_prefix("0x")
-            .or_else(|| w.strip_prefix('@'))
-            .unwrap_or(w);
-        hex.len() >= 5
-            && hex.chars().all(|c| c.is_ascii_hexdigit())
-            && (w.starts_with("0x") || hex.chars().any(|c| c.is_ascii_alphabetic()))
+    hash_words(e.ref_value, e.tgt_value)
+}
+
+/// Whether a method or field name says its value is a hash: `hashCode`, `hash`,
+/// `identityHashCode`, `deepHashCode`, a `hash` field.
+pub(super) fn is_hashing(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    lower == "hash" || lower.ends_with("hashcode")
+}
+
+/// Every changed word is a hash by its place in the text: right after `@` (the identity
+/// hash `Object.toString()` prints) or after `hash=`/`hashCode=`/`hash: ` (a field named as
+/// a hash). The change is the reference text with those words masked.
+fn hash_words(old: &str, new: &str) -> Option<String> {
+    let hunks = crate::report::text::hunk_spans(old, new);
+    let hex = |w: &str| {
+        let digits = w.strip_prefix("0x").unwrap_or(w);
+        !digits.is_empty() && digits.chars().all(|c| c.is_ascii_hexdigit())
     };
+    let placed = |text: &str, at: usize, word: &str| hex(word) && names_a_hash(&text[..at]);
     let all_hash = !hunks.is_empty()
-        && hunks.iter().all(|(gone, added)| {
-            !gone.is_empty() && !added.is_empty() && hashlike(gone) && hashlike(added)
-        });
-    all_hash.then(|| {
-        let masked = hunks
+        && hunks
             .iter()
-            .fold(e.ref_value.to_string(), |text, (gone, _)| {
-                text.replacen(gone.as_str(), "#", 1)
-            });
+            .all(|h| placed(old, h.old_at, &h.gone) && placed(new, h.new_at, &h.added));
+    all_hash.then(|| {
+        let mut masked = old.to_string();
+        for h in hunks.iter().rev() {
+            masked.replace_range(h.old_at..h.old_at + h.gone.len(), "#");
+        }
         format!(
-            "hex hash words in {}",
+            "hash words in {}",
             crate::report::text::shorten(&masked, 80)
         )
     })
+}
+
+/// Whether the text before a word places it as a hash: `…@`, `…hash=`, `…hashCode=`,
+/// `…hash: ` (any case).
+fn names_a_hash(before: &str) -> bool {
+    if before.ends_with('@') {
+        return true;
+    }
+    let trimmed = before.trim_end_matches([' ', '=', ':']);
+    if trimmed.len() == before.len() {
+        return false;
+    }
+    let name_start = trimmed
+        .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .map_or(0, |i| i + 1);
+    is_hashing(&trimmed[name_start..])
 }
 
 /// The same entries in another order: a map's `{k=v, …}` text, or the `[…]` text of a class

@@ -22,7 +22,7 @@ use crate::compare::Kind;
 use crate::sequence::Observed;
 use classpath::classpath;
 pub use data::Versions;
-use data::{data_families, versioned_change};
+use data::{data_families, version_in_diff, versioned_change};
 use exceptions::{other_change, permitted_narrowing, tool_artefact};
 use hash::hash_only;
 use rendering::{invisible, last_place, rendering};
@@ -40,7 +40,8 @@ pub enum Label {
     /// Counts and contents of implementation data: Unicode, locale (CLDR), time zones,
     /// currencies.
     DataVersion,
-    /// Only a hash code (or a hash-like hex word) differs.
+    /// Only a hash differs: a hashing method's result, a field named as a hash, an identity
+    /// hash (`@1b6d3586`), or the order of a hash-based collection.
     HashOnly,
     /// Floating-point results a few units in the last place apart (an intrinsic against
     /// portable code, as the `Math` contracts allow).
@@ -152,26 +153,49 @@ pub fn classify(e: &Evidence) -> (Label, Option<String>) {
     if let Some(change) = invisible(e.ref_value, e.tgt_value) {
         return (Label::Invisible, Some(change));
     }
+    if let Some(change) = version_in_diff(e) {
+        return (Label::DataVersion, Some(change));
+    }
     if let Some(change) = rendering(e) {
         return (Label::Rendering, Some(change));
     }
     if let Some(change) = hash_only(e) {
-        return (Label::HashOnly, Some(change));
+        // The hash code of a value built from changed data is that data's change.
+        let of_data = hash_code_of_data(e);
+        return match of_data {
+            Some(data) => (Label::DataVersion, Some(data)),
+            None => (Label::HashOnly, Some(change)),
+        };
     }
     if let Some(change) = last_place(e) {
         return (Label::LastPlace, Some(change));
     }
-    // The first family the reported data versions do not rule out.
-    let families = data_families(e);
-    if let Some(change) = families
-        .iter()
-        .find_map(|f| versioned_change(f, e.versions))
-    {
+    if let Some(change) = data_change(e) {
         return (Label::DataVersion, Some(change));
     }
     // Otherwise the changed text, when distinctive, is the change (as for `same_change_as`).
     let change = crate::report::text::change(e.ref_value, e.tgt_value);
     (Label::ValueDiffers, change)
+}
+
+/// The change of the first data family the example reads that the reported data versions
+/// do not rule out.
+fn data_change(e: &Evidence) -> Option<String> {
+    data_families(e)
+        .iter()
+        .find_map(|f| versioned_change(f, e.versions))
+}
+
+/// The data change behind a `hashCode()` result, when the callee hashes and the example
+/// reads data whose versions differ (or are not reported): a container's hash is shown under
+/// the cause of what it contains.
+fn hash_code_of_data(e: &Evidence) -> Option<String> {
+    let method = e.callee.split('(').next().unwrap_or(e.callee);
+    let name = method.rsplit('.').next().unwrap_or(method);
+    if !hash::is_hashing(name) {
+        return None;
+    }
+    data_change(e)
 }
 
 /// The stable id of a cause: `c-` and six hex digits of a 64-bit FNV-1a hash of the label's

@@ -97,31 +97,61 @@ fn invisible_characters_and_spaces_are_one_change() {
 }
 
 #[test]
-fn hashes_and_hash_like_words() {
+fn hash_only_is_earned_by_what_the_value_is() {
     let h = label(
-        "java.text.DateFormatSymbols.hashCode()",
+        "java.util.AbstractMap.hashCode()",
         "int",
         "274641252",
         "-1511157762",
         &[],
     );
     assert_eq!(h, (Label::HashOnly, Some("hashCode() values".into())));
-    let t = label(
+    let field = label("p.K.hash", "int", "12", "13", &[]);
+    assert_eq!(field.0, Label::HashOnly, "a field named as a hash");
+    let identity = label(
+        "X.toString()",
+        "java.lang.String",
+        "java.lang.Object@1b6d3586",
+        "java.lang.Object@4e3f7184",
+        &[],
+    );
+    assert_eq!(identity.0, Label::HashOnly, "an identity hash");
+    let other = label(
+        "X.toString()",
+        "java.lang.String",
+        "java.lang.Object@1b6d3586",
+        "java.lang.Object@d74f9ae",
+        &[],
+    );
+    assert_eq!(identity, other, "other hashes in the same text: one change");
+    let named = label(
+        "X.toString()",
+        "java.lang.String",
+        "[hash=0x1401ad8b]",
+        "[hash=0x4e3f7184]",
+        &[],
+    );
+    assert_eq!(named.0, Label::HashOnly, "the value of a field named hash");
+    let checksum = label(
         "X.toString()",
         "java.lang.String",
         "[checksum=0x1401ad8b]",
         "[checksum=0x4e3f7184]",
         &[],
     );
-    assert_eq!(t.0, Label::HashOnly);
-    let other = label(
-        "X.toString()",
+    assert_eq!(
+        checksum.0,
+        Label::ValueDiffers,
+        "a checksum is not a hash because it looks hexadecimal"
+    );
+    let version = label(
+        "java.util.TreeMap.firstKey()",
         "java.lang.String",
-        "[checksum=0x1401ad8b]",
-        "[checksum=0xd74f9ae]",
+        "2023c",
+        "2025b",
         &[],
     );
-    assert_eq!(t, other, "other hashes in the same text: one change");
+    assert_eq!(version.0, Label::ValueDiffers, "nor is a tz version");
     let map = label(
         "java.util.Hashtable.toString()",
         "java.lang.String",
@@ -207,11 +237,125 @@ fn data_classes_make_a_data_version() {
         &[],
     );
     assert_eq!(u.1.as_deref(), Some("Unicode data"));
+    let providers = [
+        "var v0 = javax.crypto.KeyAgreement.getInstance(\"X25519\");",
+        "var v1 = ((javax.crypto.KeyAgreement) v0).getProvider();",
+        "var v2 = java.util.Map.copyOf((java.util.Map) v1);",
+    ];
+    let p = label("java.util.Map.size()", "int", "154", "158", &providers);
+    assert_eq!(p, (Label::DataVersion, Some("security providers".into())));
+    let algorithms = ["var v0 = java.security.Security.getAlgorithms(\"KeyFactory\");"];
+    let a = label("java.util.TreeSet.size()", "int", "11", "12", &algorithms);
+    assert_eq!(a, p, "the catalogue read through Security or a Provider");
     assert!(!mentions("java.lang.CharacterData", "java.lang.Character"));
     assert!(mentions(
         "java.lang.Character$UnicodeScript",
         "java.lang.Character"
     ));
+}
+
+/// Classifies a value difference of `callee` (shown as `a` → `b`) read in `java`, with
+/// Temurin 17 → 21's reported data versions.
+fn label_with_versions(callee: &str, a: &str, b: &str, java: &[&str]) -> (Label, Option<String>) {
+    let versions = Versions {
+        reference: [("tzdata", "2023c"), ("unicode", "13.0")]
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .into(),
+        target: [("tzdata", "2025b"), ("unicode", "15.0")]
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .into(),
+    };
+    let (x, y) = (value("java.lang.String", a), value("java.lang.String", b));
+    let java: Vec<String> = java.iter().map(|s| s.to_string()).collect();
+    classify(&Evidence {
+        callee,
+        kind: Kind::Value,
+        expected: Some(&x),
+        actual: Some(&y),
+        ref_value: a,
+        tgt_value: b,
+        java: &java,
+        versions: Some(&versions),
+    })
+}
+
+#[test]
+fn a_data_version_in_the_diff_names_the_change_whatever_shows_it() {
+    let tz = (
+        Label::DataVersion,
+        Some("time-zone data 2023c → 2025b".to_string()),
+    );
+    let shown_by = [
+        (
+            "java.util.TreeMap.toString()",
+            "{2023c=ZoneRules[currentStandardOffset=+06:00]}",
+        ),
+        (
+            "java.util.Set.toString()",
+            "[2023c=ZoneRules[currentStandardOffset=+03:00]]",
+        ),
+        (
+            "java.util.AbstractMap$SimpleImmutableEntry.getKey()",
+            "\"2023c\"",
+        ),
+        ("java.util.NavigableSet.toString()", "[2023c]"),
+        (
+            "java.lang.annotation.Annotation.toString()",
+            "@A(value=\"2023c\")",
+        ),
+    ];
+    for (callee, old) in shown_by {
+        let new = old.replace("2023c", "2025b");
+        assert_eq!(label_with_versions(callee, old, &new, &[]), tz, "{callee}");
+    }
+    let unicode = label_with_versions("p.Q.toString()", "Unicode 13.0", "Unicode 15.0", &[]);
+    assert_eq!(
+        unicode,
+        (Label::DataVersion, Some("Unicode data 13.0 → 15.0".into())),
+        "a version whose changed part is only some of its tokens"
+    );
+    let elsewhere = label_with_versions("p.Q.toString()", "2023c: 1", "2023c: 2", &[]);
+    assert_eq!(
+        elsewhere.0,
+        Label::ValueDiffers,
+        "a version the diff does not change names nothing"
+    );
+}
+
+#[test]
+fn a_checksum_or_hash_of_changed_data_is_that_data_change() {
+    let unicode = Some("Unicode data 13.0 → 15.0".to_string());
+    let checksum = label_with_versions(
+        "java.text.BreakIterator.toString()",
+        "[checksum=0x1401ad8b]",
+        "[checksum=0x4e3f7184]",
+        &[],
+    );
+    assert_eq!(checksum, (Label::DataVersion, unicode.clone()));
+    let hash = label_with_versions(
+        "java.text.BreakIterator.hashCode()",
+        "1719620444",
+        "-1117910979",
+        &[],
+    );
+    assert_eq!(
+        hash,
+        (Label::DataVersion, unicode),
+        "a hash of changed data"
+    );
+    let container = label_with_versions(
+        "java.util.NavigableMap.hashCode()",
+        "47655749",
+        "47655808",
+        &["var v0 = java.time.zone.ZoneRulesProvider.getVersions(\"UTC\");"],
+    );
+    assert_eq!(
+        container.1.as_deref(),
+        Some("time-zone data 2023c → 2025b"),
+        "a container's hash goes under what it contains"
+    );
+    let plain = label_with_versions("java.util.AbstractMap.hashCode()", "1", "2", &[]);
+    assert_eq!(plain.0, Label::HashOnly, "no data read: a hash");
 }
 
 #[test]
@@ -251,6 +395,38 @@ fn exceptions_and_artefacts() {
         what: "invalid call: java.lang.IllegalArgumentException: argument type mismatch".into(),
     };
     assert_eq!(ev(Kind::Missing, &cce, &bridge).0, Label::ToolArtefact);
+    let unsupported = |field: &str| Observed::Threw {
+        class: "java.time.temporal.UnsupportedTemporalTypeException".into(),
+        message: Some(format!("Unsupported field: {field}")),
+    };
+    let returns = value("long", "1");
+    let quarter = ev(
+        Kind::NormalVsException,
+        &unsupported("QuarterOfYear"),
+        &returns,
+    );
+    let week = ev(
+        Kind::NormalVsException,
+        &unsupported("WeekBasedYear"),
+        &returns,
+    );
+    assert_eq!(
+        quarter, week,
+        "the field a message names is a detail of the call"
+    );
+    let sentence = Observed::Threw {
+        class: "java.lang.IllegalStateException".into(),
+        message: Some("state: not open yet".into()),
+    };
+    let other = Observed::Threw {
+        class: "java.lang.IllegalStateException".into(),
+        message: Some("state: closed".into()),
+    };
+    assert_ne!(
+        ev(Kind::NormalVsException, &sentence, &returns),
+        ev(Kind::NormalVsException, &other, &returns),
+        "only a one-word name is masked"
+    );
     let gone = Observed::Missing {
         what: "method C.f()".into(),
     };
