@@ -1138,7 +1138,7 @@ fn looked_up_objects_have_their_products_called_and_equal_keyed_lists_are_swept(
     assert!(suite.header.counts["products"] >= 2);
     // Each length read must be its metal's. Without `java.util.Set` in scope (whose
     // `Set.of` orders differ by JVM) the rounds fall the same way on every run; with it,
-    // a loaded CI machine once saw no length read at all (twelfth round).
+    // a loaded CI machine once saw no length read at all.
     let lengths = ingot_lengths(&suite);
     let size = |metal: &str| if metal == "iron" { "32" } else { "16" };
     assert!(!lengths.is_empty(), "no ingot's bytes read");
