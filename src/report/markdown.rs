@@ -69,7 +69,9 @@ fn header(out: &mut String, r: &Report) {
     let gate = match r.gate {
         Gate::Pass => "**PASS**",
         Gate::Fail => "**FAIL**",
-    };
+    }
+    .to_string()
+        + &super::table::partial(r);
     let _ = writeln!(
         out,
         "- Gate: {gate} ({} new cause(s) in {} new group(s)); {}",

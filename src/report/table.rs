@@ -164,7 +164,18 @@ pub fn summary_line(report: &Report) -> String {
             super::Gate::Pass => "PASS",
             super::Gate::Fail => "FAIL",
         }
-    )
+    ) + &partial(report)
+}
+
+/// ` (partial: without shard 3/3)` when the report does not cover every shard of the suite.
+pub fn partial(report: &Report) -> String {
+    match super::merge::missing_shards(&report.shards) {
+        Ok(missing) if !missing.is_empty() => {
+            let s = if missing.len() == 1 { "" } else { "s" };
+            format!(" (partial: without shard{s} {})", missing.join(", "))
+        }
+        _ => String::new(),
+    }
 }
 
 /// `, N tool artefact(s)` when some tests' differences come from how difftest calls the API.
