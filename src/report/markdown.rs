@@ -6,6 +6,7 @@ use super::java::observer_expression;
 use super::text::{inline_diff, shorten};
 use super::{CauseReport, Gate, GroupReport, GroupStatus, Report, TestStatus};
 use crate::compare::{Kind, Site};
+use crate::plural::plural;
 use std::fmt::Write as _;
 
 /// Affected test ids listed per group before "…".
@@ -74,14 +75,16 @@ fn header(out: &mut String, r: &Report) {
         + &super::table::partial(r);
     let _ = writeln!(
         out,
-        "- Gate: {gate} ({} new cause(s) in {} new group(s)); {}",
-        r.summary.new_changes, r.summary.new_groups, r.tool
+        "- Gate: {gate} ({} in {}); {}",
+        plural(r.summary.new_changes, "new cause"),
+        plural(r.summary.new_groups, "new group"),
+        r.tool
     );
     if r.summary.artefacts > 0 {
         let _ = writeln!(
             out,
-            "- Tool artefacts (how difftest calls the API, not counted): {} test(s)",
-            r.summary.artefacts
+            "- Tool artefacts (how difftest calls the API, not counted): {}",
+            plural(r.summary.artefacts, "test")
         );
     }
     for n in &r.notes {
@@ -130,11 +133,11 @@ fn cause_section(out: &mut String, r: &Report, c: &CauseReport) {
     let _ = writeln!(out, "\n### {}\n", c.id);
     let _ = writeln!(
         out,
-        "{} — {} — {} test(s) in {} group(s)\n",
+        "{} — {} — {} in {}\n",
         c.label.describe(),
         status(c.status),
-        c.tests,
-        c.callees.len()
+        plural(c.tests, "test"),
+        plural(c.callees.len(), "group")
     );
     if let Some(change) = &c.change {
         let _ = writeln!(out, "- Change: {}", code(change));
@@ -142,10 +145,10 @@ fn cause_section(out: &mut String, r: &Report, c: &CauseReport) {
     for m in &c.callees {
         let _ = writeln!(
             out,
-            "- {} — {} — [{id}](#{id}), {} test(s)",
+            "- {} — {} — [{id}](#{id}), {}",
             code(&m.callee),
             m.kind.describe(),
-            m.tests,
+            plural(m.tests, "test"),
             id = m.group
         );
     }
@@ -153,7 +156,7 @@ fn cause_section(out: &mut String, r: &Report, c: &CauseReport) {
         let covered: Vec<String> = c.covers_new_callees.iter().map(|s| code(s)).collect();
         let _ = writeln!(
             out,
-            "- The accepted cause also covers new callee(s) with the same change: {}",
+            "- The accepted cause also covers new callees with the same change: {}",
             covered.join(", ")
         );
     }

@@ -1,7 +1,8 @@
 //! The progress of `record` (see [`crate::progress`]; off with `--no-progress` or
 //! `--quiet`): sequences executed per second, tests kept, errors, pool size and time left
 //! while generating; rerun number and tests done while removing flakes; a line on stderr
-//! when generation stops early, and the reduction on stdout.
+//! when generation stops early. It keeps the counts the summary needs (the reduction, the
+//! tests rerun) for [`super::summary`], which prints them in pipeline order.
 
 use crate::generate::reduce::Reduction;
 use crate::generate::{self, StopReason};
@@ -20,6 +21,10 @@ pub struct Shown {
     phase: Option<Phase>,
     reruns: usize,
     tests: usize,
+    /// Tests the reruns started with (what the first reduction kept), if they ran.
+    pub rerun_tests: Option<usize>,
+    /// The reduction, from the full suite to the tests written.
+    pub reduction: Option<Reduction>,
 }
 
 impl Shown {
@@ -31,6 +36,8 @@ impl Shown {
             phase: None,
             reruns: 0,
             tests: 0,
+            rerun_tests: None,
+            reduction: None,
         }
     }
 
@@ -87,15 +94,12 @@ impl Progress for Shown {
     }
 
     fn reduced(&mut self, r: &Reduction) {
-        println!(
-            "reduced: kept {} of {} tests, which observe all {} distinct behaviours \
-             (--keep-all keeps every test)",
-            r.after, r.before, r.behaviours
-        );
+        self.reduction = Some(*r);
     }
 
     fn rerunning(&mut self, reruns: usize, tests: usize) {
         (self.reruns, self.tests) = (reruns, tests);
+        self.rerun_tests = Some(tests);
         let name = format!("rerunning {tests} tests {reruns} times");
         let phase = Phase::start(&name, (reruns * tests) as u64, Mode::detect(self.quiet));
         self.phase = Some(phase);
