@@ -27,10 +27,12 @@ pub enum TargetError {
     },
 
     /// No `targets/NAME.yaml` exists.
-    #[error("unknown target '{name}' in {dir}; known targets: {known}")]
+    #[error("unknown target '{name}'{suggestion} in {dir}; known targets: {known}")]
     UnknownTarget {
         name: String,
         dir: PathBuf,
+        /// ` (did you mean 'NAME'?)` for a near miss, else empty.
+        suggestion: String,
         known: String,
     },
 
