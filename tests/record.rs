@@ -1298,7 +1298,7 @@ fn the_summary_follows_the_pipeline_and_its_counts_add_up() {
     let (reduced, reran) = (lines[order[1]], lines[order[2]]);
     assert_eq!(count_after(reduced, "reduced:"), 300, "{reduced}");
     let kept = count_after(reduced, "→");
-    assert_eq!(count_after(reran, "of"), kept, "{reran}");
+    assert_eq!(count_after(reran, "reran:"), kept, "{reran}");
     let dropped = count_after(reran, ";");
     let after_reruns = count_after(reran, "→");
     assert_eq!(after_reruns, kept - dropped, "{reran}");

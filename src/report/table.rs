@@ -73,7 +73,7 @@ pub(crate) fn callee_cell(c: &CauseReport, width: usize) -> String {
 /// ` (N distinct causes)` when some new groups share a cause.
 fn distinct(s: &super::Summary) -> String {
     if s.new_changes < s.new_groups {
-        format!(" ({} distinct)", plural(s.new_changes, "cause"))
+        format!(" ({})", plural(s.new_changes, "distinct cause"))
     } else {
         String::new()
     }
@@ -117,8 +117,8 @@ pub fn groups_table(report: &Report) -> String {
     if report.causes.len() > ROWS {
         let more = report.causes.len() - ROWS;
         text.push_str(&format!(
-            "\n… and {} more: see {}.md",
-            plural(more, "cause"),
+            "\n… and {}: see {}.md",
+            plural(more, "more cause"),
             report.stem()
         ));
     }

@@ -140,15 +140,15 @@ fn reran(r: &crate::flakes::RerunReport, from: usize) {
         .map(|(m, n)| format!("{m} ({n})"))
         .collect();
     println!(
-        "reran: {} of {} in {:.1} s: dropped {} and {}, {} derived from them; {} left with \
+        "reran: {} {} in {:.1} s: dropped {} and {}, {} derived from them; {} left with \
          nothing to check → {}; most unstable: {}",
-        plural(r.reruns_done, "time"),
         plural(from, "test"),
+        plural(r.reruns_done, "time"),
         r.elapsed.as_secs_f64(),
         plural(r.dropped_checks as usize, "unstable check"),
         plural(r.dropped_observations as usize, "observation"),
         r.dropped_derived,
-        r.dropped_tests,
+        plural(r.dropped_tests as usize, "test"),
         from.saturating_sub(r.dropped_tests as usize),
         if unstable.is_empty() {
             "none".to_string()

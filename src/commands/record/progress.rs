@@ -8,6 +8,7 @@ use crate::generate::reduce::Reduction;
 use crate::generate::{self, StopReason};
 use crate::interrupt;
 use crate::pipeline::record::{Plan, Progress};
+use crate::plural::plural;
 use crate::progress::{Mode, Phase, rate_and_eta};
 use std::sync::atomic::Ordering;
 use std::time::Duration;
@@ -66,14 +67,17 @@ impl Progress for Shown {
         self.update(p.elapsed.as_secs(), || {
             let (rate, _) = rate_and_eta(p.executed, 0, p.elapsed);
             format!(
-                "{} run ({rate:.0}/s) · {} tests · {} errors · pool {} · at most {left} s left",
-                p.executed, p.tests, p.errors, p.pool,
+                "{} run ({rate:.0}/s) · {} · {} · pool {} · at most {left} s left",
+                p.executed,
+                plural(p.tests, "test"),
+                plural(p.errors, "error"),
+                p.pool,
             )
         });
     }
 
     fn generation_done(&mut self, tests: usize, reason: Option<StopReason>) {
-        self.finish(&format!("{tests} tests kept"));
+        self.finish(&format!("{} kept", plural(tests, "test")));
         match reason {
             Some(StopReason::Interrupted) if interrupt::SECOND.load(Ordering::SeqCst) => {
                 eprintln!("difftest: interrupted; writing the tests kept so far without reruns")
@@ -119,6 +123,6 @@ impl Progress for Shown {
     }
 
     fn reruns_done(&mut self, done: usize) {
-        self.finish(&format!("{done} reruns done"));
+        self.finish(&format!("{} done", plural(done, "rerun")));
     }
 }
