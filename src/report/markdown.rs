@@ -271,13 +271,16 @@ pub(crate) fn example_java(g: &GroupReport) -> (String, Vec<String>) {
         Some(m) => {
             let heading = if m.statements < m.original_statements {
                 format!(
-                    "Minimized from {} to {} statements ({} candidates tried)",
-                    m.original_statements, m.statements, m.runs
+                    "Minimized from {} to {} ({} tried)",
+                    m.original_statements,
+                    plural(m.statements, "statement"),
+                    plural(m.runs as usize, "candidate")
                 )
             } else {
                 format!(
-                    "Example #{} (already minimal, {} candidates tried)",
-                    g.example, m.runs
+                    "Example #{} (already minimal, {} tried)",
+                    g.example,
+                    plural(m.runs as usize, "candidate")
                 )
             };
             let lines = annotated(&m.java, &m.test, m.site, &m.ref_value, &m.tgt_value);
