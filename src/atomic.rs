@@ -1,12 +1,19 @@
 //! Every file difftest writes goes through here: a temporary file with a unique name in the
 //! destination's folder, written, flushed and `fsync`ed, then renamed over the destination
 //! and the folder `fsync`ed. A reader (or a crash) sees the old file or the new one, never
-//! half of one, and two writers never share a temporary name. Read-modify-write cycles
-//! (`difftest accept`) also hold a [`FileLock`] on a lock file beside the file they edit.
+//! half of one, and two writers never share a temporary name. Files are created with mode
+//! `0666` less the user's umask, like any other program's files. Read-modify-write cycles
+//! (`difftest accept`) and sets of files written as one unit (a report's JSON, Markdown, HTML
+//! and JUnit) also hold a [`FileLock`] on a lock file beside them; under it, temporaries a
+//! killed writer left are removed ([`remove_stale_temporaries`]).
 
 use std::fs::{File, OpenOptions};
 use std::io::{self, BufWriter, Write};
+use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
+
+/// The suffix of every temporary file.
+const TMP_SUFFIX: &str = ".tmp";
 
 /// A file being written; nothing replaces the destination until [`AtomicFile::commit`].
 /// Dropped without a commit, the temporary file is removed and the destination untouched.
@@ -28,12 +35,11 @@ impl AtomicFile {
     pub fn create(path: &Path) -> io::Result<AtomicFile> {
         let dir = folder(path);
         std::fs::create_dir_all(&dir)?;
-        let name = path
-            .file_name()
-            .map_or_else(|| "file".into(), |n| n.to_string_lossy().into_owned());
         let file = tempfile::Builder::new()
-            .prefix(&format!(".{name}."))
-            .suffix(".tmp")
+            .prefix(&temporary_prefix(path))
+            .suffix(TMP_SUFFIX)
+            // The kernel takes the umask off, as for any file a program creates.
+            .permissions(std::fs::Permissions::from_mode(0o666))
             .tempfile_in(&dir)?;
         Ok(AtomicFile {
             path: path.to_path_buf(),
@@ -48,10 +54,77 @@ impl AtomicFile {
 
     /// Flushes, syncs and renames the file into place, then syncs the folder.
     pub fn commit(self) -> io::Result<()> {
+        let path = self.path.clone();
+        self.finish()?.rename()?;
+        sync_folder(&folder(&path))
+    }
+
+    /// Flushes and syncs the file, not yet renamed: a set of files is finished whole (a
+    /// full disk fails here, before any of them replaces its destination), then renamed.
+    pub fn finish(self) -> io::Result<Finished> {
         let file = self.out.into_inner().map_err(|e| e.into_error())?;
         file.as_file().sync_all()?;
-        file.persist(&self.path).map_err(|e| e.error)?;
-        sync_folder(&folder(&self.path))
+        Ok(Finished {
+            path: self.path,
+            file,
+        })
+    }
+}
+
+/// A file written and synced, waiting to be renamed over its destination; dropped, it is
+/// removed and the destination untouched.
+pub struct Finished {
+    path: PathBuf,
+    file: tempfile::NamedTempFile,
+}
+
+impl Finished {
+    /// Renames the file over its destination (the caller syncs the folder).
+    pub fn rename(self) -> io::Result<()> {
+        self.file.persist(&self.path).map_err(|e| e.error)?;
+        Ok(())
+    }
+}
+
+/// Renames each of `files` into place, in order, then syncs their folders once.
+pub fn commit_all(files: Vec<Finished>) -> io::Result<()> {
+    let mut folders: Vec<PathBuf> = files.iter().map(|f| folder(&f.path)).collect();
+    folders.dedup();
+    for f in files {
+        f.rename()?;
+    }
+    folders.iter().try_for_each(|d| sync_folder(d))
+}
+
+/// `.NAME.` for the destination `FOLDER/NAME`: the start of its temporaries' names.
+fn temporary_prefix(path: &Path) -> String {
+    let name = path
+        .file_name()
+        .map_or_else(|| "file".into(), |n| n.to_string_lossy().into_owned());
+    format!(".{name}.")
+}
+
+/// Removes the temporaries of `path` (`.NAME.XXXXXX.tmp` beside it) that a killed writer
+/// left. Only for a caller that holds the lock every writer of `path` takes ([`lock`]):
+/// then no temporary of `path` belongs to a live writer. Best effort: a temporary that
+/// cannot be removed is left.
+pub fn remove_stale_temporaries(path: &Path) {
+    let prefix = temporary_prefix(path);
+    let Ok(entries) = std::fs::read_dir(folder(path)) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(random) = name
+            .to_str()
+            .and_then(|n| n.strip_prefix(&prefix))
+            .and_then(|n| n.strip_suffix(TMP_SUFFIX))
+        else {
+            continue;
+        };
+        if !random.is_empty() && random.chars().all(|c| c.is_ascii_alphanumeric()) {
+            let _ = std::fs::remove_file(entry.path());
+        }
     }
 }
 
@@ -81,8 +154,10 @@ pub fn write(path: &Path, bytes: impl AsRef<[u8]>) -> io::Result<()> {
     f.commit()
 }
 
-/// An exclusive advisory lock (`flock`) on `PATH.lock`, released when dropped. The lock
-/// file is never removed: removing it would let two processes hold "the" lock at once.
+/// An exclusive advisory lock (`flock`) on `PATH.lock`, released when dropped — also by the
+/// kernel when its holder is killed, so a lock file left behind is harmless: it holds no
+/// lock. The lock file is never removed: removing it would let two processes hold "the"
+/// lock at once (one on the removed file, one on a new one).
 pub struct FileLock {
     _file: File,
 }
@@ -164,6 +239,47 @@ mod tests {
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "old");
         write(&path, "new").unwrap();
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "new");
+    }
+
+    #[test]
+    fn files_are_created_with_the_umask_not_private() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("suite.yaml");
+        write(&path, "x").unwrap();
+        // SAFETY: umask only reads and sets this process's mask; restored at once.
+        let mask = unsafe {
+            let m = libc::umask(0o022);
+            libc::umask(m);
+            m
+        };
+        let mode = std::fs::metadata(&path).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o666 & !(mask as u32), "mode {mode:o}");
+    }
+
+    #[test]
+    fn stale_temporaries_of_one_file_are_removed_and_nothing_else() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("ref.accepted.yaml");
+        write(&path, "list").unwrap();
+        std::mem::forget(AtomicFile::create(&path).unwrap()); // a killed writer's
+        let others = [
+            ".ref.yaml.abc123.tmp",
+            "ref.accepted.yaml.lock",
+            ".ref.accepted.yaml.x.y.tmp",
+        ];
+        for name in others {
+            std::fs::write(dir.path().join(name), "keep").unwrap();
+        }
+        remove_stale_temporaries(&path);
+        let mut names: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        names.sort();
+        let mut expected: Vec<_> = others.iter().map(|s| s.to_string()).collect();
+        expected.push("ref.accepted.yaml".into());
+        expected.sort();
+        assert_eq!(names, expected);
     }
 
     #[test]

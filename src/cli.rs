@@ -6,6 +6,8 @@ use std::path::PathBuf;
 
 #[path = "cli_extra.rs"]
 mod extra;
+#[path = "cli_values.rs"]
+pub mod values;
 pub use extra::{BenchDetectionArgs, BenchReplayArgs, ExplainArgs, SuiteCommand, TargetsNewArgs};
 
 /// Differential testing of Java API implementations: record on one, replay on another.
@@ -21,11 +23,12 @@ pub struct Cli {
 /// Options every command takes.
 #[derive(Args, Debug, Clone)]
 pub struct GlobalArgs {
-    /// Folder of target definitions (NAME.yaml) [default: ./targets, else the shipped ones]
-    #[arg(long, global = true, env = "DIFFTEST_TARGETS", value_name = "DIR")]
+    /// Folder of target definitions (NAME.yaml), the only one searched and where `targets new`
+    /// writes [default: look in ./targets, then the shipped ones; write to ./targets]
+    #[arg(value_parser = values::Utf8Path, long, global = true, env = "DIFFTEST_TARGETS", value_name = "DIR")]
     pub targets_dir: Option<PathBuf>,
     /// Where JDKs and jars are downloaded and unpacked [default: ~/.cache/difftest]
-    #[arg(long, global = true, env = "DIFFTEST_CACHE", value_name = "DIR")]
+    #[arg(value_parser = values::Utf8Path, long, global = true, env = "DIFFTEST_CACHE", value_name = "DIR")]
     pub cache_dir: Option<PathBuf>,
     /// No progress on stderr (bars on a terminal, status lines in a log)
     #[arg(short, long, global = true, conflicts_with = "verbose")]
@@ -42,11 +45,11 @@ pub struct GlobalArgs {
 #[derive(Args, Debug, Clone)]
 pub struct PoolArgs {
     /// Worker processes (JVMs) at most [default: number of cores]
-    #[arg(long, short = 'j', value_name = "N")]
+    #[arg(long, short = 'j', value_name = "N", value_parser = values::count(1, u64::MAX))]
     pub jobs: Option<usize>,
     /// Seconds a single sequence may run before its worker is killed [default: the target's
     /// `timeout:`, else 5; record's generation gives each sequence a fifth of it]
-    #[arg(long, value_name = "SECONDS")]
+    #[arg(long, value_name = "SECONDS", value_parser = values::timeout)]
     pub timeout: Option<f64>,
     /// Resident memory one worker may use before it is killed (K, M, G suffixes; `off`)
     #[arg(long, default_value = "2G", value_name = "SIZE")]
@@ -104,7 +107,7 @@ pub enum Command {
     /// Print the man page (difftest.1), or write one page per command into --out DIR
     Man {
         /// Write difftest.1 and difftest-COMMAND.1 here instead of printing difftest.1
-        #[arg(long, value_name = "DIR")]
+        #[arg(value_parser = values::Utf8Path, long, value_name = "DIR")]
         out: Option<PathBuf>,
     },
     /// Inspect a suite file (plain or .zst)
@@ -128,16 +131,18 @@ pub enum TargetsCommand {
     Check {
         #[arg(value_name = "NAME")]
         name: String,
-        /// Classes to describe instead of the default scope
+        /// Classes to describe instead of the default scope (the library's own jars, else the
+        /// JDK's default packages)
         #[arg(long, value_delimiter = ',', value_name = "CLASS,…")]
         classes: Vec<String>,
-        /// Packages to describe instead of the default scope
+        /// Packages to describe instead of the default scope, with their subpackages (`p.`:
+        /// that package alone)
         #[arg(long, value_delimiter = ',', value_name = "PACKAGE,…")]
         packages: Vec<String>,
         #[command(flatten)]
         pool: PoolArgs,
     },
-    /// Write a new target file, targets/NAME.yaml, from the JDK of a target and the jars or
+    /// Write a new target file, ./targets/NAME.yaml (or in --targets-dir), from the JDK of a target and the jars or
     /// Maven artifacts to put on top (for one run: `--impl temurin17+lib.jar`)
     New(TargetsNewArgs),
 }
@@ -154,16 +159,16 @@ pub struct ReplayArgs {
     )]
     pub impls: Vec<String>,
     /// The recorded suite, plain or .zst [default: the only oracles/*.yaml or *.yaml.zst]
-    #[arg(long, value_name = "FILE")]
+    #[arg(value_parser = values::Utf8Path, long, value_name = "FILE")]
     pub suite: Option<PathBuf>,
     /// Where reports/TGT-vs-REF.{md,json,junit.xml} go
-    #[arg(long, default_value = "reports", value_name = "DIR")]
+    #[arg(value_parser = values::Utf8Path, long, default_value = "reports", value_name = "DIR")]
     pub report_dir: PathBuf,
     /// Replay only part K of N of the suite (a stable split by test id)
     #[arg(long, value_name = "K/N", value_parser = clap::value_parser!(crate::replay::Shard))]
     pub shard: Option<crate::replay::Shard>,
     /// Reruns of failing tests on fresh workers; a test that changes is unstable
-    #[arg(long, default_value_t = 1, value_name = "N")]
+    #[arg(long, default_value_t = 1, value_name = "N", value_parser = values::count32(0, values::MAX_RERUNS))]
     pub confirm: u32,
     /// Count exception-message differences (otherwise shown, not counted)
     #[arg(long)]
@@ -172,10 +177,10 @@ pub struct ReplayArgs {
     #[arg(long)]
     pub no_minimize: bool,
     /// Candidate runs per group when minimizing
-    #[arg(long, default_value_t = 200, value_name = "N")]
+    #[arg(long, default_value_t = 200, value_name = "N", value_parser = values::count32(0, 1_000_000))]
     pub minimize_budget: u32,
     /// Tests per fresh JVM (in id order): state a test leaves behind reaches only its segment
-    #[arg(long, default_value_t = crate::replay::DEFAULT_SEGMENT, value_name = "N")]
+    #[arg(long, default_value_t = crate::replay::DEFAULT_SEGMENT, value_name = "N", value_parser = values::count(1, values::MAX_OUTPUT_LIMIT))]
     pub segment: usize,
     #[command(flatten)]
     pub pool: PoolArgs,
@@ -198,10 +203,10 @@ pub struct AcceptArgs {
     #[arg(long = "impl", value_name = "TGT")]
     pub target: Option<String>,
     /// The suite whose accepted list to change [default: the report's suite]
-    #[arg(long, value_name = "FILE")]
+    #[arg(value_parser = values::Utf8Path, long, value_name = "FILE")]
     pub suite: Option<PathBuf>,
     /// Where the replay reports are
-    #[arg(long, default_value = "reports", value_name = "DIR")]
+    #[arg(value_parser = values::Utf8Path, long, default_value = "reports", value_name = "DIR")]
     pub report_dir: PathBuf,
     /// Who accepts [default: $USER]
     #[arg(long, value_name = "NAME")]
@@ -215,10 +220,10 @@ pub struct AcceptArgs {
 #[derive(Args, Debug, Clone)]
 pub struct ReportArgs {
     /// JSON reports of the parts (one per shard, any number of targets)
-    #[arg(long, required = true, num_args = 1.., value_name = "PART.json")]
+    #[arg(value_parser = values::Utf8Path, long, required = true, num_args = 1.., value_name = "PART.json")]
     pub merge: Vec<PathBuf>,
     /// Where the merged reports go
-    #[arg(long, default_value = "reports", value_name = "DIR")]
+    #[arg(value_parser = values::Utf8Path, long, default_value = "reports", value_name = "DIR")]
     pub report_dir: PathBuf,
     /// Merge even when some shards' reports are missing; the report then says the verdict
     /// is partial and names the missing shards
@@ -234,10 +239,10 @@ pub enum BenchCommand {
         #[arg(long = "impl", default_value = "temurin17")]
         target: String,
         /// Seconds of generation
-        #[arg(long, default_value_t = 120.0)]
+        #[arg(long, default_value_t = 120.0, value_parser = values::time_limit)]
         time_limit: f64,
         /// Reruns for flake removal
-        #[arg(long, default_value_t = crate::flakes::DEFAULT_RERUNS)]
+        #[arg(long, default_value_t = crate::flakes::DEFAULT_RERUNS, value_parser = values::count(0, values::MAX_RERUNS))]
         reruns: usize,
         #[command(flatten)]
         pool: PoolArgs,
@@ -255,7 +260,7 @@ pub enum BenchCommand {
         )]
         targets: Vec<String>,
         /// Sequences of 10 statements in the measured batch
-        #[arg(long, default_value_t = 10_000)]
+        #[arg(long, default_value_t = 10_000, value_parser = values::count(1, values::MAX_OUTPUT_LIMIT))]
         sequences: usize,
         #[command(flatten)]
         pool: PoolArgs,
@@ -266,13 +271,13 @@ pub enum BenchCommand {
     /// javac and JUnit run time of an exported suite, against replaying it (docs/export.md)
     Export {
         /// The suite to export, compile and run (10,000 tests or more for a fair measure)
-        #[arg(long, value_name = "PATH")]
+        #[arg(value_parser = values::Utf8Path, long, value_name = "PATH")]
         suite: PathBuf,
         /// JUnit version of the generated code: 4 or 5
         #[arg(long, default_value = "4", value_name = "4|5")]
         junit: String,
         /// The javac to use [default: one that supports the suite's --release]
-        #[arg(long, value_name = "PATH")]
+        #[arg(value_parser = values::Utf8Path, long, value_name = "PATH")]
         javac: Option<PathBuf>,
         #[command(flatten)]
         pool: PoolArgs,
@@ -291,10 +296,10 @@ pub struct CompareArgs {
     )]
     pub impls: Vec<String>,
     /// Where the two suites are written (DIR/A.yaml, DIR/B.yaml)
-    #[arg(long, default_value = "oracles", value_name = "DIR")]
+    #[arg(value_parser = values::Utf8Path, long, default_value = "oracles", value_name = "DIR")]
     pub oracles: PathBuf,
     /// Where the two replay reports and compare-A-to-B.{md,json} go
-    #[arg(long, default_value = "reports", value_name = "DIR")]
+    #[arg(value_parser = values::Utf8Path, long, default_value = "reports", value_name = "DIR")]
     pub report_dir: PathBuf,
     /// `record` flags for both records, after `--` (`-- --time-limit 60 --jobs 2`); the
     /// replays use the same --jobs and --timeout
@@ -306,19 +311,19 @@ pub struct CompareArgs {
 #[derive(Args, Debug, Clone)]
 pub struct ExportArgs {
     /// The suite to export (oracles/REF.yaml)
-    #[arg(long, value_name = "PATH")]
+    #[arg(value_parser = values::Utf8Path, long, value_name = "PATH")]
     pub suite: PathBuf,
     /// JUnit version of the generated code: 4 (4.13+) or 5 (5.8+)
     #[arg(long, value_name = "4|5")]
     pub junit: String,
     /// Folder to write the Java sources into (created; must be empty unless --force)
-    #[arg(long, value_name = "DIR")]
+    #[arg(value_parser = values::Utf8Path, long, value_name = "DIR")]
     pub out: PathBuf,
     /// Java package of the generated classes [default: the unnamed package]
     #[arg(long, value_name = "P")]
     pub package: Option<String>,
     /// Test methods per class
-    #[arg(long, default_value_t = 100, value_name = "N")]
+    #[arg(long, default_value_t = 100, value_name = "N", value_parser = values::count(1, 100_000))]
     pub tests_per_class: usize,
     /// Write into a non-empty folder, replacing the files an earlier export wrote
     #[arg(long)]
@@ -337,20 +342,23 @@ pub struct RecordArgs {
     /// The reference implementation: a target name
     #[arg(long = "impl", value_name = "REF")]
     pub reference: String,
-    /// Classes in scope [default: the JDK packages of the Randoop paper, see docs/record.md]
+    /// Classes in scope, `*` globs allowed (org.example.*Builder) [default: every public class
+    /// of the library a REF like temurin17+lib.jar adds (not its dependencies), else the JDK
+    /// packages of the Randoop paper, see docs/record.md]
     #[arg(long, value_delimiter = ',', value_name = "CLASS,…")]
     pub classes: Vec<String>,
-    /// Packages in scope (their public classes)
+    /// Packages in scope with their subpackages' public classes (`p.`: package p alone)
     #[arg(long, value_delimiter = ',', value_name = "PACKAGE,…")]
     pub packages: Vec<String>,
-    /// A file of classes and `package.*` lines in scope
-    #[arg(long, value_name = "FILE")]
+    /// A file of classes (globs allowed), `package.*` (with subpackages) and `package.`
+    /// (alone) lines in scope
+    #[arg(value_parser = values::Utf8Path, long, value_name = "FILE")]
     pub class_list: Option<PathBuf>,
     /// More classes and members never to call (glob patterns, one a line)
-    #[arg(long, value_name = "FILE")]
+    #[arg(value_parser = values::Utf8Path, long, value_name = "FILE")]
     pub omit: Vec<PathBuf>,
     /// Use only this omit list instead of the shipped one
-    #[arg(long, value_name = "FILE")]
+    #[arg(value_parser = values::Utf8Path, long, value_name = "FILE")]
     pub omit_replace: Option<PathBuf>,
     /// Keep every test; by default only a subset that observes every behaviour the whole
     /// suite observed is kept and rerun (see docs/commands.md)
@@ -360,30 +368,30 @@ pub struct RecordArgs {
     #[arg(long)]
     pub skip_deprecated_for_removal: bool,
     /// Seconds of generation (reruns come on top)
-    #[arg(long, default_value_t = 120.0, value_name = "SECONDS")]
+    #[arg(long, default_value_t = 120.0, value_name = "SECONDS", value_parser = values::time_limit)]
     pub time_limit: f64,
     /// Regression tests to write at most; generation stops once it has them (reproducible)
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = values::count(1, values::MAX_OUTPUT_LIMIT))]
     pub output_limit: Option<usize>,
     /// Seed of the random choices
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
     /// Times the suite runs again on fresh workers to drop unstable values
-    #[arg(long, default_value_t = crate::flakes::DEFAULT_RERUNS, value_name = "N")]
+    #[arg(long, default_value_t = crate::flakes::DEFAULT_RERUNS, value_name = "N", value_parser = values::count(0, values::MAX_RERUNS))]
     pub reruns: usize,
     /// Where to write the suite [default: oracles/REF.yaml.zst]; a name ending in .zst is
     /// written zstd-compressed, any other name as plain text
-    #[arg(long, short = 'o', value_name = "PATH")]
+    #[arg(value_parser = values::Utf8Path, long, short = 'o', value_name = "PATH")]
     pub output: Option<PathBuf>,
     /// Write --output zstd-compressed, with .zst added to its name (the default output is
     /// compressed anyway)
     #[arg(long)]
     pub compress: bool,
     /// Extra primitive and String literals (`TYPE VALUE` lines)
-    #[arg(long, value_name = "FILE")]
+    #[arg(value_parser = values::Utf8Path, long, value_name = "FILE")]
     pub literals_file: Option<PathBuf>,
     /// Extra observer methods (`Class.method` patterns, one a line)
-    #[arg(long, value_name = "FILE")]
+    #[arg(value_parser = values::Utf8Path, long, value_name = "FILE")]
     pub observers: Option<PathBuf>,
     /// Probability of passing null where a value exists
     #[arg(long, default_value_t = 0.0, value_name = "P")]
@@ -445,16 +453,16 @@ pub struct RecordArgs {
     #[arg(long, default_value_t = 0.1, value_name = "P")]
     pub repeat_probability: f64,
     /// Most calls one repetition appends
-    #[arg(long, default_value_t = 100, value_name = "N")]
+    #[arg(long, default_value_t = 100, value_name = "N", value_parser = values::count(1, 10_000))]
     pub repeat_max: usize,
     /// Longest sequence, in statements
-    #[arg(long, default_value_t = 100, value_name = "N")]
+    #[arg(long, default_value_t = 100, value_name = "N", value_parser = values::count(1, 100_000))]
     pub max_size: usize,
     /// Candidate sequences per round (one batch on the workers)
-    #[arg(long, default_value_t = 400, value_name = "N")]
+    #[arg(long, default_value_t = 400, value_name = "N", value_parser = values::count(1, 1_000_000))]
     pub round_size: usize,
     /// Error-revealing tests kept per violated contract and call
-    #[arg(long, default_value_t = 1, value_name = "N")]
+    #[arg(long, default_value_t = 1, value_name = "N", value_parser = values::count(1, 1_000))]
     pub errors_per_group: usize,
     /// No progress bar
     #[arg(long)]

@@ -18,8 +18,12 @@ pub struct TargetsNewArgs {
     #[arg(long, value_name = "G:A:V")]
     pub maven: Vec<String>,
     /// A jar or class folder on the classpath (repeat for more)
-    #[arg(long, value_name = "PATH")]
+    #[arg(value_parser = super::values::Utf8Path, long, value_name = "PATH")]
     pub jar: Vec<PathBuf>,
+    /// A Maven project (pom.xml) whose runtime dependencies go on the classpath, resolved
+    /// by mvn on every run
+    #[arg(long, value_name = "POM")]
+    pub classpath_from: Option<PathBuf>,
     /// A JVM option, e.g. --jvm-option=-Xmx512m (repeat for more)
     #[arg(long = "jvm-option", value_name = "OPTION", allow_hyphen_values = true)]
     pub jvm_options: Vec<String>,
@@ -38,7 +42,7 @@ pub struct ExplainArgs {
     #[arg(value_name = "ID")]
     pub id: String,
     /// Where the replay reports are
-    #[arg(long, default_value = "reports", value_name = "DIR")]
+    #[arg(value_parser = super::values::Utf8Path, long, default_value = "reports", value_name = "DIR")]
     pub report_dir: PathBuf,
     /// Only show the report's view; do not start the two JVMs
     #[arg(long)]
@@ -52,7 +56,7 @@ pub struct ExplainArgs {
 pub enum SuiteCommand {
     /// Tests, statements, size and the classes covered (the whole file is verified)
     Stats {
-        #[arg(value_name = "FILE")]
+        #[arg(value_parser = super::values::Utf8Path, value_name = "FILE")]
         file: PathBuf,
         /// Also list every class covered, with its number of calls
         #[arg(long)]
@@ -65,6 +69,7 @@ pub enum SuiteCommand {
 pub struct BenchDetectionArgs {
     /// The list of documented changes
     #[arg(
+        value_parser = super::values::Utf8Path,
         long,
         default_value = "examples/known-changes/changes.yaml",
         value_name = "FILE"
@@ -90,19 +95,19 @@ pub struct BenchDetectionArgs {
     #[arg(long)]
     pub both_directions: bool,
     /// Seconds of generation per record
-    #[arg(long, default_value_t = 120.0, value_name = "SECONDS")]
+    #[arg(long, default_value_t = 120.0, value_name = "SECONDS", value_parser = super::values::time_limit)]
     pub time_limit: f64,
     /// Stop each record at this many tests (an equal budget that load does not change)
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = super::values::count(1, super::values::MAX_OUTPUT_LIMIT))]
     pub output_limit: Option<usize>,
     /// Reruns for flake removal per record
-    #[arg(long, default_value_t = crate::flakes::DEFAULT_RERUNS, value_name = "N")]
+    #[arg(long, default_value_t = crate::flakes::DEFAULT_RERUNS, value_name = "N", value_parser = super::values::count(0, super::values::MAX_RERUNS))]
     pub reruns: usize,
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
     /// Where suites, reports and logs are kept; a variant whose report is already there is
     /// scored again without running [default: a temporary folder]
-    #[arg(long, value_name = "DIR")]
+    #[arg(value_parser = super::values::Utf8Path, long, value_name = "DIR")]
     pub work: Option<PathBuf>,
     #[command(flatten)]
     pub pool: PoolArgs,
@@ -118,24 +123,24 @@ pub struct BenchReplayArgs {
     #[arg(long = "impl", default_value = "temurin21", value_name = "TGT")]
     pub target: String,
     /// Tests in the suite
-    #[arg(long, default_value_t = 40_000)]
+    #[arg(long, default_value_t = 40_000, value_parser = super::values::count(1, super::values::MAX_OUTPUT_LIMIT))]
     pub tests: usize,
     /// Use difftest's hand-built JDK call templates instead of `difftest record`
     #[arg(long)]
     pub synthetic: bool,
     /// With --synthetic: templates concatenated into one test (about 4 statements each)
-    #[arg(long, default_value_t = 3)]
+    #[arg(long, default_value_t = 3, value_parser = super::values::count(1, 1_000))]
     pub calls_per_test: usize,
     /// Seed of the generated sequences
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Job counts to measure
-    #[arg(long, value_delimiter = ',', default_value = "1,2")]
+    #[arg(long, value_delimiter = ',', default_value = "1,2", value_parser = super::values::count(1, super::values::MAX_JOBS))]
     pub jobs: Vec<usize>,
     /// Keep the suite and reports in this folder (default: a temporary one)
-    #[arg(long, value_name = "DIR")]
+    #[arg(value_parser = super::values::Utf8Path, long, value_name = "DIR")]
     pub keep: Option<PathBuf>,
     /// Replay this recorded suite (plain or .zst) instead of recording one
-    #[arg(long, value_name = "FILE", conflicts_with = "synthetic")]
+    #[arg(value_parser = super::values::Utf8Path, long, value_name = "FILE", conflicts_with = "synthetic")]
     pub suite: Option<PathBuf>,
 }

@@ -29,9 +29,14 @@ extern "C" fn on_signal(sig: libc::c_int) {
     }
 }
 
-/// Installs the handler for SIGINT and SIGTERM.
+/// Installs the handler for SIGTERM, and for SIGINT unless this process started with SIGINT
+/// ignored: a shell runs the background jobs of a script with SIGINT ignored so that Ctrl-C
+/// stops the script alone, and POSIX programs keep that (SIGTERM still stops them).
 pub fn install() -> std::io::Result<()> {
     for sig in [libc::SIGINT, libc::SIGTERM] {
+        if sig == libc::SIGINT && ignored(sig)? {
+            continue;
+        }
         // SAFETY: a zeroed sigaction is valid; the handler only touches atomics and _exit.
         unsafe {
             let mut action: libc::sigaction = std::mem::zeroed();
@@ -44,6 +49,18 @@ pub fn install() -> std::io::Result<()> {
         }
     }
     Ok(())
+}
+
+/// Whether `sig` is ignored now (as inherited from the parent, before any handler).
+fn ignored(sig: libc::c_int) -> std::io::Result<bool> {
+    // SAFETY: a null new action only reads the current one into `old`.
+    unsafe {
+        let mut old: libc::sigaction = std::mem::zeroed();
+        if libc::sigaction(sig, std::ptr::null(), &mut old) != 0 {
+            return Err(std::io::Error::last_os_error());
+        }
+        Ok(old.sa_sigaction == libc::SIG_IGN)
+    }
 }
 
 /// Whether any signal arrived.

@@ -11,12 +11,27 @@ use std::process::ExitCode;
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+/// A bad flag value is one line (`error: invalid value … for '--timeout <SECONDS>': …`);
+/// other parse errors and help keep clap's full text (usage, tips).
+fn print_parse_error(e: &clap::Error) {
+    use clap::error::ErrorKind;
+    match e.kind() {
+        ErrorKind::InvalidValue | ErrorKind::ValueValidation | ErrorKind::InvalidUtf8 => {
+            let text = e.render().to_string();
+            eprintln!("{}", text.lines().next().unwrap_or("error: invalid value"));
+        }
+        _ => {
+            let _ = e.print();
+        }
+    }
+}
+
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
             let code = if e.use_stderr() { 2 } else { 0 };
-            let _ = e.print();
+            print_parse_error(&e);
             return ExitCode::from(code);
         }
     };

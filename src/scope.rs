@@ -1,6 +1,8 @@
 //! Which part of an implementation's API difftest exercises: the default scope (the
-//! packages of the Randoop paper's JDK experiment that do no I/O), user scopes from flags
-//! or a class-list file, and the omit list of methods and classes never to call.
+//! packages of the Randoop paper's JDK experiment that do no I/O; for a target that adds a
+//! library, the library's own jars), user scopes from flags or a class-list file (packages
+//! with their subpackages, `p.` for one package alone, class globs), and the omit list of
+//! methods and classes never to call.
 
 use crate::exit::bad_input;
 use crate::model::{ApiClass, ApiModel, Callable};
@@ -187,7 +189,60 @@ pub fn glob(pattern: &str, text: &str) -> bool {
     true
 }
 
-/// Reads a class-list file: one class or `package.*` a line, `#` comments.
+/// A package as a user spells it, in the form the worker describes: `p` and `p.*` are the
+/// package with its subpackages (`p.*`), `p.` the package alone (`p`).
+pub fn package_scope(text: &str) -> Result<String, String> {
+    let (name, form) = match (text.strip_suffix(".*"), text.strip_suffix('.')) {
+        (Some(p), _) => (p, format!("{p}.*")),
+        (None, Some(p)) => (p, p.to_string()),
+        (None, None) => (text, format!("{text}.*")),
+    };
+    match is_java_name(name) {
+        true => Ok(form),
+        false => Err(format!("not a package name: {text:?}")),
+    }
+}
+
+/// The packages (each alone) the classes named live in, sorted, each once.
+pub fn packages_of<'a>(classes: impl Iterator<Item = &'a String>) -> Vec<String> {
+    let mut packages: Vec<String> = classes
+        .filter_map(|c| c.rsplit_once('.').map(|(p, _)| p.to_string()))
+        .collect();
+    packages.sort();
+    packages.dedup();
+    packages
+}
+
+/// Whether a class name is a glob pattern (`org.example.*Builder`).
+pub fn is_class_glob(name: &str) -> bool {
+    name.contains('*')
+}
+
+/// The package a class glob's matches live under (with subpackages, as `*` matches dots):
+/// everything before the last `.` ahead of the first `*`.
+pub fn glob_root(pattern: &str) -> Result<String, String> {
+    let head = &pattern[..pattern.find('*').unwrap_or(pattern.len())];
+    let root = head.rsplit_once('.').map(|(p, _)| p).unwrap_or_default();
+    let rest_ok = is_java_name(&pattern.replace('*', "x"));
+    match is_java_name(root) && rest_ok {
+        true => Ok(format!("{root}.*")),
+        false => Err(format!(
+            "class pattern {pattern:?} needs a package before its first * (org.example.*Builder)"
+        )),
+    }
+}
+
+/// Checks a class name or glob.
+pub fn check_class(name: &str) -> Result<(), String> {
+    match is_class_glob(name) {
+        true => glob_root(name).map(|_| ()),
+        false if is_java_name(name) => Ok(()),
+        false => Err(format!("not a class name: {name:?}")),
+    }
+}
+
+/// Reads a class-list file: one class (or class glob), `package.*` (with subpackages) or
+/// `package.` (alone) a line, `#` comments.
 pub fn read_class_list(path: &Path) -> anyhow::Result<(Vec<String>, Vec<String>)> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| bad_input(format!("{}: cannot read class list: {e}", path.display())))?;
@@ -197,18 +252,13 @@ pub fn read_class_list(path: &Path) -> anyhow::Result<(Vec<String>, Vec<String>)
         if line.is_empty() {
             continue;
         }
-        if !is_java_name(line.trim_end_matches(".*")) {
-            let what = format!(
-                "{}:{}: not a class or package name: {}",
-                path.display(),
-                n + 1,
-                crate::exit::clip(line)
-            );
-            return Err(bad_input(what));
-        }
-        match line.strip_suffix(".*") {
-            Some(p) => packages.push(p.to_string()),
-            None => classes.push(line.to_string()),
+        let parsed = match line.ends_with(".*") || line.ends_with('.') {
+            true => package_scope(line).map(|p| packages.push(p)),
+            false => check_class(line).map(|()| classes.push(line.to_string())),
+        };
+        if let Err(why) = parsed {
+            let what = format!("{}:{}: {why}", path.display(), n + 1);
+            return Err(bad_input(crate::exit::clip(&what)));
         }
     }
     if classes.is_empty() && packages.is_empty() {
@@ -282,6 +332,25 @@ mod tests {
         assert!(!omit.omits_class("java.util.ArrayList"));
         let inherited = callable("setDefault", &["java.util.TimeZone"]);
         assert!(omit.omits_member("java.util.SimpleTimeZone", &inherited));
+    }
+
+    #[test]
+    fn packages_take_their_subpackages_unless_spelled_with_a_trailing_dot() {
+        assert_eq!(package_scope("org.x").unwrap(), "org.x.*");
+        assert_eq!(package_scope("org.x.*").unwrap(), "org.x.*");
+        assert_eq!(package_scope("org.x.").unwrap(), "org.x");
+        for bad in ["org..x", "org.x.**", ".", "org x"] {
+            assert!(package_scope(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn class_globs_are_described_from_their_package() {
+        assert_eq!(glob_root("org.x.*Utils").unwrap(), "org.x.*");
+        assert_eq!(glob_root("org.x.y*").unwrap(), "org.x.*");
+        assert!(glob_root("*Utils").is_err() && glob_root("org.x.*Ut ils").is_err());
+        assert!(check_class("org.x.A$B").is_ok() && check_class("org.x.").is_err());
+        assert!(glob("org.x.*Utils", "org.x.sub.StringUtils"));
     }
 
     #[test]

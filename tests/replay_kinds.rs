@@ -231,7 +231,7 @@ fn kinds_of_change_are_labelled_and_join_into_causes() {
     assert_eq!(accepted.status.code(), Some(0), "{}", stderr(&accepted));
     let list = std::fs::read_to_string(work.path().join("oracles/kinds1.accepted.yaml")).unwrap();
     assert!(
-        list.contains("format: 2") && list.contains("label: rendering"),
+        list.contains("format: 3") && list.contains("label: rendering"),
         "{list}"
     );
     let out = replay();

@@ -39,14 +39,22 @@ final class Describer {
         this.loader = loader;
     }
 
-    /** Answers a request of {@code class NAME} / {@code package NAME} lines. */
+    /**
+     * Answers a request of {@code class NAME}, {@code package NAME} (that package alone),
+     * {@code tree NAME} (the package and its subpackages) and {@code jar PATH} (every class in
+     * one jar or class folder) lines.
+     */
     String describe(String request) {
         for (String line : Text.split(request, '\n')) {
             boolean found;
             if (line.startsWith("class ")) {
                 found = addClass(Text.unescape(line.substring(6)));
             } else if (line.startsWith("package ")) {
-                found = addPackage(Text.unescape(line.substring(8)));
+                found = addPackage(Text.unescape(line.substring(8)), false);
+            } else if (line.startsWith("tree ")) {
+                found = addPackage(Text.unescape(line.substring(5)), true);
+            } else if (line.startsWith("jar ")) {
+                found = addJar(Text.unescape(line.substring(4)));
             } else {
                 found = line.isEmpty();
             }
@@ -80,14 +88,27 @@ final class Describer {
         }
     }
 
-    /** Adds every public class of a package; false if there is none. */
-    private boolean addPackage(String pkg) {
+    /** Adds every public class of a package (and of its subpackages when {@code deep}); false if there is none. */
+    private boolean addPackage(String pkg, boolean deep) {
         Set<String> names = new TreeSet<>();
-        String dir = pkg.replace('.', '/');
         if (!pkg.isEmpty()) {
-            listImage(pkg, dir, names);
-            listClassPath(dir, names);
+            listImage(pkg, deep, names);
+            String prefix = pkg.replace('.', '/') + "/";
+            for (String entry : System.getProperty("java.class.path", "").split(File.pathSeparator)) {
+                listEntry(new File(entry), prefix, deep, names);
+            }
         }
+        return addAll(names);
+    }
+
+    /** Adds every public class in one jar or class folder; false if there is none. */
+    private boolean addJar(String path) {
+        Set<String> names = new TreeSet<>();
+        listEntry(new File(path), "", true, names);
+        return addAll(names);
+    }
+
+    private boolean addAll(Set<String> names) {
         boolean any = false;
         for (String name : names) {
             any |= addClass(name);
@@ -95,21 +116,19 @@ final class Describer {
         return any;
     }
 
-    /** Class names in the runtime image ({@code jrt:/}) directly in the package. */
-    private static void listImage(String pkg, String dir, Set<String> out) {
+    /** Class names in the runtime image ({@code jrt:/}) in the package, or under it when {@code deep}. */
+    private static void listImage(String pkg, boolean deep, Set<String> out) {
         try {
             FileSystem fs = FileSystems.getFileSystem(URI.create("jrt:/"));
-            Path modules = fs.getPath("/packages", pkg);
-            if (!Files.isDirectory(modules)) {
+            if (!deep) {
+                listImagePackage(fs, pkg, out);
                 return;
             }
-            try (DirectoryStream<Path> mods = Files.newDirectoryStream(modules)) {
-                for (Path mod : mods) {
-                    Path classes = fs.getPath("/modules", mod.getFileName().toString(), dir);
-                    try (DirectoryStream<Path> files = Files.newDirectoryStream(classes, "*.class")) {
-                        for (Path f : files) {
-                            addName(pkg, f.getFileName().toString(), out);
-                        }
+            try (DirectoryStream<Path> packages = Files.newDirectoryStream(fs.getPath("/packages"))) {
+                for (Path p : packages) {
+                    String name = p.getFileName().toString();
+                    if (name.equals(pkg) || name.startsWith(pkg + ".")) {
+                        listImagePackage(fs, name, out);
                     }
                 }
             }
@@ -118,41 +137,72 @@ final class Describer {
         }
     }
 
-    /** Class names in class path jars and directories directly in the package. */
-    private static void listClassPath(String dir, Set<String> out) {
-        String pkg = dir.replace('/', '.');
-        for (String entry : System.getProperty("java.class.path", "").split(File.pathSeparator)) {
-            File f = new File(entry);
-            try {
-                if (f.isDirectory()) {
-                    String[] files = new File(f, dir).list();
-                    for (String name : files == null ? new String[0] : files) {
-                        addName(pkg, name, out);
+    private static void listImagePackage(FileSystem fs, String pkg, Set<String> out) throws Exception {
+        Path modules = fs.getPath("/packages", pkg);
+        if (!Files.isDirectory(modules)) {
+            return;
+        }
+        String dir = pkg.replace('.', '/');
+        try (DirectoryStream<Path> mods = Files.newDirectoryStream(modules)) {
+            for (Path mod : mods) {
+                Path classes = fs.getPath("/modules", mod.getFileName().toString(), dir);
+                try (DirectoryStream<Path> files = Files.newDirectoryStream(classes, "*.class")) {
+                    for (Path f : files) {
+                        addEntry(dir + "/" + f.getFileName(), dir + "/", false, out);
                     }
-                } else if (f.isFile()) {
-                    listJar(f, dir + "/", pkg, out);
-                }
-            } catch (Throwable t) {
-                // An unreadable class path entry contributes nothing.
-            }
-        }
-    }
-
-    private static void listJar(File jar, String prefix, String pkg, Set<String> out) throws Exception {
-        try (ZipFile zip = new ZipFile(jar)) {
-            Enumeration<? extends ZipEntry> entries = zip.entries();
-            while (entries.hasMoreElements()) {
-                String name = entries.nextElement().getName();
-                if (name.startsWith(prefix) && name.indexOf('/', prefix.length()) < 0) {
-                    addName(pkg, name.substring(prefix.length()), out);
                 }
             }
         }
     }
 
-    private static void addName(String pkg, String file, Set<String> out) {
-        if (file.endsWith(".class") && file.indexOf('-') < 0) {
-            out.add(pkg + "." + file.substring(0, file.length() - 6));
+    /** Class names in one class path jar or folder under {@code prefix} (directly, unless {@code deep}). */
+    private static void listEntry(File f, String prefix, boolean deep, Set<String> out) {
+        try {
+            if (f.isDirectory()) {
+                listFolder(f, prefix, deep, out);
+            } else if (f.isFile()) {
+                try (ZipFile zip = new ZipFile(f)) {
+                    Enumeration<? extends ZipEntry> entries = zip.entries();
+                    while (entries.hasMoreElements()) {
+                        addEntry(entries.nextElement().getName(), prefix, deep, out);
+                    }
+                }
+            }
+        } catch (Throwable t) {
+            // An unreadable class path entry contributes nothing.
+        }
+    }
+
+    private static void listFolder(File root, String prefix, boolean deep, Set<String> out) {
+        ArrayDeque<String> todo = new ArrayDeque<>();
+        todo.add(prefix);
+        while (!todo.isEmpty()) {
+            String rel = todo.poll();
+            String[] files = new File(root, rel).list();
+            for (String name : files == null ? new String[0] : files) {
+                if (deep && new File(new File(root, rel), name).isDirectory()) {
+                    todo.add(rel + name + "/");
+                } else {
+                    addEntry(rel + name, prefix, deep, out);
+                }
+            }
+        }
+    }
+
+    /**
+     * Adds the class of a class file entry {@code a/b/C.class} that lies under {@code prefix}
+     * (directly, unless {@code deep}): not in the unnamed package, not under {@code META-INF/}
+     * (a multi-release jar's versions), not {@code module-info} or {@code package-info}.
+     */
+    private static void addEntry(String entry, String prefix, boolean deep, Set<String> out) {
+        int slash = entry.lastIndexOf('/');
+        if (!entry.startsWith(prefix) || entry.startsWith("META-INF/") || !entry.endsWith(".class")
+                || slash <= 0 || (!deep && slash != prefix.length() - 1)) {
+            return;
+        }
+        String file = entry.substring(slash + 1, entry.length() - 6);
+        if (file.indexOf('-') < 0) {
+            out.add(entry.substring(0, slash).replace('/', '.') + "." + file);
         }
     }
 

@@ -35,6 +35,15 @@ pub fn run(args: &AcceptArgs) -> anyhow::Result<Exit> {
         by: args.by.clone().or_else(|| std::env::var("USER").ok()),
     };
     let done = accept(&plan).map_err(|e| e.into_anyhow())?;
+    if let Some((target, reason)) = &done.already {
+        println!(
+            "already accepted: {} ({}) for target {target} in {} (reason: {reason}); nothing changed",
+            done.id,
+            done.what,
+            done.path.display()
+        );
+        return Ok(Exit::Success);
+    }
     println!(
         "accepted {} ({}) for target {} in {}",
         done.id,

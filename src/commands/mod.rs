@@ -102,6 +102,19 @@ fn run_child(
     anyhow::bail!("difftest {:?} failed with {status}{see}", cmd.get_args())
 }
 
+/// Fails unless files can be created in `dir` (made if missing): checked before any work
+/// starts, so a read-only folder or a file in the way is exit 2 at once, not after a run.
+pub fn check_folder_writable(dir: &std::path::Path) -> std::io::Result<()> {
+    if dir.exists() && !dir.is_dir() {
+        return Err(std::io::Error::other("not a folder"));
+    }
+    std::fs::create_dir_all(dir)?;
+    tempfile::Builder::new()
+        .prefix(".difftest-check-")
+        .tempfile_in(dir)?;
+    Ok(())
+}
+
 /// Turns the pool flags into a configuration, rejecting nonsense with the flag's name.
 pub fn pool_config(args: &PoolArgs) -> anyhow::Result<PoolConfig> {
     let mut config = PoolConfig::new();
@@ -109,12 +122,10 @@ pub fn pool_config(args: &PoolArgs) -> anyhow::Result<PoolConfig> {
         config.jobs = check_jobs(jobs, "--jobs")?;
     }
     if let Some(timeout) = args.timeout {
-        if !(timeout.is_finite() && timeout > 0.0) {
-            return Err(bad_input(format!(
-                "--timeout must be a positive number of seconds, not {timeout}"
-            )));
-        }
-        config.timeout = Duration::from_secs_f64(timeout);
+        // Checked at parse time too; pool flags built in code are checked here alike.
+        let seconds = crate::cli::values::check_timeout(timeout)
+            .map_err(|e| bad_input(format!("--timeout {e}")))?;
+        config.timeout = Duration::from_secs_f64(seconds);
     }
     config.target_timeout = args.timeout.is_none();
     config.worker_memory = parse_size(&args.worker_memory).ok_or_else(|| {

@@ -14,19 +14,29 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 pub fn run(global: &GlobalArgs, args: &ReplayArgs) -> anyhow::Result<Exit> {
-    let reports = replay_reports(global, args)?;
+    let reports = match replay_reports(global, args) {
+        Ok(reports) => reports,
+        Err(_) if crate::interrupt::interrupted() => {
+            eprintln!("difftest: interrupted; no report written");
+            return Ok(Exit::Interrupted);
+        }
+        Err(e) => return Err(e),
+    };
     print(&reports);
     Ok(exit_of(&reports))
 }
 
 /// Replays the suite on every target and writes each report; prints nothing on stdout.
 pub fn replay_reports(global: &GlobalArgs, args: &ReplayArgs) -> anyhow::Result<Vec<Report>> {
+    super::check_folder_writable(&args.report_dir).map_err(|e| {
+        bad_input(format!(
+            "--report-dir {}: cannot write the reports there: {e}",
+            args.report_dir.display()
+        ))
+    })?;
     let suite_path = resolve_suite(args.suite.as_deref())?;
     let suite = Checked::open(&suite_path, args.shard).map_err(|e| e.into_anyhow())?;
     let config = pool_config(&args.pool)?;
-    if args.segment == 0 {
-        return Err(bad_input("--segment must be at least 1"));
-    }
     let store = store(global)?;
     let plan = Plan {
         impls: args.impls.clone(),

@@ -6,7 +6,8 @@ use crate::cli::SuiteCommand;
 use crate::exit::{Exit, bad_input};
 use crate::sequence::Statement;
 use crate::suite::entries::Item;
-use crate::suite::read::SuiteReader;
+use crate::suite::file::SuiteFile;
+use crate::suite::read::{SuiteReader, verify};
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -35,9 +36,11 @@ impl SuiteStats {
         }
     }
 
-    /// Reads and verifies a suite, counting as it goes.
+    /// Verifies a suite whole, then reads it again, counting as it goes.
     pub fn of(path: &Path) -> Result<(SuiteStats, bool), crate::suite::SuiteError> {
-        let reader = SuiteReader::open(path)?;
+        let file = SuiteFile::open(path)?;
+        verify(&file, |_| true)?;
+        let reader = SuiteReader::of(&file)?;
         let compressed = reader.compressed();
         let mut stats = SuiteStats::default();
         reader.for_each(|item| {

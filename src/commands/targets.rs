@@ -43,6 +43,7 @@ fn new(
         description: args.description,
         maven: args.maven,
         jars: args.jar,
+        classpath_from: args.classpath_from,
         jvm_options: args.jvm_options,
         force: args.force,
     };
@@ -106,12 +107,22 @@ fn check(
     let began = Instant::now();
     let (provisioned, pool) = start_pool(store, name, config)?;
     let started = began.elapsed();
-    let (classes, packages) = if classes.is_empty() && packages.is_empty() {
-        crate::scope::default_scope()
-    } else {
-        (classes, packages)
+    let packages = packages
+        .iter()
+        .map(|p| {
+            crate::scope::package_scope(p).map_err(|why| bad_input(format!("--packages: {why}")))
+        })
+        .collect::<anyhow::Result<Vec<String>>>()?;
+    let library = match classes.is_empty() && packages.is_empty() {
+        true => provisioned.library.clone(),
+        false => Vec::new(),
     };
-    let (model, unknown) = pool.describe(&classes, &packages)?;
+    let (classes, packages) = match classes.is_empty() && packages.is_empty() && library.is_empty()
+    {
+        true => crate::scope::default_scope(),
+        false => (classes, packages),
+    };
+    let (model, unknown) = pool.describe_scope(&classes, &packages, &library)?;
     let model = crate::scope::OmitList::default_list().filter(&model);
     if let Some(first) = unknown.first() {
         return Err(bad_input(format!("{name} does not know {first}")));
@@ -119,6 +130,17 @@ fn check(
     println!("target:      {name}");
     println!("fingerprint: {}", provisioned.fingerprint.one_line());
     println!("libjvm:      {}", provisioned.jvm.libjvm.display());
+    for (i, jar) in provisioned
+        .fingerprint
+        .classpath
+        .iter()
+        .flatten()
+        .enumerate()
+    {
+        let label = if i == 0 { "classpath:" } else { "" };
+        let role = if jar.dependency { " (dependency)" } else { "" };
+        println!("{label:<12} {}{role}", jar.name);
+    }
     println!("start-up:    {} ms", started.as_millis());
     println!(
         "api:         {} public classes, {} public constructors and methods (omit list applied)",

@@ -7,7 +7,8 @@
 use super::{JAVA_PROPERTIES, Junit};
 use crate::targets::TargetError;
 use crate::targets::cache::CacheLayout;
-use crate::targets::maven::{MavenCoordinate, fetch};
+use crate::targets::closure::{self, Places};
+use crate::targets::maven::MavenCoordinate;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -48,19 +49,25 @@ pub struct JunitRun {
     pub output: String,
 }
 
-/// The jars a JUnit flavour needs, fetched into `<cache>/maven` if missing.
+/// The jars a JUnit flavour needs (their runtime closure), resolved into the cache if missing.
 pub fn junit_jars(cache_root: &Path, junit: Junit, echo: bool) -> Result<Vec<PathBuf>, RunError> {
     let cache = CacheLayout::new(cache_root.to_path_buf());
     let coordinates: &[&str] = match junit {
         Junit::Four => &JUNIT4,
         Junit::Five => &JUNIT5,
     };
-    let mut jars = Vec::new();
-    for c in coordinates {
-        let coord = MavenCoordinate::parse(c).map_err(RunError::Junit)?;
-        jars.push(fetch("junit", &coord, &cache.maven(), &cache.tmp(), echo)?);
-    }
-    Ok(jars)
+    let coords = coordinates
+        .iter()
+        .map(|c| MavenCoordinate::parse(c).map_err(RunError::Junit))
+        .collect::<Result<Vec<_>, _>>()?;
+    let (maven_root, closures, tmp) = (cache.maven(), cache.closures(), cache.tmp());
+    let places = Places {
+        maven_root: &maven_root,
+        closures: &closures,
+        tmp: &tmp,
+    };
+    let closure = closure::resolve("junit", &coords, &places, echo)?;
+    Ok(closure.into_iter().map(|a| a.path).collect())
 }
 
 /// The feature release a `javac` compiles for at most (`javac 17.0.9` → 17).

@@ -2,7 +2,9 @@
 //! to the suite's accepted list — a cause (`c-…`) as a cause entry that also covers new
 //! callees showing the same change, a group (`g-…`) as a group entry — under the list's lock,
 //! held from the read to the rename, so concurrent accepts of one list queue and no entry is
-//! lost; and [`reseal`], which writes a reviewed list again with its checksum.
+//! lost. An entry is keyed by the id or cause accepted: an accept never replaces another
+//! entry, and one already covered changes nothing and says so. [`reseal`] writes a reviewed
+//! list again with its checksum.
 
 use super::Error;
 use crate::report::{CauseReport, GroupReport, Report};
@@ -31,8 +33,11 @@ pub struct Accepted {
     pub what: String,
     /// The target the entry covers (`*`: every target).
     pub target: String,
-    /// The accepted list written.
+    /// The accepted list written (or left as it was).
     pub path: PathBuf,
+    /// Set when an entry already accepted this (for this target or `*`): its target and
+    /// reason; the list was not written.
+    pub already: Option<(String, String)>,
 }
 
 /// Adds the cause or group of `plan` to its suite's accepted list.
@@ -44,6 +49,7 @@ pub fn accept(plan: &Plan) -> Result<Accepted, Error> {
         .unwrap_or_else(|| PathBuf::from(&report.suite));
     let path = path_for(&suite);
     let _lock = lock(&path)?;
+    crate::atomic::remove_stale_temporaries(&path);
     let mut list = AcceptedList::load(&path).map_err(|e| Error::BadInput(e.to_string()))?;
     let target = plan.target.clone().unwrap_or_else(|| "*".into());
     let (mut entry, what) = match &found {
@@ -75,13 +81,18 @@ pub fn accept(plan: &Plan) -> Result<Accepted, Error> {
     entry.reason = plan.reason.trim().to_string();
     entry.by = plan.by.clone().filter(|s| !s.is_empty());
     let id = entry.group.clone();
-    list.add(entry);
-    list.save(&path)?;
+    let already = list
+        .add(entry)
+        .map(|e| (e.target.clone(), e.reason.clone()));
+    if already.is_none() {
+        list.save(&path)?;
+    }
     Ok(Accepted {
         id,
         what,
         target,
         path,
+        already,
     })
 }
 
@@ -105,6 +116,7 @@ fn entry(id: &str, callee: String, kind: crate::compare::Kind) -> AcceptedEntry 
 pub fn reseal(suite: &Path) -> Result<(PathBuf, usize), Error> {
     let path = path_for(suite);
     let _lock = lock(&path)?;
+    crate::atomic::remove_stale_temporaries(&path);
     if !path.exists() {
         return Err(Error::BadInput(format!(
             "{}: no accepted list",

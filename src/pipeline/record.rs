@@ -15,7 +15,7 @@ use crate::generate::{self, Generator, Recorded, StopReason};
 use crate::interrupt;
 use crate::model::ApiModel;
 use crate::pool::{Executor, Lane, Pool, PoolConfig, PoolError};
-use crate::scope::OmitList;
+use crate::scope::{self, OmitList};
 use crate::targets::{JvmSpec, Provisioned, TargetStore};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -104,7 +104,7 @@ pub fn record(
     let pool = Pool::start(&plan.reference, provisioned.jvm.clone(), generating)?;
     // …the second those of a rerun.
     config.abort = Some(&interrupt::SECOND);
-    let model = describe(&pool, &plan)?;
+    let model = describe(&pool, &mut plan, &provisioned.library)?;
     if plan.mine {
         plan.generation.mined = Some(Arc::new(mine(&pool, &model, &plan)?));
     }
@@ -137,6 +137,9 @@ pub fn record(
         reduction,
         partial,
     };
+    if rec.tests.is_empty() && !partial {
+        return Err(Error::BadInput(no_test(&plan, &rec)));
+    }
     let header = header::header(made, &rec, &kinds);
     header::write(&plan.output, &header, &kinds, &rec)?;
     Ok(Recording {
@@ -150,19 +153,111 @@ pub fn record(
     })
 }
 
-/// The filtered model of the scope; unknown names and an empty scope are bad input.
-fn describe(pool: &Pool, plan: &Plan) -> Result<ApiModel, Error> {
-    let (model, unknown) = pool.describe(&plan.classes, &plan.packages)?;
+/// Why a record kept no regression test, on one line: a suite of none would pass any gate,
+/// so none is written.
+fn no_test(plan: &Plan, rec: &Recorded) -> String {
+    let scope = scope_text(plan);
+    let executed = rec.stats.executed;
+    if executed == 0 {
+        return format!(
+            "no test recorded for {scope}: no round of {} sequences finished within the time \
+             limit (its calls are slow or their values large); try a smaller --round-size or a \
+             longer --time-limit",
+            plan.generation.round_size
+        );
+    }
+    let timeouts = match rec.stats.timeouts {
+        0 => String::new(),
+        n => format!(
+            "; {n} timed out (generation gives a call a fifth of --timeout, and a call that \
+             times out twice is not drawn again)"
+        ),
+    };
+    format!(
+        "no test recorded for {scope}: none of the {executed} sequences run gave a value that \
+         could be checked (each threw, timed out, varied between runs, or was dropped){timeouts}"
+    )
+}
+
+/// The filtered model of the scope; unknown names and an empty scope are bad input. With no
+/// scope given, the scope is every public class in the library's own jars (`library`; the
+/// packages they hold are then written as the scope), or for a bare JDK the default one.
+fn describe(pool: &Pool, plan: &mut Plan, library: &[PathBuf]) -> Result<ApiModel, Error> {
+    if plan.classes.is_empty() && plan.packages.is_empty() && !library.is_empty() {
+        return describe_library(pool, plan, library);
+    }
+    if plan.classes.is_empty() && plan.packages.is_empty() {
+        (plan.classes, plan.packages) = scope::default_scope();
+    }
+    let classes = expand_globs(pool, plan)?;
+    let (model, unknown) = pool.describe(&classes, &plan.packages)?;
     if let Some(first) = unknown.first() {
         let more = match unknown.len() {
             1 => String::new(),
             n => format!(" (and {} more)", n - 1),
         };
         let reference = &plan.reference;
+        let first = match first.strip_prefix("tree ") {
+            Some(package) => format!("package {package}"),
+            None => first.clone(),
+        };
         return Err(Error::BadInput(format!(
             "{reference} does not know {first}{more}"
         )));
     }
+    checked(model, plan)
+}
+
+/// The model of every public class in the library's jars; its packages become the scope.
+fn describe_library(pool: &Pool, plan: &mut Plan, library: &[PathBuf]) -> Result<ApiModel, Error> {
+    let (model, unknown) = pool.describe_scope(&[], &[], library)?;
+    if let Some(first) = unknown.first() {
+        let jar = first.trim_start_matches("jar ");
+        return Err(Error::BadInput(format!(
+            "{}: no public class in {jar}; name the scope with --classes or --packages",
+            plan.reference
+        )));
+    }
+    plan.packages = scope::packages_of(model.classes.keys());
+    checked(model, plan)
+}
+
+/// The class names of `plan`'s classes, each glob (`org.example.*Builder`) replaced by the
+/// classes it matches (described from its package); a glob matching nothing is bad input.
+fn expand_globs(pool: &Pool, plan: &Plan) -> Result<Vec<String>, Error> {
+    let (globs, mut classes): (Vec<&String>, Vec<&String>) =
+        plan.classes.iter().partition(|c| scope::is_class_glob(c));
+    let mut names: Vec<String> = classes.drain(..).cloned().collect();
+    if globs.is_empty() {
+        return Ok(names);
+    }
+    let roots = globs
+        .iter()
+        .map(|g| scope::glob_root(g).map_err(Error::BadInput))
+        .collect::<Result<Vec<_>, _>>()?;
+    let (under, _) = pool.describe(&[], &roots)?;
+    for pattern in globs {
+        let before = names.len();
+        names.extend(
+            under
+                .classes
+                .keys()
+                .filter(|name| scope::glob(pattern, name))
+                .cloned(),
+        );
+        if names.len() == before {
+            return Err(Error::BadInput(format!(
+                "{} has no public class matching {pattern}",
+                plan.reference
+            )));
+        }
+    }
+    Ok(names)
+}
+
+/// The model filtered by the omit list; an empty one, or observer patterns naming a class
+/// outside it, are bad input.
+fn checked(model: ApiModel, plan: &Plan) -> Result<ApiModel, Error> {
     if let (Some(path), Some((pattern, class))) = (
         plan.observers_file.as_ref(),
         crate::observe::unknown_class(&plan.generation.user_observers, &model),

@@ -11,6 +11,7 @@ use crate::report::assemble::{Context, add_passes, build};
 use crate::report::{Implementation, Options, Report, Stats};
 use crate::suite::blocks::BlockPool;
 use crate::suite::entries::Entries;
+use crate::suite::file::SuiteFile;
 use crate::suite::read::{SuiteReader, verify};
 use crate::suite::{Header, SuiteError, Test};
 use crate::targets::{Fingerprint, TargetStore};
@@ -56,6 +57,8 @@ pub struct Session {
     plan: Plan,
     header: Header,
     suite_path: PathBuf,
+    /// The suite's one open: every read of the replay goes through it.
+    file: SuiteFile,
     /// Regression tests in the replayed shard (all of them without a shard).
     total: usize,
     store: TargetStore,
@@ -70,31 +73,43 @@ pub struct Session {
 
 /// A suite checked whole (end line, counts, checksums, duplicate ids) before any JVM starts.
 pub struct Checked {
-    path: PathBuf,
+    file: SuiteFile,
     header: Header,
     total: usize,
     load_seconds: f64,
 }
 
 impl Checked {
-    /// Checks the suite at `path`, counting the tests of `shard`; anything wrong is bad input.
+    /// Opens the suite at `path` (once: the replay reads only what is checked here) and
+    /// checks it, counting the tests of `shard`; anything wrong is bad input, and so is a
+    /// suite without a regression test, which would pass any gate.
     pub fn open(path: &Path, shard: Option<Shard>) -> Result<Checked, Error> {
         let loading = Instant::now();
-        let total = verify(path, |id| shard.is_none_or(|s| s.contains(id))).map_err(cannot_load)?;
-        let header = SuiteReader::open(path)
-            .map_err(cannot_load)?
-            .header()
-            .clone();
+        let file = SuiteFile::open(path).map_err(cannot_load)?;
+        let verified =
+            verify(&file, |id| shard.is_none_or(|s| s.contains(id))).map_err(cannot_load)?;
+        if verified.tests == 0 {
+            return Err(Error::BadInput(format!(
+                "{}: the suite holds no test, so a replay of it checks nothing; record it again \
+                 with a wider scope or a longer time limit",
+                path.display()
+            )));
+        }
         Ok(Checked {
-            path: path.to_path_buf(),
-            header,
-            total,
+            file,
+            header: verified.header,
+            total: verified.selected,
             load_seconds: loading.elapsed().as_secs_f64(),
         })
     }
 }
 
+/// A suite that cannot be read is bad input, unless it changed under a replay that had
+/// checked it: then the run is broken (exit code 3), and the error says so.
 fn cannot_load(e: SuiteError) -> Error {
+    if e.is_change() {
+        return Error::Suite(e);
+    }
     Error::BadInput(format!("cannot load the suite: {e}"))
 }
 
@@ -104,7 +119,7 @@ pub fn replay(
     suite: Checked,
     plan: Plan,
     store: TargetStore,
-    config: PoolConfig,
+    mut config: PoolConfig,
     progress: &dyn Progress,
 ) -> Result<Vec<Report>, Error> {
     let mut impls: Vec<String> = Vec::new();
@@ -114,12 +129,18 @@ pub fn replay(
             impls.push(name.clone());
         }
     }
+    let suite_path = suite.file.path().to_path_buf();
     let accepted =
-        AcceptedList::load(&path_for(&suite.path)).map_err(|e| Error::BadInput(e.to_string()))?;
+        AcceptedList::load(&path_for(&suite_path)).map_err(|e| Error::BadInput(e.to_string()))?;
+    // Ctrl-C or SIGTERM stops every run at once: the pools kill their workers (whose
+    // working folders go with them) and the replay fails as interrupted, writing no report.
+    crate::interrupt::install().map_err(Error::Signals)?;
+    config.abort = Some(&crate::interrupt::FIRST);
     let mut session = Session {
         plan,
         header: suite.header,
-        suite_path: suite.path,
+        suite_path,
+        file: suite.file,
         total: suite.total,
         store,
         config,
@@ -230,14 +251,37 @@ impl Session {
         options: &ReplayOptions,
         progress: &(dyn Fn(usize) + Sync),
     ) -> Result<Streamed, Error> {
-        let (path, shard) = (&self.suite_path, self.plan.shard);
+        let (file, shard) = (&self.file, self.plan.shard);
         let pool = Arc::new(BlockPool::default());
-        let open = |wanted| FileSource::open(path, shard, wanted, Some(pool.clone()));
-        match replay_stream(&open, lane, options, progress) {
-            Ok(streamed) => Ok(streamed),
-            Err(StreamError::Source(e)) => Err(cannot_load(e)),
-            Err(StreamError::Pool(e)) => Err(e.into()),
+        let open = |wanted| FileSource::open(file, shard, wanted, Some(pool.clone()));
+        let streamed = match replay_stream(&open, lane, options, progress) {
+            Ok(streamed) => streamed,
+            Err(StreamError::Source(e)) => return Err(self.read_failed(e)),
+            Err(StreamError::Pool(e)) => return Err(e.into()),
+            Err(StreamError::Lost { lost }) => return Err(self.lost(lost)),
+        };
+        if streamed.total() != self.total {
+            return Err(self.lost(self.total.abs_diff(streamed.total())));
         }
+        Ok(streamed)
+    }
+
+    /// A read of the suite that failed: the file changed since it was checked, if it did
+    /// (exit code 3), else what the reader found.
+    fn read_failed(&self, e: SuiteError) -> Error {
+        match self.file.unchanged() {
+            Err(changed) => Error::Suite(changed),
+            Ok(()) => cannot_load(e),
+        }
+    }
+
+    /// `lost` tests the replay had counted or read were not found again: the suite is not
+    /// what was checked, whatever its size and time say (exit code 3), never a result.
+    fn lost(&self, lost: usize) -> Error {
+        Error::Suite(SuiteError::Changed {
+            path: self.suite_path.clone(),
+            what: format!("{lost} tests checked or read before were not found again"),
+        })
     }
 
     /// The groups' example tests, read again from the suite (a replay keeps no test).
@@ -249,19 +293,14 @@ impl Session {
             return Ok(Vec::new());
         }
         let wanted = ids.len();
-        let mut source =
-            FileSource::open(&self.suite_path, self.plan.shard, Some(ids.into()), None)
-                .map_err(cannot_load)?;
+        let mut source = FileSource::open(&self.file, self.plan.shard, Some(ids.into()), None)
+            .map_err(|e| self.read_failed(e))?;
         let mut tests = Vec::with_capacity(wanted);
-        while let Some(t) = source.next_test().map_err(cannot_load)? {
+        while let Some(t) = source.next_test().map_err(|e| self.read_failed(e))? {
             tests.push(t);
         }
         if tests.len() != wanted {
-            return Err(Error::BadInput(format!(
-                "{}: {} of {wanted} example tests are no longer in the suite: it changed during the replay",
-                self.suite_path.display(),
-                wanted - tests.len()
-            )));
+            return Err(self.lost(wanted - tests.len()));
         }
         Ok(tests)
     }
@@ -309,6 +348,11 @@ impl Session {
         if header.partial {
             notes.push("the suite is partial (its recording was interrupted)".into());
         }
+        let (recorded, now) = (&header.fingerprint.classpath, &fingerprint.classpath);
+        notes.extend(crate::targets::fingerprint::dependency_changes(
+            recorded.as_deref().unwrap_or_default(),
+            now.as_deref().unwrap_or_default(),
+        ));
         notes
     }
 
@@ -323,7 +367,7 @@ impl Session {
         let target = lane.name.clone();
         let (todo, done): (Vec<Group>, Vec<Group>) = std::mem::take(groups)
             .into_iter()
-            .partition(|g| self.accepted.find(&g.callee, g.kind, &target).is_none());
+            .partition(|g| self.accepted.find(&g.id, &target).is_none());
         if !todo.is_empty() {
             let mut todo = todo;
             self.start_reference();
@@ -393,12 +437,13 @@ impl FileSource {
     /// The tests of `path` in `shard` that `wanted` takes, sharing blocks through `pool`
     /// with the other threads' sources.
     fn open(
-        path: &Path,
+        file: &SuiteFile,
         shard: Option<Shard>,
         wanted: Wanted,
         pool: Option<Arc<BlockPool>>,
     ) -> Result<FileSource, SuiteError> {
-        let mut reader = SuiteReader::open(path)?;
+        let path = file.path();
+        let mut reader = SuiteReader::of(file)?;
         reader.filter(Box::new(move |id| {
             shard.is_none_or(|s| s.contains(id)) && wants(&wanted, id)
         }));

@@ -192,15 +192,27 @@ impl Pool {
         all
     }
 
-    /// The API of these classes and packages; also returns the names the JVM did not know.
+    /// The API of these classes and packages (`p` alone, `p.*` with its subpackages); also
+    /// returns the names the JVM did not know.
     pub fn describe(
         &self,
         classes: &[String],
         packages: &[String],
     ) -> Result<(ApiModel, Vec<String>), PoolError> {
+        self.describe_scope(classes, packages, &[])
+    }
+
+    /// Like [`Pool::describe`], with every public class in these jars or class folders too.
+    pub fn describe_scope(
+        &self,
+        classes: &[String],
+        packages: &[String],
+        jars: &[std::path::PathBuf],
+    ) -> Result<(ApiModel, Vec<String>), PoolError> {
         let req = Request::Describe {
             classes: classes.to_vec(),
             packages: packages.to_vec(),
+            jars: jars.to_vec(),
         };
         match self.ask(&req)? {
             Response::Model { model, unknown } => Ok((model, unknown)),

@@ -62,6 +62,10 @@ pub enum StreamError<E: std::error::Error + 'static> {
     Source(E),
     #[error(transparent)]
     Pool(#[from] PoolError),
+    /// Tests read in the first pass were not given again for their confirmation: the
+    /// source is no longer what it was.
+    #[error("{lost} tests to confirm were not found again")]
+    Lost { lost: usize },
 }
 
 /// One segment's results: its place, its failing tests, the ids of its passing tests, the
@@ -122,6 +126,12 @@ where
     failing.sort_unstable();
     let wanted: Arc<[u64]> = failing.into();
     let again = run_pass(&|| open(Some(wanted.clone())), lane, segment, &|_| {})?;
+    if again.total() != wanted.len() {
+        // A test not read again would count as unstable, which no gate counts.
+        return Err(StreamError::Lost {
+            lost: wanted.len().abs_diff(again.total()),
+        });
+    }
     let mut other: HashMap<u64, Verdict> = (again.kept.iter().zip(again.outcomes))
         .filter_map(|(r, o)| match o {
             TestOutcome::Differs { verdict } => Some((r.id, verdict)),

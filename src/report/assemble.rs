@@ -45,9 +45,9 @@ pub fn build(
     let versions = super::cause::versions(&ctx.reference, &ctx.target);
     super::cause::label_groups(&mut group_reports, &versions);
     for g in &mut group_reports {
-        let accepted =
-            ctx.accepted
-                .find_for(&g.callee, g.kind, g.label, g.change.as_deref(), &target);
+        let accepted = ctx
+            .accepted
+            .find_for(&g.id, g.label, g.change.as_deref(), &target);
         g.status = match (accepted, g.kind.counts(strict)) {
             (Some(_), _) => GroupStatus::Accepted,
             (None, true) => GroupStatus::New,
@@ -75,7 +75,7 @@ pub fn build(
     let causes = super::cause::causes(&group_reports);
     let seen: Vec<_> = group_reports
         .iter()
-        .map(|g| (g.callee.as_str(), g.kind, g.label, g.change.as_deref()))
+        .map(|g| (g.id.as_str(), g.label, g.change.as_deref()))
         .collect();
     let stale_accepted = ctx
         .accepted

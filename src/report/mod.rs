@@ -400,8 +400,12 @@ impl Report {
         Ok(())
     }
 
-    /// Writes `DIR/TGT-vs-REF.{json,md,html,junit.xml}`; returns the paths written. Each
-    /// file is made and written in turn, the JSON and the JUnit XML as they are made.
+    /// Writes `DIR/TGT-vs-REF.{json,md,html,junit.xml}` as one unit; returns the paths
+    /// written. Under the lock of `DIR/TGT-vs-REF.lock`, so two replays into one folder write
+    /// one after the other, each file is written and synced to a temporary first; only when
+    /// all four are on disk are they renamed into place. A failure (a full disk) before that
+    /// leaves the files of the last run whole and none of this one; two runs never leave the
+    /// files of both.
     pub fn write_all(&self, dir: &Path) -> Result<Vec<PathBuf>, ReportError> {
         let io = |path: &Path| {
             let path = path.to_path_buf();
@@ -409,34 +413,37 @@ impl Report {
         };
         std::fs::create_dir_all(dir).map_err(io(dir))?;
         let stem = self.stem();
-        let json = dir.join(format!("{stem}.json"));
-        self.write_json(&json).map_err(io(&json))?;
-        let mut paths = vec![json];
-        let writers: [(&str, Render); 3] = [
+        let unit = dir.join(&stem);
+        let _lock = crate::atomic::lock(&unit).map_err(io(&crate::atomic::lock_path(&unit)))?;
+        let writers: [(&str, Render); 4] = [
+            ("json", |r, out| r.write_json(out)),
             ("md", |r, out| out.write_all(markdown::render(r).as_bytes())),
             ("html", |r, out| out.write_all(html::render(r).as_bytes())),
             ("junit.xml", junit::write),
         ];
+        let mut paths = Vec::new();
+        let mut finished = Vec::new();
         for (ext, write) in writers {
             let path = dir.join(format!("{stem}.{ext}"));
+            crate::atomic::remove_stale_temporaries(&path);
             let mut file = crate::atomic::AtomicFile::create(&path).map_err(io(&path))?;
-            write(self, &mut file)
-                .and_then(|()| file.commit())
+            let done = write(self, &mut file)
+                .and_then(|()| file.finish())
                 .map_err(io(&path))?;
+            finished.push(done);
             paths.push(path);
         }
+        crate::atomic::commit_all(finished).map_err(io(dir))?;
         Ok(paths)
     }
 
-    /// Writes the JSON report with its checksum ([`seal`]) to `path`.
-    fn write_json(&self, path: &Path) -> std::io::Result<()> {
+    /// Writes the JSON report with its checksum ([`seal`]) to `out`.
+    fn write_json(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
         let checksum = seal::checksum(self).map_err(std::io::Error::other)?;
-        let mut file = crate::atomic::AtomicFile::create(path)?;
         let sealed = Sealed {
             report: self,
             checksum,
         };
-        serde_json::to_writer_pretty(&mut file, &sealed).map_err(std::io::Error::other)?;
-        file.commit()
+        serde_json::to_writer_pretty(out, &sealed).map_err(std::io::Error::other)
     }
 }

@@ -331,8 +331,22 @@ fn concurrent_writers_of_one_report_never_leave_a_mixed_or_missing_file() {
     });
     let last = Report::read(&json).unwrap();
     assert!(last == a || last == b);
-    let names = std::fs::read_dir(dir).unwrap().count();
-    assert_eq!(names, 4, "the four report files, no temporaries left");
+    let md = std::fs::read_to_string(dir.join("tgt-vs-ref.md")).unwrap();
+    assert_eq!(
+        md,
+        super::markdown::render(&last),
+        "the JSON's run's Markdown"
+    );
+    let names: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|n| n != "tgt-vs-ref.lock")
+        .collect();
+    assert_eq!(
+        names.len(),
+        4,
+        "the four report files, no temporaries: {names:?}"
+    );
 }
 
 #[test]

@@ -6,8 +6,8 @@
 //! in `.zst`.
 
 use super::SuiteError;
+use super::file::SuiteFile;
 use crate::atomic::AtomicFile;
-use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::path::Path;
 
@@ -23,27 +23,61 @@ pub fn wanted(path: &Path) -> bool {
     path.extension().is_some_and(|e| e == "zst")
 }
 
-/// Opens a suite file for reading, decompressing it when it starts with [`MAGIC`].
-pub fn open(path: &Path) -> Result<(Box<dyn BufRead + Send>, bool), SuiteError> {
+/// The most uncompressed text read per byte of a compressed file. Real suites compress 10
+/// to 50 times; zstd's best case (a run of one byte) is about 32,000, so a file above this
+/// ratio is a decompression bomb, not a suite, and is refused before it fills memory or time.
+pub const MAX_RATIO: u64 = 4096;
+
+/// Text any compressed file may give, whatever its size (a small file of a large suite of
+/// repeated tests).
+pub const MIN_BOUND: u64 = 1 << 30;
+
+/// Opens a suite file for reading through its one open descriptor, decompressing it when
+/// it starts with [`MAGIC`]; the text is bounded ([`MAX_RATIO`], [`MIN_BOUND`]).
+pub fn open(file: &SuiteFile) -> Result<(Box<dyn BufRead + Send>, bool), SuiteError> {
     let io = |source| SuiteError::Io {
-        path: path.to_path_buf(),
+        path: file.path().to_path_buf(),
         source,
     };
-    let mut file = File::open(path).map_err(io)?;
+    let mut bytes = file.bytes()?;
     let mut head = [0u8; 4];
     let mut got = 0;
     while got < 4 {
-        match file.read(&mut head[got..]).map_err(io)? {
+        match bytes.read(&mut head[got..]).map_err(io)? {
             0 => break,
             n => got += n,
         }
     }
-    let start = io::Cursor::new(head[..got].to_vec()).chain(file);
+    let start = io::Cursor::new(head[..got].to_vec()).chain(bytes);
     if got == 4 && head == MAGIC {
         let decoder = zstd::stream::read::Decoder::new(start).map_err(io)?;
-        Ok((Box::new(BufReader::with_capacity(1 << 16, decoder)), true))
+        let bound = file.len().saturating_mul(MAX_RATIO).max(MIN_BOUND);
+        let bounded = Bounded {
+            inner: decoder,
+            left: bound,
+        };
+        Ok((Box::new(BufReader::with_capacity(1 << 16, bounded)), true))
     } else {
         Ok((Box::new(BufReader::with_capacity(1 << 16, start)), false))
+    }
+}
+
+/// A reader that fails once it has given `left` bytes.
+struct Bounded<R> {
+    inner: R,
+    left: u64,
+}
+
+impl<R: Read> Read for Bounded<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.left = self.left.checked_sub(n as u64).ok_or_else(|| {
+            io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!("it decompresses to more than {MAX_RATIO} times its size"),
+            )
+        })?;
+        Ok(n)
     }
 }
 
@@ -133,6 +167,23 @@ mod tests {
         let renamed = dir.path().join("renamed.yaml");
         std::fs::rename(&packed, &renamed).unwrap();
         assert_eq!(Suite::load(&renamed).unwrap(), suite);
+    }
+
+    #[test]
+    fn decompressed_text_stops_at_its_bound() {
+        use std::io::Read;
+        let text = vec![b'\n'; 10_000];
+        let mut within = super::Bounded {
+            inner: &text[..],
+            left: 10_000,
+        };
+        assert_eq!(within.read_to_end(&mut Vec::new()).unwrap(), 10_000);
+        let mut beyond = super::Bounded {
+            inner: &text[..],
+            left: 9_999,
+        };
+        let err = beyond.read_to_end(&mut Vec::new()).unwrap_err();
+        assert!(err.to_string().contains("4096 times its size"), "{err}");
     }
 
     fn one_line_naming(err: SuiteError, name: &str) -> String {

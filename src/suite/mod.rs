@@ -9,6 +9,7 @@ pub mod blocks;
 pub mod checksum;
 pub mod compress;
 pub mod entries;
+pub mod file;
 pub mod read;
 pub mod share;
 pub mod syntax;
@@ -143,6 +144,14 @@ pub enum SuiteError {
     Unchecked { path: PathBuf, found: u64 },
     #[error("{}: suite format {found} does not exist (this difftest reads format {MIN_FORMAT_VERSION} to {FORMAT_VERSION})", path.display())]
     NoSuchFormat { path: PathBuf, found: u64 },
+    #[error("{}: not a regular file; a suite is read from a file", path.display())]
+    NotAFile { path: PathBuf },
+    #[error(
+        "{}: the suite changed while it was read ({what}): what was checked is no longer what \
+         would be replayed, so nothing of this run is used",
+        path.display()
+    )]
+    Changed { path: PathBuf, what: String },
     #[error("{}: test {id}: {message}", path.display())]
     Invalid {
         path: PathBuf,
@@ -151,11 +160,21 @@ pub enum SuiteError {
     },
 }
 
+impl SuiteError {
+    /// Whether the file changed under a run that had checked it: not bad input but a broken
+    /// run (exit code 3), since the input checked was good.
+    pub fn is_change(&self) -> bool {
+        matches!(self, SuiteError::Changed { .. })
+    }
+}
+
 impl Suite {
-    /// Reads a whole suite file (plain or zstd) into memory; see [`read::SuiteReader`] to
-    /// read it test by test.
+    /// Reads a whole suite file (plain or zstd) into memory, once [`read::verify`] found it
+    /// whole; see [`read::SuiteReader`] to read it test by test.
     pub fn load(path: &Path) -> Result<Suite, SuiteError> {
-        read::collect(read::SuiteReader::open(path)?)
+        let file = file::SuiteFile::open(path)?;
+        read::verify(&file, |_| true)?;
+        read::collect(read::SuiteReader::of(&file)?)
     }
 
     /// Every statement of the suite: regression tests first, then error-revealing ones.

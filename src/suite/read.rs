@@ -12,6 +12,7 @@
 use super::blocks::{SHARED, is_ref, parse_ref, parse_shared};
 use super::checksum::{END, Running, parse_end};
 use super::entries::{Entries, Item, syntax};
+use super::file::SuiteFile;
 use super::{FORMAT_VERSION, Header, MIN_FORMAT_VERSION, Suite, SuiteError, Test};
 use crate::contracts::ExceptionKind;
 use serde::Deserialize;
@@ -40,9 +41,20 @@ pub struct SuiteReader {
     begun: usize,
 }
 
+/// The longest line read. Lines are bounded so that a file without newlines (a sparse
+/// file, a stream of zeros) is refused at once rather than read whole into memory; a value
+/// longer than this on one line is not a suite difftest wrote.
+pub const MAX_LINE: usize = 64 << 20;
+
+/// The most text read before the `tests:` line (header and exception table).
+pub const MAX_PREAMBLE: usize = 64 << 20;
+
 /// The lines of a suite file and the running checksum of all but the last one.
 struct Lines {
     path: PathBuf,
+    /// The file read, checked for changes at the end and on any error (`None` for text
+    /// given in memory).
+    file: Option<SuiteFile>,
     input: Box<dyn BufRead + Send>,
     compressed: bool,
     /// Lines read so far.
@@ -56,8 +68,15 @@ struct Lines {
 impl SuiteReader {
     /// Opens a suite file (plain or zstd) and reads its preamble.
     pub fn open(path: &Path) -> Result<SuiteReader, SuiteError> {
-        let (input, compressed) = super::compress::open(path)?;
-        SuiteReader::new(path, input, compressed)
+        SuiteReader::of(&SuiteFile::open(path)?)
+    }
+
+    /// Reads a suite file already open from its start, independently of other readers.
+    pub fn of(file: &SuiteFile) -> Result<SuiteReader, SuiteError> {
+        let (input, compressed) = super::compress::open(file)?;
+        let mut lines = Lines::new(file.path(), input, compressed);
+        lines.file = Some(file.clone());
+        SuiteReader::with_lines(lines)
     }
 
     /// Reads a suite from `input`, named `path` in errors.
@@ -66,20 +85,32 @@ impl SuiteReader {
         input: Box<dyn BufRead + Send>,
         compressed: bool,
     ) -> Result<SuiteReader, SuiteError> {
-        let mut lines = Lines::new(path, input, compressed);
+        SuiteReader::with_lines(Lines::new(path, input, compressed))
+    }
+
+    /// Reads the preamble from `lines`.
+    fn with_lines(mut lines: Lines) -> Result<SuiteReader, SuiteError> {
+        let path = lines.path.clone();
         let mut text = String::new();
         loop {
             if !lines.read_line()? {
-                return Err(syntax(path, 1, "no `tests:` list"));
+                return Err(syntax(&path, 1, "no `tests:` list"));
             }
             let line = lines.line_text()?;
             if line.starts_with("tests:") {
                 break;
             }
+            if text.len() + line.len() > MAX_PREAMBLE {
+                let message = format!(
+                    "no `tests:` list in the first {} MiB: not a suite",
+                    MAX_PREAMBLE >> 20
+                );
+                return Err(syntax(&path, lines.n, message));
+            }
             text.push_str(line);
             text.push('\n');
         }
-        let (header, exceptions) = preamble(&text, path)?;
+        let (header, exceptions) = preamble(&text, &path)?;
         Ok(SuiteReader {
             lines,
             header,
@@ -243,15 +274,7 @@ impl SuiteReader {
                 "the file does not match the checksum on its end line: the header or the lines between tests were edited; record the suite again",
             ));
         }
-        for (key, found) in [("tests", found.0), ("error-revealing", found.1)] {
-            if let Some(&said) = self.header.counts.get(key).filter(|&&c| c != found as u64) {
-                return Err(syntax(
-                    &self.lines.path,
-                    1,
-                    format!("the header says {said} {key} tests, the file holds {found}"),
-                ));
-            }
-        }
+        header_counts(&self.header, &self.lines.path, found)?;
         Ok(None)
     }
 
@@ -273,6 +296,7 @@ impl Lines {
     fn new(path: &Path, input: Box<dyn BufRead + Send>, compressed: bool) -> Lines {
         Lines {
             path: path.to_path_buf(),
+            file: None,
             input,
             compressed,
             n: 0,
@@ -284,10 +308,16 @@ impl Lines {
 
     /// Reads the next line into `self.last` (without its newline), adding the line before
     /// it to the running checksum; false at the end of the file.
+    /// The last line may lack its newline: if it is the end line, nothing is missing.
     fn read_line(&mut self) -> Result<bool, SuiteError> {
         self.raw.clear();
-        let read = self.input.read_until(b'\n', &mut self.raw);
+        let bound = MAX_LINE as u64 + 1;
+        let input: &mut (dyn BufRead + Send) = &mut *self.input;
+        let read = std::io::Read::take(input, bound).read_until(b'\n', &mut self.raw);
         let at = self.n + 1;
+        if matches!(read, Ok(0) | Err(_)) {
+            self.unchanged()?;
+        }
         match read {
             Err(e) if self.compressed => {
                 let message = format!(
@@ -304,17 +334,32 @@ impl Lines {
             Ok(0) => return Ok(false),
             Ok(_) => {}
         }
-        if self.raw.last() != Some(&b'\n') {
-            return Err(self.truncated(at));
+        let ended = self.raw.last() == Some(&b'\n');
+        if !ended && self.raw.len() > MAX_LINE {
+            self.unchanged()?;
+            let what = if self.compressed {
+                "the compressed file is corrupt or not a suite"
+            } else {
+                "not a suite"
+            };
+            let message = format!("a line longer than {} MiB: {what}", MAX_LINE >> 20);
+            return Err(syntax(&self.path, at, message));
         }
         if self.n > 0 {
             self.total.update(&self.last);
             self.total.update(b"\n");
         }
-        self.raw.pop();
+        if ended {
+            self.raw.pop();
+        }
         std::mem::swap(&mut self.last, &mut self.raw);
         self.n = at;
         Ok(true)
+    }
+
+    /// Fails if the file read was written over since it was opened.
+    fn unchanged(&self) -> Result<(), SuiteError> {
+        self.file.as_ref().map_or(Ok(()), SuiteFile::unchanged)
     }
 
     /// The last line read, as text.
@@ -333,53 +378,42 @@ impl Lines {
     }
 }
 
+/// What [`verify`] found in a suite file that checks out.
+#[derive(Debug)]
+pub struct Verified {
+    pub header: Header,
+    /// Regression tests in the file.
+    pub tests: usize,
+    /// Regression tests whose id the caller wanted.
+    pub selected: usize,
+}
+
 /// Checks a whole suite file quickly, without parsing its tests: its preamble and format,
-/// that no id appears twice, and that it ends with an end line whose counts and checksum
-/// match, so a cut, corrupt or edited file is refused before anything runs. Returns how
-/// many regression tests have an id `wanted` accepts. The tests themselves (and their sums)
-/// are checked by the [`SuiteReader`] that reads them; only a file edited by hand and
-/// sealed again can fail there.
-pub fn verify(path: &Path, wanted: impl Fn(u64) -> bool) -> Result<usize, SuiteError> {
-    drop(SuiteReader::open(path)?);
-    let (input, compressed) = super::compress::open(path)?;
+/// that no id appears twice, that it ends with an end line whose counts and checksum match,
+/// and that the header's counts say the same, so a cut, corrupt or edited file is refused
+/// before anything runs. Every byte is read before anything is parsed, so a compressed file
+/// whose frame does not check out is reported as such, not as whatever its garbled text
+/// looks like. The tests themselves (and their sums) are checked by the [`SuiteReader`]
+/// that reads them; only a file edited by hand and sealed again can fail there.
+pub fn verify(file: &SuiteFile, wanted: impl Fn(u64) -> bool) -> Result<Verified, SuiteError> {
+    let path = file.path();
+    let (input, compressed) = super::compress::open(file)?;
     let mut lines = Lines::new(path, input, compressed);
-    let (mut entries, mut selected, mut errors_section) = (0, 0, false);
-    let mut ids = std::collections::HashSet::new();
-    let mut blocks = Uses::default();
-    while lines.read_line()? {
-        let line = &lines.last;
-        if !blocks.line(line) {
-            // Reading the tests names the reference, block or line that is wrong.
-            SuiteReader::open(path)?.for_each(|_| Ok(()))?;
-        }
-        if line.starts_with(b"error_revealing:") {
-            errors_section = true;
-        }
-        if let Some(id) = line.strip_prefix(b"- id: ") {
-            entries += 1;
-            let id = std::str::from_utf8(id)
-                .ok()
-                .and_then(|t| t.parse::<u64>().ok());
-            if id.is_some_and(|id| !ids.insert(id)) {
-                // Reading the tests names both lines.
-                SuiteReader::open(path)?.for_each(|_| Ok(()))?;
-            }
-            if !errors_section && id.is_some_and(&wanted) {
-                selected += 1;
-            }
-        }
+    lines.file = Some(file.clone());
+    let scan = Scan::of(&mut lines, wanted)?;
+    let header = SuiteReader::of(file)?.header;
+    // Reading the tests names the reference, block, line or id that is wrong.
+    let read_all = || SuiteReader::of(file)?.for_each(|_| Ok(()));
+    if scan.suspect {
+        read_all()?;
     }
     let n = lines.n;
     let end = std::str::from_utf8(&lines.last)
         .ok()
         .and_then(parse_end)
         .ok_or_else(|| lines.truncated(n))?;
-    if !blocks.left.is_empty() {
-        SuiteReader::open(path)?.for_each(|_| Ok(()))?;
-    }
-    if end.tests + end.errors != entries || lines.total.value() != end.total {
-        // Reading the tests names the test or line that is wrong, where one is.
-        SuiteReader::open(path)?.for_each(|_| Ok(()))?;
+    if end.tests + end.errors != scan.entries || lines.total.value() != end.total {
+        read_all()?;
         return Err(syntax(
             path,
             n,
@@ -387,7 +421,75 @@ pub fn verify(path: &Path, wanted: impl Fn(u64) -> bool) -> Result<usize, SuiteE
              corrupted or edited; record the suite again",
         ));
     }
-    Ok(selected)
+    header_counts(&header, path, (end.tests, end.errors))?;
+    Ok(Verified {
+        header,
+        tests: end.tests,
+        selected: scan.selected,
+    })
+}
+
+/// What a pass over every line of a suite finds without parsing it.
+struct Scan {
+    /// Test and error-revealing entries.
+    entries: usize,
+    /// Regression tests wanted.
+    selected: usize,
+    /// Whether something is wrong that only parsing can name: a block named but not held,
+    /// a duplicate id, a block never used up.
+    suspect: bool,
+}
+
+impl Scan {
+    /// Reads `lines` to their end.
+    fn of(lines: &mut Lines, wanted: impl Fn(u64) -> bool) -> Result<Scan, SuiteError> {
+        let mut scan = Scan {
+            entries: 0,
+            selected: 0,
+            suspect: false,
+        };
+        let mut errors_section = false;
+        let mut ids = std::collections::HashSet::new();
+        let mut blocks = Uses::default();
+        while lines.read_line()? {
+            let line = &lines.last;
+            scan.suspect |= !blocks.line(line);
+            if line.starts_with(b"error_revealing:") {
+                errors_section = true;
+            }
+            if let Some(id) = line.strip_prefix(b"- id: ") {
+                scan.entries += 1;
+                let id = std::str::from_utf8(id)
+                    .ok()
+                    .and_then(|t| t.parse::<u64>().ok());
+                scan.suspect |= id.is_some_and(|id| !ids.insert(id));
+                if !errors_section && id.is_some_and(&wanted) {
+                    scan.selected += 1;
+                }
+            }
+        }
+        scan.suspect |= !blocks.left.is_empty();
+        Ok(scan)
+    }
+}
+
+/// The header's counts of tests and error-revealing tests, where it gives them, must be
+/// those `found` in the file.
+fn header_counts(header: &Header, path: &Path, found: (usize, usize)) -> Result<(), SuiteError> {
+    let kinds = [
+        ("tests", "tests", found.0),
+        ("error-revealing", "error-revealing tests", found.1),
+    ];
+    for (key, noun, found) in kinds {
+        if let Some(&said) = header.counts.get(key).filter(|&&c| c != found as u64) {
+            return Err(syntax(
+                path,
+                1,
+                format!("the header says {said} {noun}, the file holds {found}: it was edited"),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// The uses of shared blocks, counted without parsing: each block's `used by` count against

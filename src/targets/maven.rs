@@ -1,11 +1,9 @@
-//! Maven classpath entries: parsing `group:artifact:version[:packaging[:classifier]]`, and
-//! fetching the artifact into `<cache>/maven/<group>/<artifact>/<version>/` with
-//! `mvn dependency:copy` (only the artifact itself, not its dependencies).
+//! Maven classpath entries: parsing `group:artifact:version[:packaging[:classifier]]` and
+//! where an artifact lives in the cache, `<cache>/maven/<group>/<artifact>/<version>/`
+//! (resolving a coordinate with its dependencies is [`super::closure`]'s).
 
-use super::error::TargetError;
 use super::tools;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 /// A Maven artifact coordinate.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -42,13 +40,13 @@ impl MavenCoordinate {
         })
     }
 
-    /// A `-SNAPSHOT` version: work in progress, fetched again on every run (from the local
+    /// A `-SNAPSHOT` version: work in progress, resolved again on every run (from the local
     /// repository `mvn install` fills, else a remote one) instead of served from the cache.
     pub fn is_snapshot(&self) -> bool {
         self.version.ends_with("-SNAPSHOT")
     }
 
-    /// The file name `mvn dependency:copy` gives the artifact.
+    /// The artifact's file name, as in a Maven repository.
     pub fn file_name(&self) -> String {
         match &self.classifier {
             Some(c) => format!("{}-{}-{c}.{}", self.artifact, self.version, self.packaging),
@@ -79,66 +77,8 @@ impl std::fmt::Display for MavenCoordinate {
     }
 }
 
-/// Makes sure the artifact is in the cache and returns its path. Downloads into a fresh
-/// folder under `tmp` and renames the jar into place, so concurrent fetches are harmless.
-pub fn fetch(
-    target: &str,
-    coord: &MavenCoordinate,
-    maven_root: &Path,
-    tmp: &Path,
-    echo: bool,
-) -> Result<PathBuf, TargetError> {
-    let dest = coord.path_in(maven_root);
-    if dest.is_file() && !coord.is_snapshot() {
-        return Ok(dest);
-    }
-    if !tools::on_path("mvn") {
-        return Err(TargetError::ToolMissing {
-            target: target.to_string(),
-            tool: "mvn",
-            purpose: "fetch Maven classpath entries",
-        });
-    }
-    if echo {
-        eprintln!("provisioning {target}: fetching {coord} with mvn");
-    }
-    let work = tools::temp_dir_in(tmp, target)?;
-    let mut cmd = Command::new("mvn");
-    cmd.args(["-B", "-q", "-Dstyle.color=never", "dependency:copy"])
-        .arg(format!("-Dartifact={}", full_coordinate(coord)))
-        .arg(format!("-DoutputDirectory={}", work.path().display()))
-        .arg("-Dmdep.overWriteReleases=false")
-        .arg("-Dmdep.overWriteSnapshots=true")
-        .current_dir(work.path());
-    let out = tools::capture(&mut cmd).map_err(|e| TargetError::io("cannot run", "mvn", e))?;
-    let fetched = work.path().join(coord.file_name());
-    if !out.status.success() || !fetched.is_file() {
-        return Err(TargetError::Maven {
-            target: target.to_string(),
-            coordinate: coord.to_string(),
-            detail: first_error_line(&out.text).unwrap_or_else(|| tools::status_text(&out.status)),
-        });
-    }
-    let parent = dest.parent().unwrap_or(maven_root);
-    std::fs::create_dir_all(parent).map_err(|e| TargetError::io("cannot create", parent, e))?;
-    std::fs::rename(&fetched, &dest)
-        .map_err(|e| TargetError::io("cannot move into place", &dest, e))?;
-    Ok(dest)
-}
-
-/// The `-Dartifact=` value for dependency:copy: `g:a:v:packaging[:classifier]`.
-fn full_coordinate(c: &MavenCoordinate) -> String {
-    match &c.classifier {
-        Some(cl) => format!(
-            "{}:{}:{}:{}:{cl}",
-            c.group, c.artifact, c.version, c.packaging
-        ),
-        None => format!("{}:{}:{}:{}", c.group, c.artifact, c.version, c.packaging),
-    }
-}
-
 /// The first `[ERROR]` line of Maven's output, without colour codes.
-fn first_error_line(output: &str) -> Option<String> {
+pub(super) fn first_error_line(output: &str) -> Option<String> {
     output
         .lines()
         .map(tools::strip_ansi)
@@ -162,7 +102,6 @@ mod tests {
         );
         let t = MavenCoordinate::parse("g:a:1:jar:tests").unwrap();
         assert_eq!(t.file_name(), "a-1-tests.jar");
-        assert_eq!(full_coordinate(&t), "g:a:1:jar:tests");
         assert!(!t.is_snapshot());
         assert!(
             MavenCoordinate::parse("g:a:1.5-SNAPSHOT")

@@ -2,7 +2,7 @@
 //! one into a JVM a worker can start: the file schema and its validation ([`spec`],
 //! [`options`]), the cache directory ([`cache`]), provisioning from pip wheels, Debian
 //! packages, explicit paths or the system JDK ([`provision`]), Maven classpath entries
-//! ([`maven`]), fingerprints ([`fingerprint`]) and data versions ([`data`]).
+//! ([`maven`]) with their runtime dependencies ([`closure`]), fingerprints ([`fingerprint`]) and data versions ([`data`]).
 //!
 //! ```no_run
 //! use difftest::targets::TargetStore;
@@ -15,6 +15,7 @@
 
 mod apt;
 pub mod cache;
+pub mod closure;
 pub mod create;
 pub mod data;
 mod error;
@@ -83,17 +84,29 @@ impl JvmSpec {
 pub struct Provisioned {
     pub name: String,
     pub jvm: JvmSpec,
+    /// The JDK's fingerprint, with the classpath (names, versions, checksums) when there is one.
     pub fingerprint: Fingerprint,
+    /// The library's own jars and folders: the classpath entries the target names, not the
+    /// dependencies Maven brought in (the default scope of a library target).
+    pub library: Vec<PathBuf>,
 }
 
 impl Provisioned {
     /// Lines for `-v`: the target, its JDK, options, classpath and own timeout.
     pub fn describe(&self, description: &str) -> String {
+        let listed = self.fingerprint.classpath.iter().flatten();
         let classpath: Vec<String> = self
             .jvm
             .classpath
             .iter()
-            .map(|p| p.display().to_string())
+            .zip(listed)
+            .map(
+                |(path, jar)| match (jar.dependency, jar.maven_key().is_some()) {
+                    (true, _) => format!("\n    {} (dependency) {}", jar.name, path.display()),
+                    (false, true) => format!("\n    {} {}", jar.name, path.display()),
+                    (false, false) => format!("\n    {}", path.display()),
+                },
+            )
             .collect();
         let timeout = match self.jvm.timeout {
             Some(t) => format!(
@@ -111,7 +124,7 @@ impl Provisioned {
             if classpath.is_empty() {
                 "(none)".to_string()
             } else {
-                classpath.join(":")
+                classpath.concat()
             }
         )
     }
@@ -154,25 +167,30 @@ impl Status {
 /// The targets directory and the cache: the entry point of this module.
 #[derive(Clone, Debug)]
 pub struct TargetStore {
-    targets_dir: PathBuf,
+    /// Where target names are looked up, first match wins.
+    search: Vec<PathBuf>,
+    /// Where `targets new` writes.
+    write_dir: PathBuf,
     cache: CacheLayout,
     echo: bool,
     verbose: bool,
 }
 
 impl TargetStore {
-    /// `targets_dir`: given, else `$DIFFTEST_TARGETS`, else `./targets` if it exists, else
-    /// the `targets/` folder shipped with the crate. `cache_dir`: given, else
-    /// `$DIFFTEST_CACHE`, else `$XDG_CACHE_HOME/difftest`, else `~/.cache/difftest`.
-    /// Creates nothing.
+    /// `targets_dir`: given, else `$DIFFTEST_TARGETS` (it must exist, and is the only folder
+    /// searched and written); else names are looked up in `./targets` of the working folder,
+    /// then in the `targets/` folder shipped with difftest, and `targets new` writes to
+    /// `./targets`. `cache_dir`: given, else `$DIFFTEST_CACHE`, else
+    /// `$XDG_CACHE_HOME/difftest`, else `~/.cache/difftest`. Creates nothing.
     pub fn new(
         targets_dir: Option<PathBuf>,
         cache_dir: Option<PathBuf>,
     ) -> Result<Self, TargetError> {
-        let targets_dir = resolve_targets_dir(targets_dir)?;
+        let (search, write_dir) = resolve_targets_dirs(targets_dir)?;
         let cache_dir = resolve_cache_dir(cache_dir)?;
         Ok(TargetStore {
-            targets_dir,
+            search,
+            write_dir,
             cache: CacheLayout::new(cache_dir),
             echo: true,
             verbose: false,
@@ -191,26 +209,37 @@ impl TargetStore {
         self.verbose = verbose;
     }
 
+    /// Where `targets new` writes: `--targets-dir`, else `./targets` of the working folder.
     pub fn targets_dir(&self) -> &Path {
-        &self.targets_dir
+        &self.write_dir
+    }
+
+    /// The folders target names are looked up in, first match first.
+    pub fn search_dirs(&self) -> &[PathBuf] {
+        &self.search
     }
 
     pub fn cache_dir(&self) -> &Path {
         self.cache.root()
     }
 
-    /// The names of all `*.yaml` files in the targets directory, sorted.
+    /// The names of all `*.yaml` files in the folders searched, sorted, each once.
     pub fn names(&self) -> Result<Vec<String>, TargetError> {
-        let dir = &self.targets_dir;
-        let entries = std::fs::read_dir(dir).map_err(|e| TargetError::io("cannot read", dir, e))?;
-        let mut names: Vec<String> = entries
-            .flatten()
-            .map(|e| e.path())
-            .filter(|p| p.extension().is_some_and(|x| x == "yaml") && p.is_file())
-            .filter_map(|p| p.file_stem().map(|s| s.to_string_lossy().into_owned()))
-            .filter(|n| spec::validate_name(n).is_ok())
-            .collect();
+        let mut names = Vec::new();
+        for dir in &self.search {
+            let entries =
+                std::fs::read_dir(dir).map_err(|e| TargetError::io("cannot read", dir, e))?;
+            names.extend(
+                entries
+                    .flatten()
+                    .map(|e| e.path())
+                    .filter(|p| p.extension().is_some_and(|x| x == "yaml") && p.is_file())
+                    .filter_map(|p| p.file_stem().map(|s| s.to_string_lossy().into_owned()))
+                    .filter(|n| spec::validate_name(n).is_ok()),
+            );
+        }
         names.sort();
+        names.dedup();
         Ok(names)
     }
 
@@ -230,12 +259,21 @@ impl TargetStore {
             name: name.to_string(),
             reason,
         })?;
-        let file = self.targets_dir.join(format!("{name}.yaml"));
-        if !file.is_file() {
+        let found = self
+            .search
+            .iter()
+            .map(|dir| dir.join(format!("{name}.yaml")))
+            .find(|file| file.is_file());
+        let Some(file) = found else {
             let known = self.names().unwrap_or_default();
+            let dirs: Vec<String> = self
+                .search
+                .iter()
+                .map(|d| d.display().to_string())
+                .collect();
             return Err(TargetError::UnknownTarget {
                 name: name.to_string(),
-                dir: self.targets_dir.clone(),
+                dir: dirs.join(" and "),
                 suggestion: suggest::closest(name, &known)
                     .map(|k| format!(" (did you mean '{k}'?)"))
                     .unwrap_or_default(),
@@ -245,7 +283,7 @@ impl TargetStore {
                     known.join(", ")
                 },
             });
-        }
+        };
         spec::load_file(&file, name)
     }
 
@@ -357,13 +395,17 @@ impl TargetStore {
         if let Some(record) = provision::current_record(&loc).filter(|_| loc.libjvm.is_file())
             && let Ok(classpath) = provision::classpath(&self.cache, spec, false, false)
         {
-            return Ok(provisioned(spec, &loc, record, classpath));
+            return provisioned(spec, &loc, record, classpath);
         }
         let _lock = self.cache.lock(&spec.name, self.echo)?;
+        let _jdk_lock = match loc.shared_lock() {
+            Some(name) => Some(self.cache.lock(&name, self.echo)?),
+            None => None,
+        };
         self.cache.clean_tmp(&spec.name);
         let record = provision::ensure_jdk(&self.cache, spec, &loc, self.echo)?;
         let classpath = provision::classpath(&self.cache, spec, true, self.echo)?;
-        Ok(provisioned(spec, &loc, record, classpath))
+        provisioned(spec, &loc, record, classpath)
     }
 }
 
@@ -371,21 +413,60 @@ fn provisioned(
     spec: &TargetSpec,
     loc: &provision::Located,
     record: fingerprint::Record,
-    classpath: Vec<PathBuf>,
-) -> Provisioned {
-    Provisioned {
+    classpath: Vec<provision::ClasspathItem>,
+) -> Result<Provisioned, TargetError> {
+    let mut fingerprint = record.fingerprint;
+    if !classpath.is_empty() {
+        let jars = classpath
+            .iter()
+            .map(classpath_jar)
+            .collect::<Result<_, _>>()?;
+        fingerprint.classpath = Some(jars);
+    }
+    Ok(Provisioned {
         name: spec.name.clone(),
         jvm: JvmSpec {
             java_home: loc.java_home.clone(),
             libjvm: loc.libjvm.clone(),
             options: spec.options(),
-            classpath,
+            classpath: classpath.iter().map(|c| c.path.clone()).collect(),
             env: spec.env(),
             espresso: None,
             timeout: spec.timeout,
         },
-        fingerprint: record.fingerprint,
-    }
+        fingerprint,
+        library: classpath
+            .iter()
+            .filter(|c| !c.dependency)
+            .map(|c| c.path.clone())
+            .collect(),
+    })
+}
+
+/// How a suite remembers one classpath entry: its coordinate or name, and its checksum.
+fn classpath_jar(
+    item: &provision::ClasspathItem,
+) -> Result<fingerprint::ClasspathJar, TargetError> {
+    let name = match &item.maven {
+        Some(coordinate) => coordinate.clone(),
+        None => item.path.file_name().map_or_else(
+            || item.path.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        ),
+    };
+    let xxh3 = match item.path.is_file() {
+        true => {
+            let bytes = std::fs::read(&item.path)
+                .map_err(|e| TargetError::io("cannot read", &item.path, e))?;
+            format!("{:016x}", xxhash_rust::xxh3::xxh3_64(&bytes))
+        }
+        false => String::new(),
+    };
+    Ok(fingerprint::ClasspathJar {
+        name,
+        dependency: item.dependency,
+        xxh3,
+    })
 }
 
 fn env_path(var: &str) -> Option<PathBuf> {
@@ -394,17 +475,30 @@ fn env_path(var: &str) -> Option<PathBuf> {
         .map(PathBuf::from)
 }
 
-fn resolve_targets_dir(given: Option<PathBuf>) -> Result<PathBuf, TargetError> {
-    let dir = match given.or_else(|| env_path(TARGETS_ENV)) {
-        Some(dir) => dir,
-        None if Path::new("targets").is_dir() => PathBuf::from("targets"),
-        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("targets"),
-    };
-    if dir.is_dir() {
-        Ok(dir)
-    } else {
-        Err(TargetError::TargetsDirMissing(dir))
+/// The folders searched and the folder written (see [`TargetStore::new`]).
+fn resolve_targets_dirs(given: Option<PathBuf>) -> Result<(Vec<PathBuf>, PathBuf), TargetError> {
+    if let Some(dir) = given.or_else(|| env_path(TARGETS_ENV)) {
+        return match dir.is_dir() {
+            true => Ok((vec![dir.clone()], dir)),
+            false => Err(TargetError::TargetsDirMissing(dir)),
+        };
     }
+    let local = std::path::absolute("targets")
+        .map_err(|e| TargetError::io("cannot resolve", "targets", e))?;
+    let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join("targets");
+    let same = |a: &Path, b: &Path| {
+        std::fs::canonicalize(a)
+            .ok()
+            .is_some_and(|a| std::fs::canonicalize(b).ok() == Some(a))
+    };
+    let mut search: Vec<PathBuf> = Vec::new();
+    if local.is_dir() {
+        search.push(local.clone());
+    }
+    if shipped.is_dir() && !same(&local, &shipped) {
+        search.push(shipped);
+    }
+    Ok((search, local))
 }
 
 fn resolve_cache_dir(given: Option<PathBuf>) -> Result<PathBuf, TargetError> {

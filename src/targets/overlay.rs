@@ -1,6 +1,7 @@
 //! Targets for one run, without a file: `BASE+ENTRY[+ENTRY…]` puts jars, class folders or
 //! Maven coordinates on top of the target `BASE` (`temurin17+target/mylib-1.5.0.jar`,
-//! `temurin17+org.example:mylib:1.4.0`). The result keeps `BASE`'s name for provisioning,
+//! `temurin17+org.example:mylib:1.4.0`), and a `pom.xml` adds that project's runtime
+//! dependencies (`temurin17+target/mylib-1.5.0.jar+pom.xml`). The result keeps `BASE`'s name for provisioning,
 //! so its JDK is shared with `BASE` in the cache; reports and suites carry the whole
 //! expression, and [`file_stem`] turns it into a name fit for a file.
 
@@ -55,7 +56,10 @@ fn entry(part: &str) -> Result<ClasspathEntry, String> {
         return Err(format!("{part}: no such jar or folder"));
     }
     let absolute = std::path::absolute(path).map_err(|e| format!("{part}: {e}"))?;
-    Ok(ClasspathEntry::Path(absolute))
+    match path.extension().is_some_and(|x| x == "xml") && path.is_file() {
+        true => Ok(ClasspathEntry::Pom(absolute)),
+        false => Ok(ClasspathEntry::Path(absolute)),
+    }
 }
 
 /// `base` with `entries` appended to its classpath; the description says what was added.

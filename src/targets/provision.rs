@@ -6,8 +6,9 @@
 use super::cache::CacheLayout;
 use super::error::TargetError;
 use super::fingerprint::{self, Record};
+use super::maven::MavenCoordinate;
 use super::spec::{ClasspathEntry, JdkSource, TargetSpec};
-use super::{apt, maven, pip, tools};
+use super::{apt, closure, pip, tools};
 use std::path::{Path, PathBuf};
 
 /// Where a target's JDK is, or will be once provisioned.
@@ -27,14 +28,14 @@ pub struct Located {
 pub fn locate(layout: &CacheLayout, spec: &TargetSpec) -> Result<Located, TargetError> {
     let (java_home, pip_dir) = match &spec.jdk {
         JdkSource::Pip { requirement, home } => {
-            let dir = layout.pip_dir(&spec.name, requirement);
+            let dir = layout.pip_dir(requirement);
             (dir.join(home), Some(dir))
         }
         JdkSource::Path { home } | JdkSource::Apt { home, .. } => (tidy(home), None),
         JdkSource::System => (system_home(&spec.name)?, None),
     };
     let record_file = match &pip_dir {
-        Some(dir) => dir.join("fingerprint.yaml"),
+        Some(dir) => dir.join(record_name(&spec.jvm_options)),
         None => layout.fingerprint_file(&spec.name),
     };
     Ok(Located {
@@ -44,6 +45,24 @@ pub fn locate(layout: &CacheLayout, spec: &TargetSpec) -> Result<Located, Target
         pip_dir,
         options: spec.options(),
     })
+}
+
+/// The name of a shared wheel folder's fingerprint record for targets with these JVM
+/// options: the fingerprint depends on them (`vm_info`), so each set has its own record.
+fn record_name(jvm_options: &[String]) -> String {
+    if jvm_options.is_empty() {
+        return "fingerprint.yaml".to_string();
+    }
+    let hash = crate::hash::fnv1a64(jvm_options.join("\0").as_bytes());
+    format!("fingerprint-{hash:016x}.yaml")
+}
+
+impl Located {
+    /// The lock of a JDK folder that several targets share (a wheel's), if it is one.
+    pub fn shared_lock(&self) -> Option<String> {
+        let dir = self.pip_dir.as_ref()?;
+        Some(format!("jdk@{}", dir.file_name()?.to_string_lossy()))
+    }
 }
 
 /// The fingerprint record, if it matches the JDK as it is now.
@@ -121,38 +140,142 @@ fn make_cds(target: &str, loc: &Located, echo: bool) -> String {
     format!("failed: {outcome}")
 }
 
-/// The absolute paths of the classpath entries, fetching Maven artifacts that are missing
-/// (only when `fetch`; otherwise a missing one is an error).
+/// One entry of a provisioned classpath.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ClasspathItem {
+    /// Absolute, symlinks resolved.
+    pub path: PathBuf,
+    /// The Maven coordinate with the version Maven chose, for a Maven artifact.
+    pub maven: Option<String>,
+    /// Brought in by Maven as a dependency of the target's coordinates (not the library's own).
+    pub dependency: bool,
+}
+
+/// The classpath: the target's entries in order (a coordinate as the version Maven chose),
+/// then the rest of its coordinates' runtime closure in Maven's order. With `fetch`, mvn
+/// resolves what the cache lacks; without, a closure not resolved yet is an error.
 pub fn classpath(
     layout: &CacheLayout,
     spec: &TargetSpec,
     fetch: bool,
     echo: bool,
-) -> Result<Vec<PathBuf>, TargetError> {
-    spec.classpath
+) -> Result<Vec<ClasspathItem>, TargetError> {
+    let coords: Vec<MavenCoordinate> = spec
+        .classpath
         .iter()
-        .map(|entry| match entry {
-            ClasspathEntry::Maven(coord) if fetch => {
-                maven::fetch(&spec.name, coord, &layout.maven(), &layout.tmp(), echo)
+        .filter_map(|e| match e {
+            ClasspathEntry::Maven(c) => Some(c.clone()),
+            ClasspathEntry::Path(_) | ClasspathEntry::Pom(_) => None,
+        })
+        .collect();
+    let mut closure = match coords.is_empty() {
+        true => Vec::new(),
+        false => maven_closure(layout, spec, &coords, fetch, echo)?,
+    };
+    let mut items = Vec::new();
+    let mut projects = Vec::new();
+    for entry in &spec.classpath {
+        let item = match entry {
+            ClasspathEntry::Pom(pom) => {
+                projects.push(project_dependencies(layout, spec, pom, fetch, echo)?);
+                continue;
             }
-            ClasspathEntry::Maven(coord) => {
-                let path = coord.path_in(&layout.maven());
-                (path.is_file() && !coord.is_snapshot())
-                    .then_some(path)
-                    .ok_or_else(|| TargetError::Maven {
-                        target: spec.name.clone(),
-                        coordinate: coord.to_string(),
-                        detail: "not fetched yet (a -SNAPSHOT is fetched on every run)".to_string(),
-                    })
-            }
-            ClasspathEntry::Path(p) => {
-                std::fs::canonicalize(p).map_err(|_| TargetError::ClasspathMissing {
+            ClasspathEntry::Path(p) => ClasspathItem {
+                path: std::fs::canonicalize(p).map_err(|_| TargetError::ClasspathMissing {
                     target: spec.name.clone(),
                     path: p.clone(),
-                })
+                })?,
+                maven: None,
+                dependency: false,
+            },
+            ClasspathEntry::Maven(c) => {
+                let Some(at) = closure.iter().position(|a| same_artifact(&a.coordinate, c)) else {
+                    continue; // Maven left it out (e.g. a pom-only artifact)
+                };
+                let a = closure.remove(at);
+                ClasspathItem {
+                    path: a.path,
+                    maven: Some(a.coordinate),
+                    dependency: false,
+                }
             }
-        })
-        .collect()
+        };
+        items.push(item);
+    }
+    let dependencies = closure.into_iter().chain(projects.into_iter().flatten());
+    for a in dependencies {
+        if !items.iter().any(|i| i.path == a.path) {
+            items.push(ClasspathItem {
+                path: a.path,
+                maven: Some(a.coordinate),
+                dependency: true,
+            });
+        }
+    }
+    Ok(items)
+}
+
+/// The runtime dependencies of the Maven project `pom`, resolved by mvn on every run (the
+/// project is work in progress); without `fetch` that is an error, as for a `-SNAPSHOT`.
+fn project_dependencies(
+    layout: &CacheLayout,
+    spec: &TargetSpec,
+    pom: &Path,
+    fetch: bool,
+    echo: bool,
+) -> Result<Vec<closure::Artifact>, TargetError> {
+    if !fetch {
+        return Err(TargetError::Maven {
+            target: spec.name.clone(),
+            coordinate: pom.display().to_string(),
+            detail: "a project's dependencies are resolved on every run".to_string(),
+        });
+    }
+    let (maven_root, closures, tmp) = (layout.maven(), layout.closures(), layout.tmp());
+    let places = closure::Places {
+        maven_root: &maven_root,
+        closures: &closures,
+        tmp: &tmp,
+    };
+    closure::project(&spec.name, pom, &places, echo)
+}
+
+/// The runtime closure of `coords`: resolved (when `fetch`) or from the cache.
+fn maven_closure(
+    layout: &CacheLayout,
+    spec: &TargetSpec,
+    coords: &[MavenCoordinate],
+    fetch: bool,
+    echo: bool,
+) -> Result<Vec<closure::Artifact>, TargetError> {
+    let (maven_root, closures, tmp) = (layout.maven(), layout.closures(), layout.tmp());
+    if fetch {
+        let places = closure::Places {
+            maven_root: &maven_root,
+            closures: &closures,
+            tmp: &tmp,
+        };
+        return closure::resolve(&spec.name, coords, &places, echo);
+    }
+    closure::cached(&closures, coords).ok_or_else(|| TargetError::Maven {
+        target: spec.name.clone(),
+        coordinate: coords
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join(", "),
+        detail: "not resolved yet (a -SNAPSHOT is resolved on every run)".to_string(),
+    })
+}
+
+/// Whether the resolved `coordinate` is `c`'s artifact (any version: Maven may mediate).
+fn same_artifact(coordinate: &str, c: &MavenCoordinate) -> bool {
+    MavenCoordinate::parse(coordinate).is_ok_and(|r| {
+        r.group == c.group
+            && r.artifact == c.artifact
+            && r.classifier == c.classifier
+            && r.packaging == c.packaging
+    })
 }
 
 /// `$JAVA_HOME` if set, else the folder above the `bin/` of the `java` on PATH (symlinks

@@ -57,13 +57,14 @@ struct RawApt {
     home: PathBuf,
 }
 
-/// `- maven: g:a:v` or `- path: x.jar` (a struct, not an enum: serde_yaml 0.9 reads enums
+/// `- maven: g:a:v`, `- path: x.jar` or `- pom: pom.xml` (a struct, not an enum: serde_yaml 0.9 reads enums
 /// only from YAML tags like `!maven`).
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawClasspath {
     maven: Option<String>,
     path: Option<PathBuf>,
+    pom: Option<PathBuf>,
 }
 
 /// Where a target's JDK comes from.
@@ -98,6 +99,9 @@ pub enum ClasspathEntry {
     Maven(MavenCoordinate),
     /// A jar or folder (absolute: relative paths are resolved against the target file's folder).
     Path(PathBuf),
+    /// A Maven project's `pom.xml` (absolute, as `Path`): its runtime dependencies, as
+    /// `mvn dependency:build-classpath -DincludeScope=runtime` gives them, resolved on every run.
+    Pom(PathBuf),
 }
 
 /// An Espresso target: the guest JVM (GraalVM's Java on Truffle) runs inside the host JVM of
@@ -418,14 +422,15 @@ fn classpath_entry(
     folder: &Path,
     cx: &Cx,
 ) -> Result<ClasspathEntry, TargetError> {
-    match (raw.maven, raw.path) {
-        (Some(coord), None) => MavenCoordinate::parse(&coord)
+    match (raw.maven, raw.path, raw.pom) {
+        (Some(coord), None, None) => MavenCoordinate::parse(&coord)
             .map(ClasspathEntry::Maven)
             .map_err(|m| cx.invalid(&coord, m)),
-        (None, Some(p)) => Ok(ClasspathEntry::Path(folder.join(p))),
+        (None, Some(p), None) => Ok(ClasspathEntry::Path(folder.join(p))),
+        (None, None, Some(p)) => Ok(ClasspathEntry::Pom(folder.join(p))),
         _ => Err(cx.invalid(
             "classpath",
-            "classpath: each entry is `- maven: group:artifact:version` or `- path: FILE`"
+            "classpath: each entry is `- maven: group:artifact:version`, `- path: FILE` or `- pom: pom.xml`"
                 .to_string(),
         )),
     }

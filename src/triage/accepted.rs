@@ -1,17 +1,22 @@
 //! The accepted list: differences a person has looked at and accepted, with a reason,
-//! stored next to the suite (`oracles/REF.accepted.yaml`). A group entry matches a group by
-//! its callee and kind; a cause entry (`cause: {label, change}`) matches every group with
-//! that kind of change and normalised change, whatever its callee — so it covers new callees
-//! showing the same change. Either is for one target or for every target (`*`). Entries are only ever added
-//! by `difftest accept` (never automatically in CI); entries no replay saw are stale.
+//! stored next to the suite (`oracles/REF.accepted.yaml`). Every entry is keyed by the
+//! identity the reviewer accepted, never by something wider: a group entry matches the one
+//! group with its id (`g-…`, which hashes callee, kind and label), a cause entry (`cause:
+//! {label, change}`) every group with that kind of change and normalised change, whatever its
+//! callee — so it covers new callees showing the same change. Either is for one target or for
+//! every target (`*`). Entries are only ever added by `difftest accept` (never automatically
+//! in CI), and an accept never replaces another entry; entries no replay saw are stale.
 //!
-//! Format 2 ends with a checksum line over everything before it, so a corrupt or hand-edited
+//! Format 3 ends with a checksum line over everything before it, so a corrupt or hand-edited
 //! list is refused (exit 2) rather than trusted; after reviewing a hand edit, `difftest accept
-//! --reseal` writes it again with a fresh checksum. Format 1 had no checksum and is refused
-//! the same way. Two entries for the same callee, kind and target are refused with the line.
+//! --reseal` writes it again with a fresh checksum. Format 2 (group entries matched by callee
+//! and kind, so two groups of one callee shared an entry) is read as format 3: each entry
+//! keeps the id it was accepted under and now matches that group alone. Format 1 had no
+//! checksum and is refused. Two entries with the same id or cause and target are refused with
+//! the line.
 //!
 //! ```yaml
-//! format: 2
+//! format: 3
 //! accepted:
 //!   - group: g-3fa2c1
 //!     callee: java.text.DateFormat.format(java.util.Date)
@@ -29,14 +34,17 @@ use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
 /// Version of the accepted-list format; a newer one is refused. 2 added the checksum line
-/// and cause entries.
-pub const ACCEPTED_FORMAT: u32 = 2;
+/// and cause entries, 3 keys group entries by group id.
+pub const ACCEPTED_FORMAT: u32 = 3;
+
+/// The oldest format read (with its checksum): earlier ones cannot be verified.
+const OLDEST_CHECKED_FORMAT: u32 = 2;
 
 /// The first words of the checksum line that ends a list.
 const SUM_LINE: &str = "# sum: xxh3 ";
 
 /// The kind of change and normalised change a cause entry accepts.
-#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct CauseKey {
     pub label: Label,
     pub change: String,
@@ -45,7 +53,8 @@ pub struct CauseKey {
 /// One accepted difference: a group (callee and kind) or a cause (label and change).
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
 pub struct AcceptedEntry {
-    /// The group or cause id (informational: matching uses `callee` and `kind`, or `cause`).
+    /// The group id a group entry matches; for a cause entry, the cause id (informational:
+    /// matching uses `cause`).
     pub group: String,
     /// The group's callee; for a cause entry, the callees it had when accepted.
     pub callee: String,
@@ -65,13 +74,25 @@ pub struct AcceptedEntry {
     pub date: Option<String>,
 }
 
+/// What an entry accepts: one group, or one cause (kind of change and normalised change).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Identity<'a> {
+    Group(&'a str),
+    Cause(&'a CauseKey),
+}
+
 impl AcceptedEntry {
-    /// Whether this group entry accepts the difference `kind` at `callee` on `target`.
-    pub fn matches(&self, callee: &str, kind: Kind, target: &str) -> bool {
-        self.cause.is_none()
-            && self.callee == callee
-            && self.kind == kind
-            && self.applies_to(target)
+    /// The identity the reviewer accepted.
+    pub fn identity(&self) -> Identity<'_> {
+        match &self.cause {
+            Some(key) => Identity::Cause(key),
+            None => Identity::Group(&self.group),
+        }
+    }
+
+    /// Whether this group entry accepts the group `group_id` on `target`.
+    pub fn matches(&self, group_id: &str, target: &str) -> bool {
+        self.cause.is_none() && self.group == group_id && self.applies_to(target)
     }
 
     /// Whether this cause entry accepts the change `label`/`change` on `target`.
@@ -81,6 +102,14 @@ impl AcceptedEntry {
                 key.label == label && key.change == change && self.applies_to(target)
             }
             _ => false,
+        }
+    }
+
+    /// The group (id, callee and kind) or the cause (kind of change and change) accepted.
+    pub fn describe(&self) -> String {
+        match &self.cause {
+            Some(key) => format!("{} ({}: {})", self.group, key.label.describe(), key.change),
+            None => format!("{} ({}, {})", self.group, self.callee, self.kind.describe()),
         }
     }
 
@@ -168,7 +197,7 @@ impl AcceptedList {
             path: path.to_path_buf(),
             message,
         };
-        if list.format < ACCEPTED_FORMAT {
+        if list.format < OLDEST_CHECKED_FORMAT {
             return Err(unverified(format!(
                 "format {} has no checksum, so its content cannot be verified",
                 list.format
@@ -237,12 +266,11 @@ impl AcceptedList {
                     return Err(parse(format!("{}entry without a {field}", line_of(i))));
                 }
             }
-            if let Some(first) = seen.insert((&e.callee, e.kind, &e.target), i) {
+            if let Some(first) = seen.insert((e.identity(), &e.target), i) {
                 return Err(parse(format!(
-                    "{}{} ({}) for target {} is accepted twice (first at {})",
+                    "{}{} for target {} is accepted twice (first at {})",
                     line_of(i),
-                    e.callee,
-                    e.kind.describe(),
+                    e.describe(),
                     e.target,
                     line_of(first).trim_end_matches(": ")
                 )));
@@ -267,49 +295,49 @@ impl AcceptedList {
         crate::atomic::write(path, text).map_err(werr)
     }
 
-    /// The entry accepting `kind` at `callee` on `target`, if any.
-    pub fn find(&self, callee: &str, kind: Kind, target: &str) -> Option<&AcceptedEntry> {
-        self.accepted
-            .iter()
-            .find(|e| e.matches(callee, kind, target))
+    /// The group entry accepting the group `group_id` on `target`, if any.
+    pub fn find(&self, group_id: &str, target: &str) -> Option<&AcceptedEntry> {
+        self.accepted.iter().find(|e| e.matches(group_id, target))
     }
 
     /// The entry accepting a group on `target`: its own group entry first, else a cause
     /// entry for its label and normalised change.
     pub fn find_for(
         &self,
-        callee: &str,
-        kind: Kind,
+        group_id: &str,
         label: Label,
         change: Option<&str>,
         target: &str,
     ) -> Option<&AcceptedEntry> {
-        self.find(callee, kind, target).or_else(|| {
+        self.find(group_id, target).or_else(|| {
             self.accepted
                 .iter()
                 .find(|e| e.matches_cause(label, change, target))
         })
     }
 
-    /// Adds an entry, replacing one with the same key (callee and kind, or cause) and target.
-    pub fn add(&mut self, entry: AcceptedEntry) {
-        self.accepted.retain(|e| {
-            let same_key = match (&e.cause, &entry.cause) {
-                (None, None) => e.callee == entry.callee && e.kind == entry.kind,
-                (Some(a), Some(b)) => a == b,
-                _ => false,
-            };
-            !(same_key && e.target == entry.target)
+    /// Adds `entry` unless an entry with its identity already covers its target (the same
+    /// target, or `*`): then nothing changes and that entry is returned. No entry is ever
+    /// replaced or removed.
+    pub fn add(&mut self, entry: AcceptedEntry) -> Option<&AcceptedEntry> {
+        let covered = self.accepted.iter().position(|e| {
+            e.identity() == entry.identity() && (e.target == "*" || e.target == entry.target)
         });
-        self.accepted.push(entry);
+        match covered {
+            Some(i) => Some(&self.accepted[i]),
+            None => {
+                self.accepted.push(entry);
+                None
+            }
+        }
     }
 
-    /// Entries about `target` that match none of the `seen` groups (callee, kind, label,
+    /// Entries about `target` that match none of the `seen` groups (group id, label,
     /// normalised change).
     pub fn stale<'a>(
         &'a self,
         target: &str,
-        seen: &[(&str, Kind, Label, Option<&str>)],
+        seen: &[(&str, Label, Option<&str>)],
     ) -> Vec<&'a AcceptedEntry> {
         self.accepted
             .iter()
@@ -317,7 +345,7 @@ impl AcceptedList {
             .filter(|e| {
                 !seen
                     .iter()
-                    .any(|&(c, k, l, ch)| e.matches(c, k, target) || e.matches_cause(l, ch, target))
+                    .any(|&(id, l, ch)| e.matches(id, target) || e.matches_cause(l, ch, target))
             })
             .collect()
     }
@@ -407,14 +435,24 @@ mod tests {
     #[test]
     fn entries_match_their_target_or_every_target() {
         let mut list = AcceptedList::default();
+        let id = entry("t21").group;
         list.add(entry("t21"));
-        assert!(list.find("A.f()", Kind::Value, "t21").is_some());
-        assert!(list.find("A.f()", Kind::Value, "t25").is_none());
-        assert!(list.find("A.f()", Kind::Missing, "t21").is_none());
-        list.add(entry("*"));
-        assert!(list.find("A.f()", Kind::Value, "t25").is_some());
-        list.add(entry("*"));
-        assert_eq!(list.accepted.len(), 2, "same key and target replaces");
+        assert!(list.find(&id, "t21").is_some());
+        assert!(list.find(&id, "t25").is_none());
+        let missing = crate::triage::group_id("A.f()", Kind::Missing);
+        assert!(list.find(&missing, "t21").is_none());
+        assert!(
+            list.add(entry("*")).is_none(),
+            "a wider target is a new entry"
+        );
+        assert!(list.find(&id, "t25").is_some());
+        assert!(list.add(entry("*")).is_some(), "already accepted");
+        assert!(list.add(entry("t25")).is_some(), "covered by `*`");
+        assert_eq!(
+            list.accepted.len(),
+            2,
+            "nothing replaced, nothing added twice"
+        );
     }
 
     #[test]
@@ -422,7 +460,8 @@ mod tests {
         let mut list = AcceptedList::default();
         list.add(entry("t21"));
         assert_eq!(list.stale("t21", &[]).len(), 1);
-        let seen = [("A.f()", Kind::Value, Label::ValueDiffers, None)];
+        let id = entry("t21").group;
+        let seen = [(id.as_str(), Label::ValueDiffers, None)];
         assert!(list.stale("t21", &seen).is_empty());
         assert!(list.stale("t25", &[]).is_empty());
     }
@@ -445,21 +484,18 @@ mod tests {
             date: None,
         });
         let change = Some("float/double printed with other digits");
-        let found = list.find_for("B.g(int)", Kind::Value, Label::Rendering, change, "t21");
+        let found = list.find_for("g-000001", Label::Rendering, change, "t21");
         assert!(found.is_some(), "a new callee with the same change");
         assert!(
-            list.find_for("B.g(int)", Kind::Value, Label::Invisible, change, "t21")
+            list.find_for("g-000001", Label::Invisible, change, "t21")
                 .is_none()
         );
-        assert!(
-            list.find("A.f()", Kind::Value, "t21").is_none(),
-            "not a group entry"
-        );
+        assert!(list.find("c-123456", "t21").is_none(), "not a group entry");
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("s.accepted.yaml");
         list.save(&path).unwrap();
         let text = std::fs::read_to_string(&path).unwrap();
-        assert!(text.contains("format: 2"), "{text}");
+        assert!(text.contains("format: 3"), "{text}");
         let back = AcceptedList::load(&path).unwrap();
         assert_eq!(back.accepted, list.accepted);
     }
@@ -479,7 +515,7 @@ mod tests {
             AcceptedList::load(&path),
             Err(AcceptedError::Newer { found: 9, .. })
         ));
-        std::fs::write(&path, "format: 2\naccepted: [{group: x}]\n").unwrap();
+        std::fs::write(&path, "format: 3\naccepted: [{group: x}]\n").unwrap();
         let err = AcceptedList::load(&path).unwrap_err().to_string();
         assert!(
             err.contains("t17.accepted.yaml") && err.contains("line"),
@@ -512,9 +548,9 @@ mod tests {
             .map(|l| format!("{l}\n"))
             .collect();
         assert!(load(&cut).unwrap_err().contains("no `# sum"), "cut");
-        let old = cut.replace("format: 2", "format: 1");
+        let old = cut.replace("format: 3", "format: 1");
         assert!(load(&old).unwrap_err().contains("format 1 has no checksum"));
-        let zero = cut.replace("format: 2", "format: 0");
+        let zero = cut.replace("format: 3", "format: 0");
         assert!(load(&zero).unwrap_err().contains("format 0"));
         // The same entry twice, even with a valid checksum.
         let twice = cut.replace("target: t21", "target: '*'");
@@ -525,5 +561,42 @@ mod tests {
             "{err}"
         );
         assert!(AcceptedList::load_unverified(&path).is_err());
+    }
+
+    /// Two groups of one callee and kind with different labels: each accept is its own
+    /// entry, and each matches its own group alone.
+    #[test]
+    fn groups_of_one_callee_and_kind_are_accepted_apart() {
+        let mut list = AcceptedList::default();
+        let a = AcceptedEntry {
+            group: "g-00000a".into(),
+            ..entry("*")
+        };
+        let b = AcceptedEntry {
+            group: "g-00000b".into(),
+            ..entry("*")
+        };
+        assert!(list.add(a).is_none());
+        assert!(list.add(b).is_none());
+        assert_eq!(list.accepted.len(), 2);
+        assert!(list.find("g-00000a", "t21").is_some());
+        assert!(list.find("g-00000c", "t21").is_none(), "no other group");
+    }
+
+    /// A sealed format-2 list (written before entries were keyed by id) still loads, and
+    /// its entries match the groups they were accepted under.
+    #[test]
+    fn a_sealed_format_2_list_still_loads() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("r.accepted.yaml");
+        let body = "format: 2\naccepted:\n- group: g-3fa2c1\n  callee: A.f()\n  kind: value\n  target: '*'\n  reason: known\n";
+        let sum = crate::suite::checksum::digest(body.as_bytes());
+        std::fs::write(&path, format!("{body}{SUM_LINE}{sum:016x}\n")).unwrap();
+        let list = AcceptedList::load(&path).unwrap();
+        assert!(list.find("g-3fa2c1", "t21").is_some());
+        list.save(&path).unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(text.starts_with("format: 3\n"), "{text}");
+        assert_eq!(AcceptedList::load(&path).unwrap().accepted, list.accepted);
     }
 }

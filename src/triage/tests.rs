@@ -83,9 +83,11 @@ fn concurrent_savers_of_one_accepted_list_never_leave_a_mixed_or_missing_list() 
         date: None,
     };
     let mut a = AcceptedList::default();
-    a.add(entry("C.f()"));
+    assert!(a.add(entry("C.f()")).is_none());
     let mut b = AcceptedList::default();
-    (0..200).for_each(|i| b.add(entry(&format!("C.g{i}()"))));
+    for i in 0..200 {
+        assert!(b.add(entry(&format!("C.g{i}()"))).is_none());
+    }
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("accepted.yaml");
     a.save(&path).unwrap();

@@ -9,6 +9,7 @@ use crate::targets::JvmSpec;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::io::{self, BufRead, Write};
+use std::path::PathBuf;
 
 /// Bumped whenever a message changes shape.
 pub const PROTOCOL_VERSION: u32 = 2;
@@ -31,10 +32,13 @@ pub struct SeqRequest {
 pub enum Request {
     /// Start the JVM described by `jvm`.
     Hello { version: u32, jvm: JvmSpec },
-    /// Describe these classes and every public class of these packages.
+    /// Describe these classes, every public class of these packages (`p` alone, `p.*` with
+    /// its subpackages) and every public class in these jars or class folders.
     Describe {
         classes: Vec<String>,
         packages: Vec<String>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        jars: Vec<PathBuf>,
     },
     /// Read system properties.
     Properties { names: Vec<String> },

@@ -15,6 +15,7 @@ use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{BufReader, Write};
 use std::os::fd::FromRawFd;
+use std::path::PathBuf;
 use std::time::Instant;
 
 /// Native stack of the thread that runs Java code: deep recursion in the code under test
@@ -192,7 +193,11 @@ fn fail(out: &mut impl Write, error: String) {
 
 fn answer(jvm: &Jvm, req: Request, out: &mut Answers) -> std::io::Result<()> {
     let resp = match req {
-        Request::Describe { classes, packages } => describe(jvm, &classes, &packages),
+        Request::Describe {
+            classes,
+            packages,
+            jars,
+        } => describe(jvm, &classes, &packages, &jars),
         Request::Properties { names } => properties(jvm, &names),
         Request::Constants { classes } => constants(jvm, &classes),
         Request::Run {
@@ -215,9 +220,13 @@ struct Described {
     unknown: Vec<String>,
 }
 
-fn describe(jvm: &Jvm, classes: &[String], packages: &[String]) -> Response {
+fn describe(jvm: &Jvm, classes: &[String], packages: &[String], jars: &[PathBuf]) -> Response {
     let mut lines: Vec<String> = classes.iter().map(|c| format!("class {c}")).collect();
-    lines.extend(packages.iter().map(|p| format!("package {p}")));
+    lines.extend(packages.iter().map(|p| match p.strip_suffix(".*") {
+        Some(tree) => format!("tree {tree}"),
+        None => format!("package {p}"),
+    }));
+    lines.extend(jars.iter().map(|j| format!("jar {}", j.display())));
     let answer = jvm.call(Entry::Describe, &lines.join("\n"));
     match answer
         .and_then(|text| serde_json::from_str::<Described>(&text).map_err(|e| e.to_string()))

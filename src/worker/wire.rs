@@ -196,6 +196,7 @@ pub struct RequestWire {
     jvm: Option<JvmSpec>,
     classes: Option<Vec<String>>,
     packages: Option<Vec<String>>,
+    jars: Option<Vec<std::path::PathBuf>>,
     names: Option<Vec<String>>,
     first_id: Option<u64>,
     isolate: Option<bool>,
@@ -215,6 +216,7 @@ impl TryFrom<RequestWire> for Request {
             RequestMsg::Describe => Request::Describe {
                 classes: need(w.classes, "classes", "describe")?,
                 packages: need(w.packages, "packages", "describe")?,
+                jars: w.jars.unwrap_or_default(),
             },
             RequestMsg::Properties => Request::Properties {
                 names: need(w.names, "names", "properties")?,

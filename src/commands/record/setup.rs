@@ -8,7 +8,7 @@ use crate::generate::GenConfig;
 use crate::generate::literals;
 use crate::observe::read_patterns;
 use crate::pipeline::record::Plan;
-use crate::scope::{OmitList, default_scope, is_java_name, read_class_list};
+use crate::scope::{OmitList, check_class, package_scope, read_class_list};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -90,39 +90,27 @@ fn check_numbers(args: &RecordArgs) -> anyhow::Result<()> {
             args.mined_literal_ratio + args.edge_ratio
         )));
     }
-    if !(args.time_limit.is_finite() && args.time_limit > 0.0) {
-        let t = args.time_limit;
-        return Err(bad_input(format!(
-            "--time-limit must be a positive number of seconds, not {t}"
-        )));
-    }
-    let at_least_one = [
-        ("--repeat-max", args.repeat_max),
-        ("--max-size", args.max_size),
-        ("--round-size", args.round_size),
-        ("--errors-per-group", args.errors_per_group),
-        ("--output-limit", args.output_limit.unwrap_or(1)),
-    ];
-    match at_least_one.iter().find(|(_, v)| *v == 0) {
-        Some((name, _)) => Err(bad_input(format!("{name} must be at least 1"))),
-        None => Ok(()),
-    }
+    // Durations and counts are in range already (`cli::values`, at parse time).
+    Ok(())
 }
 
-/// Classes and packages in scope: the flags and the class list, else the default packages.
+/// Classes (or class globs) and packages (`p.*` with subpackages, `p` alone) in scope: the
+/// flags and the class list. Empty when none is given: the record then takes the library's
+/// own jars, or for a bare JDK the default packages.
 fn scope(args: &RecordArgs) -> anyhow::Result<(Vec<String>, Vec<String>)> {
     let mut classes = args.classes.clone();
-    let mut packages = args.packages.clone();
+    if let Some(bad) = classes.iter().find_map(|c| check_class(c).err()) {
+        return Err(bad_input(format!("--classes: {bad}")));
+    }
+    let mut packages = args
+        .packages
+        .iter()
+        .map(|p| package_scope(p).map_err(|why| bad_input(format!("--packages: {why}"))))
+        .collect::<anyhow::Result<Vec<String>>>()?;
     if let Some(path) = &args.class_list {
         let (c, p) = read_class_list(path)?;
         classes.extend(c);
         packages.extend(p);
-    }
-    if let Some(bad) = classes.iter().chain(&packages).find(|n| !is_java_name(n)) {
-        return Err(bad_input(format!("not a class or package name: {bad:?}")));
-    }
-    if classes.is_empty() && packages.is_empty() {
-        (classes, packages) = default_scope();
     }
     classes.dedup();
     packages.dedup();
@@ -152,13 +140,8 @@ fn check_writable(path: &Path) -> anyhow::Result<()> {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => PathBuf::from("."),
     };
-    let cannot = |e: std::io::Error| bad_input(format!("{}: cannot write: {e}", path.display()));
-    std::fs::create_dir_all(&dir).map_err(cannot)?;
-    tempfile::Builder::new()
-        .prefix(".difftest-check-")
-        .tempfile_in(&dir)
-        .map_err(cannot)?;
-    Ok(())
+    super::super::check_folder_writable(&dir)
+        .map_err(|e| bad_input(format!("{}: cannot write: {e}", path.display())))
 }
 
 fn options(args: &RecordArgs) -> BTreeMap<String, String> {
