@@ -96,7 +96,7 @@ pub enum Command {
     Compare(CompareArgs),
     /// Write a suite as readable JUnit 4 or 5 tests (see docs/export.md)
     Export(ExportArgs),
-    /// Measure difftest on real targets (see the README's performance section)
+    /// Measure difftest on real targets (see docs/benchmarks.md)
     #[cfg(feature = "bench")]
     #[command(subcommand)]
     Bench(BenchCommand),
@@ -229,6 +229,10 @@ pub struct ReportArgs {
     /// Where the merged reports go
     #[arg(value_parser = values::Utf8Path, long, default_value = "reports", value_name = "DIR")]
     pub report_dir: PathBuf,
+    /// Merge even when some shards' reports are missing; the report then says the verdict
+    /// is partial and names the missing shards
+    #[arg(long)]
+    pub allow_partial: bool,
 }
 
 #[derive(Subcommand, Debug)]
@@ -361,7 +365,7 @@ pub struct RecordArgs {
     #[arg(value_parser = values::Utf8Path, long, value_name = "FILE")]
     pub omit_replace: Option<PathBuf>,
     /// Keep every test; by default only a subset that observes every behaviour the whole
-    /// suite observed is kept and rerun (see the README)
+    /// suite observed is kept and rerun (see docs/commands.md)
     #[arg(long)]
     pub keep_all: bool,
     /// Leave out API deprecated for removal (kept by default: its removal is a difference)

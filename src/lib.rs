@@ -30,6 +30,7 @@ mod interrupt;
 pub mod model;
 pub mod observe;
 pub mod pipeline;
+mod plural;
 pub mod pool;
 mod progress;
 pub mod replay;

@@ -7,8 +7,7 @@ use std::process::ExitCode;
 
 /// mimalloc, not glibc's malloc: a profile of record's reruns put half of the supervisor's
 /// CPU in glibc's malloc and free (small statements and strings built and dropped per test),
-/// and on two cores that CPU is taken from the workers. Measured in the README
-/// (Performance, "The allocator").
+/// and on two cores that CPU is taken from the workers (DESIGN.md, "mimalloc").
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 

@@ -58,6 +58,40 @@ fn an_unknown_target_exits_2_and_lists_the_known_ones() {
 }
 
 #[test]
+fn a_mistyped_target_is_answered_with_the_nearest_name() {
+    let out = difftest(&["targets", "check", "temurin71"], None);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(err.contains("did you mean 'temurin17'?"), "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "one line: {err}");
+    let out = difftest(&["targets", "check", "graalvm99"], None);
+    assert!(!stderr(&out).contains("did you mean"), "{}", stderr(&out));
+}
+
+#[test]
+fn replay_without_a_suite_says_how_to_record_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let replay = |dir: &Path| {
+        Command::new(env!("CARGO_BIN_EXE_difftest"))
+            .current_dir(dir)
+            .args(["replay", "--impl", "temurin21"])
+            .output()
+            .expect("difftest runs")
+    };
+    for with_oracles in [false, true] {
+        if with_oracles {
+            std::fs::create_dir(dir.path().join("oracles")).unwrap();
+        }
+        let out = replay(dir.path());
+        assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+        let err = stderr(&out);
+        assert!(err.contains("difftest record --impl"), "{err}");
+        assert!(err.contains("--suite"), "{err}");
+        assert_eq!(err.trim().lines().count(), 1, "one line: {err}");
+    }
+}
+
+#[test]
 fn an_invalid_jvm_option_exits_2_and_names_it() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(

@@ -32,6 +32,35 @@ fn completions_for_each_shell_name_the_subcommands() {
 }
 
 #[test]
+fn completion_offers_the_target_names_for_impl() {
+    for shell in ["bash", "zsh", "fish"] {
+        let out = difftest(&["completions", shell], &[]);
+        assert!(out.status.success());
+        let script = String::from_utf8(out.stdout).unwrap();
+        for name in ["temurin17", "openjdk17-zero", "temurin25-xcomp"] {
+            assert!(script.contains(name), "{shell}: {name}");
+        }
+    }
+}
+
+#[test]
+fn man_pages_have_exit_status_and_examples() {
+    let out = difftest(&["man"], &[]);
+    let page = String::from_utf8(out.stdout).unwrap();
+    assert!(page.contains(".SH \"EXIT STATUS\""), "{page}");
+    assert!(page.contains(".SH EXAMPLES"), "{page}");
+    let dir = tempfile::tempdir().unwrap();
+    let out = difftest(&["man", "--out", dir.path().to_str().unwrap()], &[]);
+    assert!(out.status.success());
+    let replay = std::fs::read_to_string(dir.path().join("difftest-replay.1")).unwrap();
+    assert!(replay.contains(".SH \"EXIT STATUS\"") && replay.contains(".SH EXAMPLES"));
+    assert!(
+        replay.contains("difftest replay \\-\\-impl temurin21"),
+        "{replay}"
+    );
+}
+
+#[test]
 fn man_pages_are_roff_one_per_command() {
     let out = difftest(&["man"], &[]);
     let page = String::from_utf8(out.stdout).unwrap();

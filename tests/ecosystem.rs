@@ -1,6 +1,6 @@
 //! The ecosystem features end to end on real JVMs, around one record of the fixture library
 //! (`examples/fixture-lib`, release 1 as a jar) and one replay on release 2 (a
-//! `-SNAPSHOT` jar): the README's quick start with `--impl temurin17+JAR` (no target file),
+//! `-SNAPSHOT` jar): the README's library gate with `--impl temurin17+JAR` (no target file),
 //! the HTML report in a real headless Chromium, the sharded CI recipe (N replay processes,
 //! `report --merge`) against an unsharded replay, `targets new`, and `explain`.
 
@@ -30,7 +30,7 @@ fn fixture() -> &'static Fixture {
         let work = tempfile::tempdir().unwrap();
         jar(work.path(), "v1", "lib/mylib-1.0.jar");
         jar(work.path(), "v2", "target/mylib-2.0-SNAPSHOT.jar");
-        // The README's commands 2 and 3.
+        // The README's library gate: record, then replay.
         let mut record = vec!["record", "--impl", REF, "--packages", "example.lib"];
         record.extend(["--time-limit", "15", "--reruns", "3"]);
         record.extend(["--output-limit", "600", "--seed", "5", "--quiet"]);

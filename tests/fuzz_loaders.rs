@@ -8,7 +8,7 @@
 //! Seeds are the files in `tests/fuzz/seeds/` plus an accepted list and a report written by
 //! this difftest; failures proptest finds are kept in `tests/fuzz_loaders.regressions` and
 //! replayed first on every run. `DIFFTEST_FUZZ_CASES` sets the cases per loader (default 64,
-//! so `cargo test` stays quick; the campaign in the README ran millions).
+//! so `cargo test` stays quick; set it to millions for a campaign).
 
 mod common;
 

@@ -171,6 +171,46 @@ fn corrupt_report_parts_are_exit_2_for_merge() {
     );
 }
 
+/// Writes shard `k` of 3 of a three-group report (one test each) under `dir/partK/`.
+fn shard_part(dir: &Path, k: usize) -> String {
+    let mut part = report_with_groups(3, "oracles/ref.yaml");
+    part.shards = vec![format!("{k}/3")];
+    part.groups.retain(|g| g.test_ids == [k as u64 - 1]);
+    part.tests.retain(|t| t.id == k as u64 - 1);
+    let written = part.write_all(&dir.join(format!("part{k}"))).unwrap();
+    written[0].display().to_string()
+}
+
+#[test]
+fn a_merge_missing_a_shard_is_exit_2_unless_partial_is_allowed() {
+    let dir = tempfile::tempdir().unwrap();
+    let (one, two) = (shard_part(dir.path(), 1), shard_part(dir.path(), 2));
+    assert_bad(
+        dir.path(),
+        &["report", "--merge", &one, &two],
+        &["shard 3/3 is missing", "--allow-partial"],
+    );
+    let out = difftest(
+        dir.path(),
+        &["report", "--merge", &one, &two, "--allow-partial"],
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let line = support::stdout(&out);
+    assert!(
+        line.contains("gate: FAIL (partial: without shard 3/3)"),
+        "{line}"
+    );
+    let merged = std::fs::read_to_string(dir.path().join("reports/tgt-vs-ref.json")).unwrap();
+    assert!(
+        merged.contains("partial verdict: shard 3/3 is missing"),
+        "{merged}"
+    );
+    let three = shard_part(dir.path(), 3);
+    let out = difftest(dir.path(), &["report", "--merge", &one, &two, &three]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(!support::stdout(&out).contains("partial"));
+}
+
 #[test]
 fn an_edited_accepted_list_is_exit_2_until_resealed() {
     let dir = tempfile::tempdir().unwrap();

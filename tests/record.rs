@@ -1138,7 +1138,7 @@ fn looked_up_objects_have_their_products_called_and_equal_keyed_lists_are_swept(
     assert!(suite.header.counts["products"] >= 2);
     // Each length read must be its metal's. Without `java.util.Set` in scope (whose
     // `Set.of` orders differ by JVM) the rounds fall the same way on every run; with it,
-    // a loaded CI machine once saw no length read at all (twelfth round).
+    // a loaded CI machine once saw no length read at all.
     let lengths = ingot_lengths(&suite);
     let size = |metal: &str| if metal == "iron" { "32" } else { "16" };
     assert!(!lengths.is_empty(), "no ingot's bytes read");
@@ -1251,4 +1251,65 @@ fn a_set_iterating_in_identity_hash_order_is_checked_by_content_not_by_text() {
     for _ in 0..2 {
         ok(&fx.replay(&out));
     }
+}
+
+/// The number in `line` right after `word` (`"of 12 tests"`, word `"of"`: 12).
+fn count_after(line: &str, word: &str) -> usize {
+    let rest = line
+        .split(word)
+        .nth(1)
+        .unwrap_or_else(|| panic!("{word} in {line}"));
+    let digits: String = rest
+        .trim_start()
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    digits
+        .parse()
+        .unwrap_or_else(|_| panic!("a count after {word} in {line}"))
+}
+
+#[test]
+fn the_summary_follows_the_pipeline_and_its_counts_add_up() {
+    let fx = Fixture::new();
+    let suite = fx.path("summary.yaml");
+    let args = [
+        "--classes",
+        "rec.Account",
+        "--seed",
+        "17",
+        "--output-limit",
+        "300",
+    ];
+    let out = fx.record(&suite, &args);
+    ok(&out);
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let line = |prefix: &str| {
+        text.lines()
+            .position(|l| l.starts_with(prefix))
+            .unwrap_or_else(|| panic!("no {prefix} line in\n{text}"))
+    };
+    let order = ["generated:", "reduced:", "reran:", "wrote ", "peak RSS:"].map(line);
+    assert!(
+        order.windows(2).all(|w| w[0] < w[1]),
+        "order {order:?}:\n{text}"
+    );
+    let lines: Vec<&str> = text.lines().collect();
+    let (reduced, reran) = (lines[order[1]], lines[order[2]]);
+    assert_eq!(count_after(reduced, "reduced:"), 300, "{reduced}");
+    let kept = count_after(reduced, "→");
+    assert_eq!(count_after(reran, "reran:"), kept, "{reran}");
+    let dropped = count_after(reran, ";");
+    let after_reruns = count_after(reran, "→");
+    assert_eq!(after_reruns, kept - dropped, "{reran}");
+    let written = count_after(lines[order[3]], ":");
+    let again = text.lines().find(|l| l.starts_with("reduced again:"));
+    match again {
+        Some(l) => {
+            assert_eq!(count_after(l, "again:"), after_reruns, "{l}");
+            assert_eq!(count_after(l, "→"), written, "{l}");
+        }
+        None => assert_eq!(after_reruns, written, "{text}"),
+    }
+    assert_eq!(Suite::load(&suite).unwrap().tests.len(), written);
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The benchmarks behind the README's performance section, side by side in one run on one
+# The benchmarks behind docs/benchmarks.md (workers), side by side in one run on one
 # machine: workers, record (shortened: 30 s, 3 reruns), replay (40,000 tests, 1 and 2 jobs).
 # Output: bench.txt in this folder.
 set -uo pipefail

@@ -60,7 +60,7 @@ while [ "$SECONDS" -lt "$end" ]; do
   run "$work/record.log" record --impl temurin17 --time-limit "${SOAK_TIME_LIMIT:-30}" --reruns 2 --seed "$seed" \
     --no-progress -o "$suite"
   rec_rc=$rc
-  tests="$(sed -n 's/^wrote .*: \([0-9]*\) regression tests.*/\1/p' "$work/record.log")"
+  tests="$(sed -n 's/^wrote .*: \([0-9]*\) regression tests\?.*/\1/p' "$work/record.log")"
   if [ "$rec_rc" -ne 0 ] || [ ! -s "$suite" ] || [ -z "$tests" ] || [ "$tests" -eq 0 ]; then
     lost=$((lost + 1))
     echo "LOST: record exit $rec_rc, tests '${tests}'"; tail -3 "$work/record.log"

@@ -1,5 +1,5 @@
 //! `difftest bench workers`: start-up time, throughput and memory of the worker pool on
-//! real targets. Numbers are ratios measured in one run on one machine; see the README.
+//! real targets. Numbers are ratios measured in one run on one machine; see docs/benchmarks.md.
 
 use super::{pool_config, start_pool, store};
 use crate::cli::{BenchCommand, GlobalArgs};

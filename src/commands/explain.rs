@@ -20,7 +20,11 @@ pub fn run(global: &GlobalArgs, args: &ExplainArgs) -> anyhow::Result<Exit> {
     println!("cause:   {}", g.cause);
     println!("callee:  {}", g.callee);
     println!("kind:    {} ({})", g.kind.describe(), g.label.describe());
-    println!("status:  {:?}, {} test(s)", g.status, g.tests);
+    println!(
+        "status:  {:?}, {}",
+        g.status,
+        crate::plural::plural(g.tests, "test")
+    );
     println!("REF ({}): {}", r.reference.name, g.ref_value);
     println!("TGT ({}): {}", r.target.name, g.tgt_value);
     print_cause_groups(r, g);

@@ -6,6 +6,7 @@ use super::store;
 use crate::cli::{ExportArgs, GlobalArgs};
 use crate::exit::{Exit, bad_input};
 use crate::export::{self, ExportError, Exported, Junit, Options, Types};
+use crate::plural::plural;
 use crate::suite::Suite;
 use std::path::Path;
 
@@ -67,22 +68,14 @@ fn describe_on_reference(global: &GlobalArgs, suite: &Suite) -> Result<Types, St
     crate::pipeline::export::reference_types(&store, suite)
 }
 
-fn plural(n: usize, one: &str) -> String {
-    if n == 1 {
-        format!("{n} {one}")
-    } else {
-        format!("{n} {one}s")
-    }
-}
-
 fn summary(done: &Exported, options: &Options, types: &Types) {
     println!(
         "wrote {}: {} in {}, {} in {} (JUnit {}{})",
         done.dir.display(),
         plural(done.tests, "regression test"),
-        plural(done.regression_classes.len(), "class").replace("classs", "classes"),
+        plural(done.regression_classes.len(), "class"),
         plural(done.error_tests, "error-revealing test"),
-        plural(done.error_classes.len(), "class").replace("classs", "classes"),
+        plural(done.error_classes.len(), "class"),
         options.junit.number(),
         if types.has_model() {
             ""

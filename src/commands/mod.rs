@@ -33,7 +33,7 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<Exit> {
     crate::color::set(cli.global.color);
     match cli.command {
         Command::Explain(args) => explain::run(&cli.global, &args),
-        Command::Completions { shell } => shell::completions(shell),
+        Command::Completions { shell } => shell::completions(&cli.global, shell),
         Command::Man { out } => shell::man(out.as_deref()),
         Command::Targets(cmd) => targets::run(&cli.global, cmd),
         Command::Replay(args) => replay::run(&cli.global, &args),

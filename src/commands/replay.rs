@@ -122,6 +122,10 @@ fn display_paths(paths: &[PathBuf]) -> String {
     shown.join(", ")
 }
 
+/// What to do when there is no suite to replay.
+const RECORD_FIRST: &str = "record one first with `difftest record --impl REF` (REF: the \
+     reference, e.g. temurin17), or give --suite FILE";
+
 /// The suite to replay: the flag, or the only `oracles/*.yaml` or `oracles/*.yaml.zst` that
 /// is not an accepted list.
 pub fn resolve_suite(flag: Option<&Path>) -> anyhow::Result<PathBuf> {
@@ -130,11 +134,15 @@ pub fn resolve_suite(flag: Option<&Path>) -> anyhow::Result<PathBuf> {
     }
     let dir = Path::new("oracles");
     let mut found: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map_err(|e| {
-            bad_input(format!(
+        .map_err(|e| match e.kind() {
+            std::io::ErrorKind::NotFound => bad_input(format!(
+                "--suite not given and there is no {}/ folder here; {RECORD_FIRST}",
+                dir.display()
+            )),
+            _ => bad_input(format!(
                 "--suite not given and {}/ cannot be read: {e}",
                 dir.display()
-            ))
+            )),
         })?
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| {
@@ -149,9 +157,9 @@ pub fn resolve_suite(flag: Option<&Path>) -> anyhow::Result<PathBuf> {
     found.sort();
     match found.len() {
         1 => Ok(found.remove(0)),
-        0 => Err(bad_input(
-            "--suite not given and oracles/ holds no suite (*.yaml, *.yaml.zst)",
-        )),
+        0 => Err(bad_input(format!(
+            "--suite not given and oracles/ holds no suite (*.yaml, *.yaml.zst); {RECORD_FIRST}"
+        ))),
         _ => Err(bad_input(format!(
             "--suite not given and oracles/ holds several suites: {}",
             display_paths(&found)

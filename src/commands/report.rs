@@ -1,6 +1,6 @@
 //! `difftest report --merge PART.json…`: merges the JSON reports of the shards of a replay
 //! (per target), writes the merged reports, prints the table or matrix, and exits by the
-//! gate like `replay` does.
+//! gate like `replay` does. A missing shard is refused unless `--allow-partial`.
 
 use super::replay::{exit_of, print};
 use crate::cli::ReportArgs;
@@ -20,7 +20,7 @@ pub fn run(global: &crate::cli::GlobalArgs, args: &ReportArgs) -> anyhow::Result
     }
     let mut merged = Vec::new();
     for (_, parts) in by_target {
-        let report = merge(parts).map_err(|e| bad_input(e.to_string()))?;
+        let report = merge(parts, args.allow_partial).map_err(|e| bad_input(e.to_string()))?;
         let written = report.write_all(&args.report_dir)?;
         let shown: Vec<String> = written.iter().map(|p| p.display().to_string()).collect();
         eprintln!("difftest: wrote {}", shown.join(", "));

@@ -32,7 +32,7 @@ use std::time::{Duration, Instant};
 
 /// Reruns by default: the measured curve of values first found unstable per rerun falls
 /// from tens of thousands in the first to tens or hundreds in the second and third
-/// (README, "Budgets"); what a third would still find is left to replay's confirmation run
+/// (DESIGN.md, "The defaults"); what a third would still find is left to replay's confirmation run
 /// and side-by-side check, and replays of suites recorded with two reruns on the recording
 /// JDK showed no counted difference for three seeds. Each rerun costs about a third of a
 /// default record's time.

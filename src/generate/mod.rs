@@ -55,14 +55,15 @@ use store::{Builder, SeqId, Store};
 use type_names::{NameId, Names};
 
 /// Default of `--mined-literal-ratio`: off, since the detection benchmark has not shown the
-/// input mechanisms to help at an equal budget (README, "Detection").
+/// input mechanisms to help at an equal budget (DESIGN.md, "The defaults").
 pub const DEFAULT_MINED_RATIO: f64 = 0.0;
 /// Default of `--edge-ratio`: off, as above.
 pub const DEFAULT_EDGE_RATIO: f64 = 0.0;
 /// Default of `--twin-ratio`: off, as above.
 pub const DEFAULT_TWIN_RATIO: f64 = 0.0;
-/// Default of `--index-ratio`: on, since three paired benchmark runs found the code-point
-/// exception class with it (23, 22, 23 of 30 against 22 each; README, "Twelfth round").
+/// Default of `--index-ratio`: on, since the detection benchmark finds the code-point
+/// exception class in every run with it and only by chance without (DESIGN.md, "The
+/// defaults").
 pub const DEFAULT_INDEX_RATIO: f64 = 0.25;
 
 /// How generation runs.

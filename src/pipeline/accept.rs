@@ -69,7 +69,11 @@ pub fn accept(plan: &Plan) -> Result<Accepted, Error> {
             let n = c.callees.len();
             (
                 e,
-                format!("{}: {change} — {n} callee(s)", c.label.describe()),
+                format!(
+                    "{}: {change} — {}",
+                    c.label.describe(),
+                    crate::plural::plural(n, "callee")
+                ),
             )
         }
     };

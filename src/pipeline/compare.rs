@@ -100,10 +100,10 @@ fn change(g: &GroupReport, seen_by: String, reverse: bool) -> Change {
 pub fn summary_line(c: &Comparison) -> String {
     let new = |v: &[Change]| v.iter().filter(|c| c.status == GroupStatus::New).count();
     format!(
-        "{} -> {}: {} changed behaviour group(s) ({} new), {} API added, {} API removed; gate: {}",
+        "{} -> {}: {} ({} new), {} API added, {} API removed; gate: {}",
         c.older,
         c.newer,
-        c.changed.len(),
+        crate::plural::plural(c.changed.len(), "changed behaviour group"),
         new(&c.changed),
         c.added.len(),
         c.removed.len(),

@@ -10,6 +10,7 @@ use super::markdown::example_java;
 use super::text::{inline_diff, shorten};
 use super::{CauseReport, Gate, GroupReport, GroupStatus, Report};
 use crate::compare::Kind;
+use crate::plural::plural;
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
@@ -44,15 +45,16 @@ fn header(out: &mut String, r: &Report) {
     let _ = writeln!(
         out,
         "<p class=\"meta\">Reference <b>{}</b>{} · target <b>{}</b>{} · suite <code>{}</code><br>\
-         Gate: <span class=\"{class}\">{gate}</span> ({} new cause(s) in {} new group(s)) · \
+         Gate: <span class=\"{class}\">{gate}</span>{} ({} in {}) · \
          {} tests, {} passed, {} differing, {} accepted, {} message-only, {} unstable · {:.1} s · {}</p>",
         esc(&r.reference.name),
         fp(&r.reference.fingerprint).unwrap_or_default(),
         esc(&r.target.name),
         fp(&r.target.fingerprint).unwrap_or_default(),
         esc(&r.suite),
-        s.new_changes,
-        s.new_groups,
+        esc(&super::table::partial(r)),
+        plural(s.new_changes, "new cause"),
+        plural(s.new_groups, "new group"),
         s.tests,
         s.passed,
         s.differing,
@@ -208,13 +210,13 @@ fn accept_line(out: &mut String, r: &Report, id: &str) {
 fn group(out: &mut String, r: &Report, g: &GroupReport) {
     let _ = write!(
         out,
-        "<section class=\"group\" id=\"{}\"><h3>{} <code>{}</code> — {} — {} — {} test(s)</h3>",
+        "<section class=\"group\" id=\"{}\"><h3>{} <code>{}</code> — {} — {} — {}</h3>",
         esc(&g.id),
         esc(&g.id),
         esc(&g.callee),
         esc(g.kind.describe()),
         esc(g.label.describe()),
-        g.tests
+        plural(g.tests, "test")
     );
     let _ = write!(
         out,

@@ -6,6 +6,7 @@ use super::java::observer_expression;
 use super::text::{inline_diff, shorten};
 use super::{CauseReport, Gate, GroupReport, GroupStatus, Report, TestStatus};
 use crate::compare::{Kind, Site};
+use crate::plural::plural;
 use std::fmt::Write as _;
 
 /// Affected test ids listed per group before "…".
@@ -69,17 +70,21 @@ fn header(out: &mut String, r: &Report) {
     let gate = match r.gate {
         Gate::Pass => "**PASS**",
         Gate::Fail => "**FAIL**",
-    };
+    }
+    .to_string()
+        + &super::table::partial(r);
     let _ = writeln!(
         out,
-        "- Gate: {gate} ({} new cause(s) in {} new group(s)); {}",
-        r.summary.new_changes, r.summary.new_groups, r.tool
+        "- Gate: {gate} ({} in {}); {}",
+        plural(r.summary.new_changes, "new cause"),
+        plural(r.summary.new_groups, "new group"),
+        r.tool
     );
     if r.summary.artefacts > 0 {
         let _ = writeln!(
             out,
-            "- Tool artefacts (how difftest calls the API, not counted): {} test(s)",
-            r.summary.artefacts
+            "- Tool artefacts (how difftest calls the API, not counted): {}",
+            plural(r.summary.artefacts, "test")
         );
     }
     for n in &r.notes {
@@ -128,11 +133,11 @@ fn cause_section(out: &mut String, r: &Report, c: &CauseReport) {
     let _ = writeln!(out, "\n### {}\n", c.id);
     let _ = writeln!(
         out,
-        "{} — {} — {} test(s) in {} group(s)\n",
+        "{} — {} — {} in {}\n",
         c.label.describe(),
         status(c.status),
-        c.tests,
-        c.callees.len()
+        plural(c.tests, "test"),
+        plural(c.callees.len(), "group")
     );
     if let Some(change) = &c.change {
         let _ = writeln!(out, "- Change: {}", code(change));
@@ -140,10 +145,10 @@ fn cause_section(out: &mut String, r: &Report, c: &CauseReport) {
     for m in &c.callees {
         let _ = writeln!(
             out,
-            "- {} — {} — [{id}](#{id}), {} test(s)",
+            "- {} — {} — [{id}](#{id}), {}",
             code(&m.callee),
             m.kind.describe(),
-            m.tests,
+            plural(m.tests, "test"),
             id = m.group
         );
     }
@@ -151,7 +156,7 @@ fn cause_section(out: &mut String, r: &Report, c: &CauseReport) {
         let covered: Vec<String> = c.covers_new_callees.iter().map(|s| code(s)).collect();
         let _ = writeln!(
             out,
-            "- The accepted cause also covers new callee(s) with the same change: {}",
+            "- The accepted cause also covers new callees with the same change: {}",
             covered.join(", ")
         );
     }
@@ -266,13 +271,16 @@ pub(crate) fn example_java(g: &GroupReport) -> (String, Vec<String>) {
         Some(m) => {
             let heading = if m.statements < m.original_statements {
                 format!(
-                    "Minimized from {} to {} statements ({} candidates tried)",
-                    m.original_statements, m.statements, m.runs
+                    "Minimized from {} to {} ({} tried)",
+                    m.original_statements,
+                    plural(m.statements, "statement"),
+                    plural(m.runs as usize, "candidate")
                 )
             } else {
                 format!(
-                    "Example #{} (already minimal, {} candidates tried)",
-                    g.example, m.runs
+                    "Example #{} (already minimal, {} tried)",
+                    g.example,
+                    plural(m.runs as usize, "candidate")
                 )
             };
             let lines = annotated(&m.java, &m.test, m.site, &m.ref_value, &m.tgt_value);

@@ -62,8 +62,8 @@ pub fn matrix_table(reports: &[Report]) -> String {
     let mut text = table.to_string();
     if rows.len() > ROWS {
         text.push_str(&format!(
-            "\n… and {} more cause(s): see the Markdown reports",
-            rows.len() - ROWS
+            "\n… and {}: see the Markdown reports",
+            crate::plural::plural(rows.len() - ROWS, "more cause")
         ));
     }
     text

@@ -1,13 +1,17 @@
 //! Merging the JSON reports of the shards of one replay (`difftest report --merge`): tests
 //! are concatenated, groups with the same id combined (the shortest example wins), stale
 //! accepted entries are those stale in every part, and the summary and gate recomputed.
+//! Every part names its shard `K/N`; a merge missing one of the N shards is refused unless
+//! the caller allows a partial verdict, which the merged report then states in its notes.
 
 use super::assemble::{gate, relate_groups, sort_groups, summarize};
 use super::{GroupReport, Report, ReportError, Stats};
+use crate::replay::Shard;
 use std::collections::{BTreeMap, BTreeSet};
 
-/// Merges the reports of the parts of one replay (same reference and target).
-pub fn merge(parts: Vec<Report>) -> Result<Report, ReportError> {
+/// Merges the reports of the parts of one replay (same reference and target). A missing
+/// shard is an error unless `allow_partial`, which notes it in the merged report instead.
+pub fn merge(parts: Vec<Report>, allow_partial: bool) -> Result<Report, ReportError> {
     let mut parts = parts.into_iter();
     let mut merged = parts
         .next()
@@ -26,6 +30,7 @@ pub fn merge(parts: Vec<Report>) -> Result<Report, ReportError> {
     super::cause::fill_tests(&mut merged.tests, &merged.groups);
     merged.causes = super::cause::causes(&merged.groups);
     merged.shards.sort();
+    check_complete(&mut merged, allow_partial)?;
     merged.summary = summarize(
         &merged.tests,
         &merged.groups,
@@ -98,6 +103,59 @@ fn check_compatible(a: &Report, b: &Report) -> Result<(), ReportError> {
         return Err(ReportError::Mismatch(format!("shard {s} is given twice")));
     }
     Ok(())
+}
+
+/// Refuses (or, with `allow_partial`, notes) shards of `K/N` that no part replayed.
+fn check_complete(merged: &mut Report, allow_partial: bool) -> Result<(), ReportError> {
+    let missing = missing_shards(&merged.shards)?;
+    if missing.is_empty() {
+        return Ok(());
+    }
+    if !allow_partial {
+        return Err(ReportError::Mismatch(format!(
+            "{} (give every shard's report, or --allow-partial for a partial verdict)",
+            missing_phrase(&missing)
+        )));
+    }
+    merged.notes.push(format!(
+        "partial verdict: {}; the gate covers only shards {}",
+        missing_phrase(&missing),
+        merged.shards.join(", ")
+    ));
+    Ok(())
+}
+
+/// "shard 3/3 is missing" or "shards 2/4, 4/4 are missing".
+fn missing_phrase(missing: &[String]) -> String {
+    match missing {
+        [one] => format!("shard {one} is missing"),
+        many => format!("shards {} are missing", many.join(", ")),
+    }
+}
+
+/// The shards `K/N` of the same N not among `shards`; an error when the parts disagree on N.
+pub fn missing_shards(shards: &[String]) -> Result<Vec<String>, ReportError> {
+    let mut parsed = Vec::new();
+    for s in shards {
+        let shard: Shard = s
+            .parse()
+            .map_err(|e: crate::replay::ShardError| ReportError::Mismatch(e.to_string()))?;
+        parsed.push(shard);
+    }
+    let Some(n) = parsed.first().map(|s| s.n) else {
+        return Ok(Vec::new());
+    };
+    if let Some(other) = parsed.iter().find(|s| s.n != n) {
+        return Err(ReportError::Mismatch(format!(
+            "parts split the suite differently: shard {} and shard {other}",
+            parsed[0]
+        )));
+    }
+    let present: BTreeSet<u32> = parsed.iter().map(|s| s.k).collect();
+    Ok((1..=n)
+        .filter(|k| !present.contains(k))
+        .map(|k| Shard { k, n }.to_string())
+        .collect())
 }
 
 fn combine(a: GroupReport, b: GroupReport) -> GroupReport {

@@ -4,6 +4,7 @@
 
 use super::text::{shorten, target_cell};
 use super::{CauseReport, GroupStatus, Report};
+use crate::plural::plural;
 use crate::triage::label::Label;
 use comfy_table::{ContentArrangement, Table, presets::UTF8_FULL_CONDENSED};
 use std::collections::BTreeMap;
@@ -72,7 +73,7 @@ pub(crate) fn callee_cell(c: &CauseReport, width: usize) -> String {
 /// ` (N distinct causes)` when some new groups share a cause.
 fn distinct(s: &super::Summary) -> String {
     if s.new_changes < s.new_groups {
-        format!(" ({} distinct cause(s))", s.new_changes)
+        format!(" ({})", plural(s.new_changes, "distinct cause"))
     } else {
         String::new()
     }
@@ -256,7 +257,16 @@ fn wide_table(report: &Report) -> String {
             example,
         ]);
     }
-    table.to_string()
+    let mut text = table.to_string();
+    if report.causes.len() > ROWS {
+        let more = report.causes.len() - ROWS;
+        text.push_str(&format!(
+            "\n… and {}: see {}.md",
+            plural(more, "more cause"),
+            report.stem()
+        ));
+    }
+    text
 }
 
 /// `#12 (9→3 stmts)`: the example and its size before and after minimization.
@@ -264,11 +274,13 @@ fn example_cell(g: &super::GroupReport) -> String {
     match &g.minimized {
         Some(m) if m.statements < g.example_statements => {
             format!(
-                "#{} ({}→{} stmts)",
-                g.example, g.example_statements, m.statements
+                "#{} ({}→{})",
+                g.example,
+                g.example_statements,
+                plural(m.statements, "stmt")
             )
         }
-        _ => format!("#{} ({} stmts)", g.example, g.example_statements),
+        _ => format!("#{} ({})", g.example, plural(g.example_statements, "stmt")),
     }
 }
 
@@ -281,27 +293,38 @@ pub fn summary_line(report: &Report) -> String {
         format!(" [shard {}]", report.shards.join(","))
     };
     format!(
-        "{} vs {}{shards}: {} tests run, {} passed, {} differing in {} new group(s){}, {} accepted, \
-         {} message-only, {} unstable{}{}; {} group(s); {:.1} s; gate: {}",
+        "{} vs {}{shards}: {} run, {} passed, {} differing in {}{}, {} accepted, \
+         {} message-only, {} unstable{}{}; {}; {:.1} s; gate: {}",
         report.target.name,
         report.reference.name,
-        s.tests,
+        plural(s.tests, "test"),
         s.passed,
         s.differing,
-        s.new_groups,
+        plural(s.new_groups, "new group"),
         distinct(s),
         s.accepted,
         s.message_only,
         s.unstable,
         artefacts(s),
         classpath(report),
-        s.groups,
+        plural(s.groups, "group"),
         s.seconds,
         match report.gate {
             super::Gate::Pass => "PASS",
             super::Gate::Fail => "FAIL",
         }
-    )
+    ) + &partial(report)
+}
+
+/// ` (partial: without shard 3/3)` when the report does not cover every shard of the suite.
+pub fn partial(report: &Report) -> String {
+    match super::merge::missing_shards(&report.shards) {
+        Ok(missing) if !missing.is_empty() => {
+            let s = if missing.len() == 1 { "" } else { "s" };
+            format!(" (partial: without shard{s} {})", missing.join(", "))
+        }
+        _ => String::new(),
+    }
 }
 
 /// `, N on a class path lacking classes (missing X; infrastructure, exit 3)` when the
@@ -318,7 +341,7 @@ fn classpath(report: &Report) -> String {
 /// `, N tool artefact(s)` when some tests' differences come from how difftest calls the API.
 fn artefacts(s: &super::Summary) -> String {
     if s.artefacts > 0 {
-        format!(", {} tool artefact(s) (not counted)", s.artefacts)
+        format!(", {} (not counted)", plural(s.artefacts, "tool artefact"))
     } else {
         String::new()
     }
@@ -340,10 +363,12 @@ pub fn footnotes(report: &Report) -> Vec<String> {
         .count();
     if unconfirmed > 0 {
         out.push(format!(
-            "* {unconfirmed} group(s) did not differ when {} and {} ran side by side: the recorded \
+            "* {} did not differ when {} and {} ran side by side: the recorded \
              value depends on when or where it was recorded (clock, randomness, JVM state); \
              not counted by the gate",
-            report.reference.name, report.target.name
+            plural(unconfirmed, "group"),
+            report.reference.name,
+            report.target.name
         ));
     }
     out.extend(
@@ -353,7 +378,7 @@ pub fn footnotes(report: &Report) -> Vec<String> {
             .filter(|c| !c.covers_new_callees.is_empty())
             .map(|c| {
                 format!(
-                    "accepted cause {} also covers new callee(s) with the same change: {}",
+                    "accepted cause {} also covers new callees with the same change: {}",
                     c.id,
                     c.covers_new_callees.join(", ")
                 )

@@ -177,7 +177,7 @@ fn merged_shards_equal_the_whole_replay() {
         .map(|k| report_of(&tests, Some(Shard { k, n: 3 }), &list, false))
         .collect();
     assert_eq!(parts.iter().map(|p| p.summary.tests).sum::<usize>(), 60);
-    let merged = merge::merge(parts.clone()).unwrap();
+    let merged = merge::merge(parts.clone(), false).unwrap();
     assert_eq!(merged.tests, whole.tests);
     assert_eq!(merged.summary, whole.summary);
     let ids = |r: &Report| {
@@ -188,9 +188,9 @@ fn merged_shards_equal_the_whole_replay() {
     };
     assert_eq!(ids(&merged), ids(&whole));
     assert_eq!(merged.shards, ["1/3", "2/3", "3/3"]);
-    let twice = merge::merge(vec![parts[0].clone(), parts[0].clone()]).unwrap_err();
+    let twice = merge::merge(vec![parts[0].clone(), parts[0].clone()], false).unwrap_err();
     assert!(twice.to_string().contains("given twice"), "{twice}");
-    assert!(merge::merge(vec![whole.clone(), parts[1].clone()]).is_err());
+    assert!(merge::merge(vec![whole.clone(), parts[1].clone()], false).is_err());
 }
 
 #[test]

@@ -27,11 +27,13 @@ pub enum TargetError {
     },
 
     /// No `NAME.yaml` exists in the folders searched.
-    #[error("unknown target '{name}' in {dir}; known targets: {known}")]
+    #[error("unknown target '{name}'{suggestion} in {dir}; known targets: {known}")]
     UnknownTarget {
         name: String,
         /// The folders searched, joined by "and".
         dir: String,
+        /// ` (did you mean 'NAME'?)` for a near miss, else empty.
+        suggestion: String,
         known: String,
     },
 

@@ -27,6 +27,7 @@ pub mod overlay;
 mod pip;
 pub mod provision;
 pub mod spec;
+mod suggest;
 mod tools;
 
 pub use error::TargetError;
@@ -273,6 +274,9 @@ impl TargetStore {
             return Err(TargetError::UnknownTarget {
                 name: name.to_string(),
                 dir: dirs.join(" and "),
+                suggestion: suggest::closest(name, &known)
+                    .map(|k| format!(" (did you mean '{k}'?)"))
+                    .unwrap_or_default(),
                 known: if known.is_empty() {
                     "(none)".to_string()
                 } else {

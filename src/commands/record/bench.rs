@@ -1,5 +1,5 @@
 //! `difftest bench record`: one full record on the default JDK scope into a temporary
-//! folder, then a load of the suite it wrote; prints the figures the README tracks.
+//! folder, then a load of the suite it wrote; prints the figures docs/benchmarks.md tracks.
 
 use super::record;
 use crate::cli::{GlobalArgs, PoolArgs, RecordArgs};

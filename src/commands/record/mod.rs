@@ -12,6 +12,7 @@ use super::{pool_config, store};
 use crate::cli::{GlobalArgs, RecordArgs};
 use crate::exit::Exit;
 use crate::pipeline::record::{Recording, record as run_record};
+use crate::plural::plural;
 use crate::usage::{self_cpu_secs, self_peak_rss_kib};
 use std::path::Path;
 use std::time::Duration;
@@ -46,7 +47,7 @@ pub fn record(global: &GlobalArgs, args: &RecordArgs) -> anyhow::Result<Outcome>
     let config = pool_config(&args.pool)?;
     let mut shown = progress::Shown::new(&plan, args.no_progress);
     let recording = run_record(&store, plan, config, &mut shown).map_err(|e| e.into_anyhow())?;
-    summary(&output, &recording);
+    summary(&output, &recording, &shown);
     let Recording {
         rec,
         error,
@@ -86,39 +87,88 @@ fn left_out_line(rec: &crate::generate::Recorded) -> Option<String> {
     ))
 }
 
-fn summary(output: &Path, done: &Recording) {
+/// The summary, in pipeline order: generated → reduced → reran → reduced again → written,
+/// each step's count of tests the next one's starting count.
+fn summary(output: &Path, done: &Recording, shown: &progress::Shown) {
     let (rec, r) = (&done.rec, &done.reruns);
     let s = &rec.stats;
     let secs = done.generation.as_secs_f64().max(1e-3);
     println!(
-        "generated: {} sequences in {:.1} s ({:.0}/s), kept {} ({} lexically redundant), \
-         {} contract violations in {} groups, pool of {} values, {} mined literals from {} \
-         classes",
-        s.executed,
+        "generated: {} in {:.1} s ({:.0}/s): {} kept, {} of them lexically redundant; {} in {}, \
+         pool of {}, {} from {}",
+        plural(s.executed as usize, "sequence"),
         secs,
         s.executed as f64 / secs,
-        s.kept_normal + s.kept_exceptional,
+        plural((s.kept_normal + s.kept_exceptional) as usize, "test"),
         rec.redundant,
-        s.violations,
-        rec.error_groups,
-        rec.pool_values,
-        rec.mined_values,
-        rec.mined_classes,
+        plural(s.violations as usize, "contract violation"),
+        plural(rec.error_groups, "group"),
+        plural(rec.pool_values, "value"),
+        plural(rec.mined_values, "mined literal"),
+        plural(rec.mined_classes, "class"),
     );
+    let rerun_from = shown.rerun_tests.or(shown.reduction.map(|d| d.after));
+    if let (Some(d), Some(kept)) = (shown.reduction, rerun_from) {
+        println!(
+            "reduced: {} → {kept} that observe every behaviour (--keep-all keeps every test)",
+            plural(d.before, "test"),
+        );
+    }
+    if let Some(from) = shown.rerun_tests {
+        reran(r, from);
+    }
+    if let (Some(d), Some(from)) = (shown.reduction, shown.rerun_tests) {
+        let left = from.saturating_sub(r.dropped_tests as usize);
+        if left != d.after {
+            println!(
+                "reduced again: {left} → {} that observe all {} distinct behaviours",
+                plural(d.after, "test"),
+                d.behaviours
+            );
+        }
+    }
+    if let Some(line) = left_out_line(rec) {
+        println!("{line}");
+    }
+    let note = if done.partial {
+        " (partial: interrupted)"
+    } else {
+        ""
+    };
+    println!(
+        "wrote {}: {}, {} error-revealing{note}",
+        output.display(),
+        plural(rec.tests.len(), "regression test"),
+        rec.errors.len(),
+    );
+    println!(
+        "peak RSS: difftest {} MiB (CPU {:.1} s), workers {} MiB while generating, {} MiB while \
+         rerunning",
+        self_peak_rss_kib() / 1024,
+        self_cpu_secs(),
+        done.generation_rss_kib / 1024,
+        r.workers_peak_kib / 1024,
+    );
+}
+
+/// `reran: …` and the curve of unstable values first found per rerun.
+fn reran(r: &crate::flakes::RerunReport, from: usize) {
     let unstable: Vec<String> = r
         .most_unstable(5)
         .into_iter()
         .map(|(m, n)| format!("{m} ({n})"))
         .collect();
     println!(
-        "reruns: {} in {:.1} s; dropped {} unstable checks and {} observations, {} derived \
-         from them, {} tests; most unstable: {}",
-        r.reruns_done,
+        "reran: {} {} in {:.1} s: dropped {} and {}, {} derived from them; {} left with \
+         nothing to check → {}; most unstable: {}",
+        plural(from, "test"),
+        plural(r.reruns_done, "time"),
         r.elapsed.as_secs_f64(),
-        r.dropped_checks,
-        r.dropped_observations,
+        plural(r.dropped_checks as usize, "unstable check"),
+        plural(r.dropped_observations as usize, "observation"),
         r.dropped_derived,
-        r.dropped_tests,
+        plural(r.dropped_tests as usize, "test"),
+        from.saturating_sub(r.dropped_tests as usize),
         if unstable.is_empty() {
             "none".to_string()
         } else {
@@ -132,26 +182,4 @@ fn summary(output: &Path, done: &Recording) {
             per.join(", ")
         );
     }
-    println!(
-        "peak RSS: difftest {} MiB (CPU {:.1} s), workers {} MiB while generating, {} MiB while \
-         rerunning",
-        self_peak_rss_kib() / 1024,
-        self_cpu_secs(),
-        done.generation_rss_kib / 1024,
-        r.workers_peak_kib / 1024,
-    );
-    if let Some(line) = left_out_line(rec) {
-        println!("{line}");
-    }
-    let note = if done.partial {
-        " (partial: interrupted)"
-    } else {
-        ""
-    };
-    println!(
-        "wrote {}: {} regression tests, {} error-revealing{note}",
-        output.display(),
-        rec.tests.len(),
-        rec.errors.len(),
-    );
 }

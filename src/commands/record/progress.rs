@@ -1,12 +1,14 @@
 //! The progress of `record` (see [`crate::progress`]; off with `--no-progress` or
 //! `--quiet`): sequences executed per second, tests kept, errors, pool size and time left
 //! while generating; rerun number and tests done while removing flakes; a line on stderr
-//! when generation stops early, and the reduction on stdout.
+//! when generation stops early. It keeps the counts the summary needs (the reduction, the
+//! tests rerun) for [`super::summary`], which prints them in pipeline order.
 
 use crate::generate::reduce::Reduction;
 use crate::generate::{self, StopReason};
 use crate::interrupt;
 use crate::pipeline::record::{Plan, Progress};
+use crate::plural::plural;
 use crate::progress::{Mode, Phase, rate_and_eta};
 use std::sync::atomic::Ordering;
 use std::time::Duration;
@@ -20,6 +22,10 @@ pub struct Shown {
     phase: Option<Phase>,
     reruns: usize,
     tests: usize,
+    /// Tests the reruns started with (what the first reduction kept), if they ran.
+    pub rerun_tests: Option<usize>,
+    /// The reduction, from the full suite to the tests written.
+    pub reduction: Option<Reduction>,
 }
 
 impl Shown {
@@ -31,6 +37,8 @@ impl Shown {
             phase: None,
             reruns: 0,
             tests: 0,
+            rerun_tests: None,
+            reduction: None,
         }
     }
 
@@ -59,14 +67,17 @@ impl Progress for Shown {
         self.update(p.elapsed.as_secs(), || {
             let (rate, _) = rate_and_eta(p.executed, 0, p.elapsed);
             format!(
-                "{} run ({rate:.0}/s) · {} tests · {} errors · pool {} · at most {left} s left",
-                p.executed, p.tests, p.errors, p.pool,
+                "{} run ({rate:.0}/s) · {} · {} · pool {} · at most {left} s left",
+                p.executed,
+                plural(p.tests, "test"),
+                plural(p.errors, "error"),
+                p.pool,
             )
         });
     }
 
     fn generation_done(&mut self, tests: usize, reason: Option<StopReason>) {
-        self.finish(&format!("{tests} tests kept"));
+        self.finish(&format!("{} kept", plural(tests, "test")));
         match reason {
             Some(StopReason::Interrupted) if interrupt::SECOND.load(Ordering::SeqCst) => {
                 eprintln!("difftest: interrupted; writing the tests kept so far without reruns")
@@ -87,15 +98,12 @@ impl Progress for Shown {
     }
 
     fn reduced(&mut self, r: &Reduction) {
-        println!(
-            "reduced: kept {} of {} tests, which observe all {} distinct behaviours \
-             (--keep-all keeps every test)",
-            r.after, r.before, r.behaviours
-        );
+        self.reduction = Some(*r);
     }
 
     fn rerunning(&mut self, reruns: usize, tests: usize) {
         (self.reruns, self.tests) = (reruns, tests);
+        self.rerun_tests = Some(tests);
         let name = format!("rerunning {tests} tests {reruns} times");
         let phase = Phase::start(&name, (reruns * tests) as u64, Mode::detect(self.quiet));
         self.phase = Some(phase);
@@ -115,6 +123,6 @@ impl Progress for Shown {
     }
 
     fn reruns_done(&mut self, done: usize) {
-        self.finish(&format!("{done} reruns done"));
+        self.finish(&format!("{} done", plural(done, "rerun")));
     }
 }

@@ -398,6 +398,7 @@ fn exceptions_and_artefacts() {
     let unsupported = |field: &str| Observed::Threw {
         class: "java.time.temporal.UnsupportedTemporalTypeException".into(),
         message: Some(format!("Unsupported field: {field}")),
+        classpath: None,
     };
     let returns = value("long", "1");
     let quarter = ev(
@@ -417,10 +418,12 @@ fn exceptions_and_artefacts() {
     let sentence = Observed::Threw {
         class: "java.lang.IllegalStateException".into(),
         message: Some("state: not open yet".into()),
+        classpath: None,
     };
     let other = Observed::Threw {
         class: "java.lang.IllegalStateException".into(),
         message: Some("state: closed".into()),
+        classpath: None,
     };
     assert_ne!(
         ev(Kind::NormalVsException, &sentence, &returns),
