@@ -222,11 +222,20 @@ pub struct AcceptArgs {
 
 /// `difftest report`.
 #[derive(Args, Debug, Clone)]
+#[command(group(clap::ArgGroup::new("mode").required(true).args(["merge", "summary"])))]
 pub struct ReportArgs {
     /// JSON reports of the parts (one per shard, any number of targets)
-    #[arg(value_parser = values::Utf8Path, long, required = true, num_args = 1.., value_name = "PART.json")]
+    #[arg(value_parser = values::Utf8Path, long, num_args = 1.., value_name = "PART.json")]
     pub merge: Vec<PathBuf>,
-    /// Where the merged reports go
+    /// JSON reports of whole replays (one per release or JDK pair): write one summary across
+    /// them (summary.md and index.html in --report-dir) and exit by the worst gate
+    #[arg(value_parser = values::Utf8Path, long, num_args = 1.., value_name = "REPORT.json")]
+    pub summary: Vec<PathBuf>,
+    /// With --summary: how many pairs were run; fewer reports make the summary INCOMPLETE and
+    /// the exit code 3
+    #[arg(long, requires = "summary", value_name = "N")]
+    pub expect: Option<usize>,
+    /// Where the merged reports or the summary go
     #[arg(value_parser = values::Utf8Path, long, default_value = "reports", value_name = "DIR")]
     pub report_dir: PathBuf,
     /// Merge even when some shards' reports are missing; the report then says the verdict

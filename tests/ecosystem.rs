@@ -366,3 +366,48 @@ fn the_maven_recipe_fails_the_build_on_a_new_difference() {
     let html = project.join(format!("target/difftest-reports/{STEM}.html"));
     assert!(html.is_file(), "{log}");
 }
+
+#[test]
+fn a_summary_across_pairs_lists_each_pair_and_flags_a_missing_one() {
+    let f = fixture();
+    let work = f.work.path();
+    // Pair 1: release 1 against release 2 (the fixture's replay, FAIL). Pair 2: release 1
+    // against itself (PASS), replayed into its own folder as a matrix job would.
+    let out = difftest(
+        work,
+        &[
+            "replay",
+            "--impl",
+            REF,
+            "--quiet",
+            "--report-dir",
+            "pairs/same",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let same = "temurin17+mylib-1.0-vs-temurin17+mylib-1.0";
+    let failing = format!("reports/{STEM}.json");
+    let passing = format!("pairs/same/{same}.json");
+    let summary = |expect: &str| {
+        let mut args = vec!["report", "--summary", &failing, &passing];
+        args.extend(["--report-dir", "summary", "--expect", expect]);
+        difftest(work, &args)
+    };
+    let out = summary("2");
+    assert_eq!(out.status.code(), Some(1), "a pair fails: {}", stderr(&out));
+    let md = std::fs::read_to_string(work.join("summary/summary.md")).unwrap();
+    assert!(md.contains("2 pairs, verdict FAIL"), "{md}");
+    assert!(md.contains(&format!("[{TGT} vs {REF}](")), "{md}");
+    assert!(md.contains("| PASS |") && md.contains("| FAIL |"), "{md}");
+    let html = std::fs::read_to_string(work.join("summary/index.html")).unwrap();
+    assert!(
+        html.contains(&format!("href=\"../reports/{STEM}.html\"")),
+        "{html}"
+    );
+    // A third pair's job died: the summary says so and the exit is infrastructure.
+    let out = summary("3");
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+    let md = std::fs::read_to_string(work.join("summary/summary.md")).unwrap();
+    assert!(md.contains("verdict INCOMPLETE"), "{md}");
+    assert!(md.contains("1 expected pair sent no report"), "{md}");
+}

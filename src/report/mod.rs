@@ -13,6 +13,7 @@ pub mod markdown;
 pub mod matrix;
 pub mod merge;
 mod seal;
+pub mod summary;
 pub mod table;
 pub mod text;
 
