@@ -187,8 +187,11 @@ fn the_time_limit_holds_when_every_call_hangs() {
     let left = leftovers(&workers, Duration::from_secs(2));
     kill_all(&left);
     assert!(left.is_empty(), "workers {left:?} left running");
-    assert_eq!(code, Some(0), "took {took:?}");
-    // 10 s of generation, plus JVM start-up, describing, and writing the suite.
+    // Every call hangs, so no test is kept: the record says so (exit 2) and writes no suite,
+    // which would pass any gate.
+    assert_eq!(code, Some(2), "took {took:?}");
+    assert!(!work.path().join("oracles/hang.yaml").exists());
+    // 10 s of generation, plus JVM start-up and describing.
     eprintln!("--time-limit 10 on hanging code: {took:?} from start to suite");
     assert!(
         took < Duration::from_secs(15),

@@ -58,9 +58,10 @@ fn print_cause_groups(r: &Report, shown: &GroupReport) {
     }
     let tests: usize = groups.iter().map(|g| g.tests).sum();
     println!(
-        "\ncause {}: {} groups, {tests} test(s); this one is marked >",
+        "\ncause {}: {} groups, {}; this one is marked >",
         shown.cause,
-        groups.len()
+        groups.len(),
+        crate::plural::plural(tests, "test")
     );
     for g in groups {
         let mark = if g.id == shown.id { ">" } else { " " };

@@ -118,7 +118,8 @@ pub fn groups_table(report: &Report, width: Width) -> String {
     if report.causes.len() > ROWS {
         let more = report.causes.len() - ROWS;
         text.push_str(&format!(
-            "\n… and {more} more cause(s): see {}.md",
+            "\n… and {}: see {}.md",
+            plural(more, "more cause"),
             report.stem()
         ));
     }
@@ -257,16 +258,7 @@ fn wide_table(report: &Report) -> String {
             example,
         ]);
     }
-    let mut text = table.to_string();
-    if report.causes.len() > ROWS {
-        let more = report.causes.len() - ROWS;
-        text.push_str(&format!(
-            "\n… and {}: see {}.md",
-            plural(more, "more cause"),
-            report.stem()
-        ));
-    }
-    text
+    table.to_string()
 }
 
 /// `#12 (9→3 stmts)`: the example and its size before and after minimization.
