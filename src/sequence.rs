@@ -238,6 +238,15 @@ pub enum Observed {
     Value { class: String, text: String },
     /// Any other object: only its runtime class is recorded.
     Object { class: String },
+    /// A `Value` whose escaped text is longer than the record's `max_value_bytes`: its first
+    /// characters (escaped), its length in UTF-16 units and the SHA-256 (hex) of its text, so
+    /// it is stored and compared without the text itself.
+    Large {
+        class: String,
+        prefix: String,
+        length: u64,
+        digest: String,
+    },
     /// The call threw (after unwrapping `InvocationTargetException`).
     Threw {
         class: String,
@@ -262,6 +271,12 @@ impl Observed {
             Observed::Value { class, text } if class == "java.lang.String" => format!("\"{text}\""),
             Observed::Value { text, .. } => text.clone(),
             Observed::Object { class } => format!("<{class}>"),
+            Observed::Large {
+                prefix,
+                length,
+                digest,
+                ..
+            } => format!("\"{prefix}\"… ({length} chars, sha256 {digest})"),
             Observed::Threw {
                 class,
                 message: Some(m),

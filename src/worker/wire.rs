@@ -95,6 +95,7 @@ enum ObservedKind {
     Null,
     Value,
     Object,
+    Large,
     Threw,
     Missing,
 }
@@ -104,6 +105,9 @@ pub struct ObservedWire {
     kind: ObservedKind,
     class: Option<String>,
     text: Option<String>,
+    prefix: Option<String>,
+    length: Option<u64>,
+    digest: Option<String>,
     message: Option<String>,
     what: Option<String>,
 }
@@ -121,6 +125,12 @@ impl TryFrom<ObservedWire> for Observed {
             },
             ObservedKind::Object => Observed::Object {
                 class: need(w.class, "class", "object")?,
+            },
+            ObservedKind::Large => Observed::Large {
+                class: need(w.class, "class", "large")?,
+                prefix: need(w.prefix, "prefix", "large")?,
+                length: need(w.length, "length", "large")?,
+                digest: need(w.digest, "digest", "large")?,
             },
             ObservedKind::Threw => Observed::Threw {
                 class: need(w.class, "class", "threw")?,
