@@ -239,8 +239,9 @@ pub enum Observed {
     /// Any other object: only its runtime class is recorded.
     Object { class: String },
     /// A `Value` whose escaped text is longer than the record's `max_value_bytes`: its first
-    /// characters (escaped), its length in UTF-16 units and the SHA-256 (hex) of its text, so
-    /// it is stored and compared without the text itself.
+    /// characters (escaped), its length in UTF-16 units and a 64-bit digest of its text (hex:
+    /// CRC-32C and CRC-32 of its UTF-16 units, `java/difftest/Digest.java`), so it is stored and
+    /// compared without the text itself.
     Large {
         class: String,
         prefix: String,
@@ -276,7 +277,7 @@ impl Observed {
                 length,
                 digest,
                 ..
-            } => format!("\"{prefix}\"… ({length} chars, sha256 {digest})"),
+            } => format!("\"{prefix}\"… ({length} chars, digest {digest})"),
             Observed::Threw {
                 class,
                 message: Some(m),

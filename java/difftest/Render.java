@@ -22,9 +22,6 @@ final class Render {
                 || c == Byte.class;
     }
 
-    /** The default of {@code --max-value-bytes}: the longest rendered text stored whole. */
-    static final long DEFAULT_MAX_VALUE_BYTES = 64 * 1024;
-
     /** UTF-16 units of a capped value's text kept readable as its prefix. */
     static final int PREFIX_CHARS = 256;
 
@@ -144,7 +141,7 @@ final class Render {
 
     /**
      * A value too long to store whole: its first {@link #PREFIX_CHARS} units (never half a
-     * surrogate pair), its length in UTF-16 units and its {@link Digest#sha256}, so the big
+     * surrogate pair), its length in UTF-16 units and its {@link Digest#of}, so the big
      * text never crosses the wire and two of them compare by length and digest.
      */
     private static void large(StringBuilder out, String cls, String text) {
@@ -154,7 +151,7 @@ final class Render {
         }
         Text.json(out.append("{\"kind\":\"large\",\"class\":"), cls).append(",\"prefix\":");
         Text.json(out, text.substring(0, cut)).append(",\"length\":").append(text.length());
-        out.append(",\"digest\":\"").append(Digest.sha256(text)).append("\"}");
+        out.append(",\"digest\":\"").append(Digest.of(text)).append("\"}");
     }
 
     /**

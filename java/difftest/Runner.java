@@ -25,8 +25,8 @@ final class Runner {
     private final StringBuilder violations = new StringBuilder(32).append('[');
     private final StringBuilder contents = new StringBuilder(16).append('[');
     private int count;
-    /** The longest text stored whole ({@code M} line; see {@link Render#value}). */
-    private long maxValueBytes = Render.DEFAULT_MAX_VALUE_BYTES;
+    /** The longest text stored whole ({@code M} line; see {@link Render#value}): no limit without one. */
+    private long maxValueBytes = Long.MAX_VALUE;
 
     private Runner(int capacity) {
         values = new Object[capacity];

@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use std::io::{self, BufRead, Write};
 
 /// Bumped whenever a message changes shape.
-pub const PROTOCOL_VERSION: u32 = 2;
+pub const PROTOCOL_VERSION: u32 = 3;
 
 /// One sequence to run, with the observers to call after it.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
@@ -47,6 +47,9 @@ pub enum Request {
         first_id: u64,
         isolate: bool,
         contracts: bool,
+        /// Values whose escaped text is longer come back as `Observed::Large`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        max_value_bytes: Option<u64>,
         sequences: Vec<SeqRequest>,
     },
     /// Leave.

@@ -210,6 +210,7 @@ pub struct RequestWire {
     first_id: Option<u64>,
     isolate: Option<bool>,
     contracts: Option<bool>,
+    max_value_bytes: Option<u64>,
     sequences: Option<Vec<SeqRequest>>,
 }
 
@@ -236,6 +237,7 @@ impl TryFrom<RequestWire> for Request {
                 first_id: need(w.first_id, "first_id", "run")?,
                 isolate: need(w.isolate, "isolate", "run")?,
                 contracts: need(w.contracts, "contracts", "run")?,
+                max_value_bytes: w.max_value_bytes,
                 sequences: need(w.sequences, "sequences", "run")?,
             },
             RequestMsg::Bye => Request::Bye,
@@ -380,6 +382,7 @@ mod tests {
             first_id: 4,
             isolate: true,
             contracts: false,
+            max_value_bytes: Some(65536),
             sequences: vec![SeqRequest {
                 statements,
                 observers: vec![],
