@@ -277,7 +277,7 @@ impl Observed {
                 length,
                 digest,
                 ..
-            } => format!("\"{prefix}\"… ({length} chars, digest {digest})"),
+            } => format!("\"{prefix}\"... ({length} chars, digest {digest})"),
             Observed::Threw {
                 class,
                 message: Some(m),

@@ -64,7 +64,9 @@ pub fn value(
         },
         Observed::Object { class } => object_class(types, actual, class),
         Observed::Large { length, .. } => {
-            return Err(format!("a value of {length} chars, stored only as its digest"));
+            return Err(format!(
+                "a value of {length} chars, stored only as its digest"
+            ));
         }
         Observed::Threw { .. } => return Err("an exception is not a value".into()),
         Observed::Missing { what } => return Err(format!("expects a missing API: {what}")),
