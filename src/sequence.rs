@@ -243,10 +243,10 @@ pub enum Observed {
     /// CRC-32C and CRC-32 of its UTF-16 units, `java/difftest/Digest.java`), so it is stored and
     /// compared without the text itself.
     Large {
-        class: String,
-        prefix: String,
+        class: Box<str>,
+        prefix: Box<str>,
         length: u64,
-        digest: String,
+        digest: u64,
     },
     /// The call threw (after unwrapping `InvocationTargetException`).
     Threw {
@@ -277,7 +277,7 @@ impl Observed {
                 length,
                 digest,
                 ..
-            } => format!("\"{prefix}\"... ({length} chars, digest {digest})"),
+            } => format!("\"{prefix}\"... ({length} chars, digest {digest:016x})"),
             Observed::Threw {
                 class,
                 message: Some(m),
@@ -286,6 +286,22 @@ impl Observed {
             Observed::Missing { what } => format!("missing {what}"),
         }
     }
+}
+
+/// Whether `text` is the [`Observed::render`] of a large value: it ends in
+/// `... (N chars, digest HEX)`, whose hex word is the digest, not a value's hash.
+pub fn is_large_rendering(text: &str) -> bool {
+    let Some(rest) = text.strip_suffix(')') else {
+        return false;
+    };
+    let Some((head, digest)) = rest.rsplit_once(" chars, digest ") else {
+        return false;
+    };
+    let length = head.rsplit_once("... (").map_or("", |(_, n)| n);
+    !length.is_empty()
+        && length.bytes().all(|b| b.is_ascii_digit())
+        && digest.len() == 16
+        && digest.bytes().all(|b| b.is_ascii_hexdigit())
 }
 
 /// A contract the value of a statement broke (Randoop's default contracts).

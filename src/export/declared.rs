@@ -245,7 +245,8 @@ pub fn classes_to_describe(suite: &Suite) -> BTreeSet<String> {
         for o in expected.chain(&t.expected_observations) {
             match o {
                 Observed::Threw { class, .. } | Observed::Object { class } => add(class),
-                Observed::Value { class, .. } | Observed::Large { class, .. } => add(class),
+                Observed::Value { class, .. } => add(class),
+                Observed::Large { class, .. } => add(&class.to_string()),
                 _ => {}
             }
         }

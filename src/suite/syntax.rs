@@ -136,7 +136,7 @@ pub fn write_observed(out: &mut String, o: &Observed) {
             length,
             digest,
         } => {
-            let _ = write!(out, "large {class} {length} {digest} ");
+            let _ = write!(out, "large {class} {length} {digest:016x} ");
             quote(out, prefix, '"');
         }
         Observed::Threw { class, message } => {
@@ -455,16 +455,16 @@ fn value(class: &str, text: String) -> Observed {
 
 /// `large CLASS LENGTH DIGEST "prefix"`, after `large `.
 fn large(c: &mut Cursor) -> Parsed<Observed> {
-    let class = c.token()?.to_string();
+    let class = c.token()?.into();
     c.expect(" ")?;
     let length = c.token()?;
     let length = length
         .parse()
         .map_err(|_| format!("not a length: {length}"))?;
     c.expect(" ")?;
-    let digest = c.token()?.to_string();
+    let digest = crate::worker::wire::hex_digest(c.token()?)?;
     c.expect(" ")?;
-    let prefix = c.quoted()?;
+    let prefix = c.quoted()?.into();
     Ok(Observed::Large {
         class,
         prefix,

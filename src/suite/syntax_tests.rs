@@ -149,10 +149,10 @@ fn observed_values_round_trip() {
     );
     round_trip_observed(
         Observed::Large {
-            class: s("java.lang.String"),
-            prefix: s("a \"b\" \\n"),
+            class: "java.lang.String".into(),
+            prefix: "a \"b\" \\n".into(),
             length: 10_000_000,
-            digest: s("9d4ee80849a66b19"),
+            digest: 0x9d4ee80849a66b19,
         },
         r#"large java.lang.String 10000000 9d4ee80849a66b19 "a \"b\" \n""#,
     );

@@ -112,6 +112,16 @@ pub struct ObservedWire {
     what: Option<String>,
 }
 
+/// A large value's digest: 16 hex digits.
+pub fn hex_digest(text: &str) -> Result<u64, String> {
+    match u64::from_str_radix(text, 16) {
+        Ok(d) if text.len() == 16 => Ok(d),
+        _ => Err(format!(
+            "a large value's digest is not 16 hex digits: {text:?}"
+        )),
+    }
+}
+
 impl TryFrom<ObservedWire> for Observed {
     type Error = String;
 
@@ -127,10 +137,10 @@ impl TryFrom<ObservedWire> for Observed {
                 class: need(w.class, "class", "object")?,
             },
             ObservedKind::Large => Observed::Large {
-                class: need(w.class, "class", "large")?,
-                prefix: need(w.prefix, "prefix", "large")?,
+                class: need(w.class, "class", "large")?.into(),
+                prefix: need(w.prefix, "prefix", "large")?.into(),
                 length: need(w.length, "length", "large")?,
-                digest: need(w.digest, "digest", "large")?,
+                digest: hex_digest(&need(w.digest, "digest", "large")?)?,
             },
             ObservedKind::Threw => Observed::Threw {
                 class: need(w.class, "class", "threw")?,

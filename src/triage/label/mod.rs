@@ -144,7 +144,10 @@ pub fn classify(e: &Evidence) -> (Label, Option<String>) {
     if let Some(change) = rendering(e) {
         return (Label::Rendering, Some(change));
     }
-    if let Some(change) = hash_only(e) {
+    let large = crate::sequence::is_large_rendering;
+    if !(large(e.ref_value) || large(e.tgt_value))
+        && let Some(change) = hash_only(e)
+    {
         return (Label::HashOnly, Some(change));
     }
     if let Some(change) = last_place(e) {
