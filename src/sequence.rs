@@ -246,6 +246,8 @@ pub enum Observed {
         class: Box<str>,
         prefix: Box<str>,
         length: u64,
+        /// Written as 16 hex digits, as the Java agent sends it.
+        #[serde(serialize_with = "crate::worker::wire::serialize_digest")]
         digest: u64,
     },
     /// The call threw (after unwrapping `InvocationTargetException`).

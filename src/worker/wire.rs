@@ -112,6 +112,11 @@ pub struct ObservedWire {
     what: Option<String>,
 }
 
+/// Writes a large value's digest as [`hex_digest`] reads it.
+pub fn serialize_digest<S: serde::Serializer>(digest: &u64, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&format!("{digest:016x}"))
+}
+
 /// A large value's digest: 16 hex digits.
 pub fn hex_digest(text: &str) -> Result<u64, String> {
     match u64::from_str_radix(text, 16) {
