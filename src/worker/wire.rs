@@ -362,6 +362,12 @@ mod tests {
                 text: "a\\u0000".into(),
             },
             Observed::Object { class: "A".into() },
+            Observed::Large {
+                class: "java.lang.String".into(),
+                prefix: "xx".into(),
+                length: 10_000_000,
+                digest: 0x09d4ee80849a66b1,
+            },
             Observed::Threw {
                 class: "E".into(),
                 message: None,
