@@ -479,6 +479,16 @@ pub struct RecordArgs {
     /// Candidate sequences per round (one batch on the workers)
     #[arg(long, default_value_t = 400, value_name = "N", value_parser = values::count(1, 1_000_000))]
     pub round_size: usize,
+    /// Longest value text stored whole, in bytes of its escaped form (1024 to 16777216);
+    /// a longer one is stored as its length, a digest and a prefix, and replay uses the
+    /// limit the suite header records
+    #[arg(
+        long,
+        default_value_t = crate::suite::DEFAULT_MAX_VALUE_BYTES,
+        value_name = "BYTES",
+        value_parser = clap::value_parser!(u64).range(1024..=16 * 1024 * 1024)
+    )]
+    pub max_value_bytes: u64,
     /// Error-revealing tests kept per violated contract and call
     #[arg(long, default_value_t = 1, value_name = "N", value_parser = values::count(1, 1_000))]
     pub errors_per_group: usize,

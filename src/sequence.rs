@@ -238,6 +238,18 @@ pub enum Observed {
     Value { class: String, text: String },
     /// Any other object: only its runtime class is recorded.
     Object { class: String },
+    /// A `Value` whose escaped text is longer than the record's `max_value_bytes`: its first
+    /// characters (escaped), its length in UTF-16 units and a 64-bit digest of its text (hex:
+    /// CRC-32C and CRC-32 of its UTF-16 units, `java/difftest/Digest.java`), so it is stored and
+    /// compared without the text itself.
+    Large {
+        class: Box<str>,
+        prefix: Box<str>,
+        length: u64,
+        /// Written as 16 hex digits, as the Java agent sends it.
+        #[serde(serialize_with = "crate::worker::wire::serialize_digest")]
+        digest: u64,
+    },
     /// The call threw (after unwrapping `InvocationTargetException`).
     Threw {
         class: String,
@@ -308,6 +320,12 @@ impl Observed {
             Observed::Value { class, text } if class == "java.lang.String" => format!("\"{text}\""),
             Observed::Value { text, .. } => text.clone(),
             Observed::Object { class } => format!("<{class}>"),
+            Observed::Large {
+                prefix,
+                length,
+                digest,
+                ..
+            } => format!("\"{prefix}\"... ({length} chars, digest {digest:016x})"),
             Observed::Threw {
                 class,
                 message: Some(m),
@@ -317,6 +335,22 @@ impl Observed {
             Observed::Missing { what } => format!("missing {what}"),
         }
     }
+}
+
+/// Whether `text` is the [`Observed::render`] of a large value: it ends in
+/// `... (N chars, digest HEX)`, whose hex word is the digest, not a value's hash.
+pub fn is_large_rendering(text: &str) -> bool {
+    let Some(rest) = text.strip_suffix(')') else {
+        return false;
+    };
+    let Some((head, digest)) = rest.rsplit_once(" chars, digest ") else {
+        return false;
+    };
+    let length = head.rsplit_once("... (").map_or("", |(_, n)| n);
+    !length.is_empty()
+        && length.bytes().all(|b| b.is_ascii_digit())
+        && digest.len() == 16
+        && digest.bytes().all(|b| b.is_ascii_hexdigit())
 }
 
 /// A contract the value of a statement broke (Randoop's default contracts).

@@ -22,15 +22,22 @@ final class Render {
                 || c == Byte.class;
     }
 
-    /** Appends the Observed JSON of a statement's or observer's value. */
-    static void value(StringBuilder out, Object v) {
+    /** UTF-16 units of a capped value's text kept readable as its prefix. */
+    static final int PREFIX_CHARS = 256;
+
+    /**
+     * Appends the Observed JSON of a statement's or observer's value; a text whose escaped
+     * rendering is longer than {@code maxBytes} becomes a {@code large} value (see
+     * {@link #large}).
+     */
+    static void value(StringBuilder out, Object v, long maxBytes) {
         if (v == null) {
             out.append("{\"kind\":\"null\"}");
         } else if (isText(v.getClass())) {
-            value(out, v.getClass().getName(), String.valueOf(v));
+            value(out, v.getClass().getName(), String.valueOf(v), maxBytes);
         } else if (v instanceof Enum) {
             Enum<?> e = (Enum<?>) v;
-            value(out, e.getDeclaringClass().getName(), e.name());
+            value(out, e.getDeclaringClass().getName(), e.name(), maxBytes);
         } else {
             String cls = className(v.getClass()) + (identityOrdered(v) ? IDENTITY_ORDER : "");
             Text.json(out.append("{\"kind\":\"object\",\"class\":"), cls).append('}');
@@ -123,9 +130,28 @@ final class Render {
         return className(e.getClass()).hashCode();
     }
 
-    private static void value(StringBuilder out, String cls, String text) {
+    private static void value(StringBuilder out, String cls, String text, long maxBytes) {
+        if (Text.escapedLongerThan(text, maxBytes)) {
+            large(out, cls, text);
+            return;
+        }
         Text.json(out.append("{\"kind\":\"value\",\"class\":"), cls).append(",\"text\":");
         Text.json(out, text).append('}');
+    }
+
+    /**
+     * A value too long to store whole: its first {@link #PREFIX_CHARS} units (never half a
+     * surrogate pair), its length in UTF-16 units and its {@link Digest#of}, so the big
+     * text never crosses the wire and two of them compare by length and digest.
+     */
+    private static void large(StringBuilder out, String cls, String text) {
+        int cut = Math.min(PREFIX_CHARS, text.length());
+        if (cut > 0 && cut < text.length() && Character.isHighSurrogate(text.charAt(cut - 1))) {
+            cut--;
+        }
+        Text.json(out.append("{\"kind\":\"large\",\"class\":"), cls).append(",\"prefix\":");
+        Text.json(out, text.substring(0, cut)).append(",\"length\":").append(text.length());
+        out.append(",\"digest\":\"").append(Digest.of(text)).append("\"}");
     }
 
     /**

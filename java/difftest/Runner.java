@@ -25,6 +25,8 @@ final class Runner {
     private final StringBuilder violations = new StringBuilder(32).append('[');
     private final StringBuilder contents = new StringBuilder(16).append('[');
     private int count;
+    /** The longest text stored whole ({@code M} line; see {@link Render#value}): no limit without one. */
+    private long maxValueBytes = Long.MAX_VALUE;
 
     private Runner(int capacity) {
         values = new Object[capacity];
@@ -43,6 +45,8 @@ final class Runner {
             String line = lines[i];
             if (line.startsWith("O\t")) {
                 observers.add(line);
+            } else if (line.startsWith("M\t")) {
+                maxValueBytes = maxValueBytes(line);
             } else if (line.equals("K")) {
                 check = true;
             } else if (!line.isEmpty()) {
@@ -298,12 +302,24 @@ final class Runner {
         Text.json(o, detail).append('}');
     }
 
-    private static void render(StringBuilder out, Object v) {
+    private void render(StringBuilder out, Object v) {
         if (v == VOID) {
             out.append("{\"kind\":\"void\"}");
         } else {
-            Render.value(out, v);
+            Render.value(out, v, maxValueBytes);
         }
+    }
+
+    private static long maxValueBytes(String line) {
+        try {
+            long max = Long.parseLong(line.substring(2));
+            if (max > 0) {
+                return max;
+            }
+        } catch (NumberFormatException e) {
+            // Reported below, like any other malformed line.
+        }
+        throw new Text.Malformed("bad value limit: " + line);
     }
 
     private static void threw(StringBuilder out, Throwable t) {

@@ -38,6 +38,25 @@ final class Text {
         return out.append('"');
     }
 
+    /**
+     * Whether the escape of {@code s} (the text {@code sequence.rs} stores) is longer than
+     * {@code max} characters; it stops counting as soon as it is.
+     */
+    static boolean escapedLongerThan(String s, long max) {
+        if (s.length() <= max / 6) {
+            return false;
+        }
+        long n = 0;
+        for (int i = 0, len = s.length(); i < len; i++) {
+            char c = s.charAt(i);
+            n += c >= 0x20 && c <= 0x7e ? (c == '\\' ? 2 : 1) : (c == '\n' || c == '\t' || c == '\r' ? 2 : 6);
+            if (n > max) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Appends a JSON array of strings. */
     static StringBuilder jsonArray(StringBuilder out, Iterable<String> items) {
         out.append('[');

@@ -63,6 +63,11 @@ pub fn value(
             None => enum_constant(types, actual, class, text),
         },
         Observed::Object { class } => object_class(types, actual, class),
+        Observed::Large { length, .. } => {
+            return Err(format!(
+                "a value of {length} chars, stored only as its digest"
+            ));
+        }
         Observed::Threw { .. } => return Err("an exception is not a value".into()),
         Observed::Missing { what } => return Err(format!("expects a missing API: {what}")),
     };

@@ -315,7 +315,12 @@ fn decl(types: &Types, s: &Statement, expected: Option<&Observed>, used: bool) -
 /// A variable name base for a value whose type the export does not know: the type of the
 /// value it gave, else the first type it is read as, else the member that gave it.
 fn unknown_base(s: &Statement, expected: Option<&Observed>, read_as: Option<&str>) -> String {
-    if let Some(Observed::Value { class, .. }) = expected {
+    let class = match expected {
+        Some(Observed::Value { class, .. }) => Some(class.as_str()),
+        Some(Observed::Large { class, .. }) => Some(&**class),
+        _ => None,
+    };
+    if let Some(class) = class {
         let ty = super::java::unboxed(class).unwrap_or(class);
         return variable_base(ty);
     }

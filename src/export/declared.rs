@@ -246,6 +246,7 @@ pub fn classes_to_describe(suite: &Suite) -> BTreeSet<String> {
             match o {
                 Observed::Threw { class, .. } | Observed::Object { class } => add(class),
                 Observed::Value { class, .. } => add(class),
+                Observed::Large { class, .. } => add(class.as_ref()),
                 _ => {}
             }
         }

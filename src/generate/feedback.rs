@@ -337,6 +337,7 @@ impl Generator<'_> {
         let extensible = match shown {
             Observed::Null | Observed::Void => false,
             Observed::Value { class, text } if !usable_value(class, text) => false,
+            Observed::Large { .. } => false,
             Observed::Object { .. } if own.is_empty() => true,
             Observed::Object { .. } if big => {
                 // Too big to pass on, but a catalogue (`Currency.getAvailableCurrencies()`,
@@ -360,7 +361,11 @@ impl Generator<'_> {
 
     /// Whether an observed value is text too long to reuse.
     fn too_big(&self, v: u32) -> bool {
-        matches!(self.values.get(v), Observed::Value { text, .. } if text.len() > MAX_REUSED_TEXT)
+        match self.values.get(v) {
+            Observed::Value { text, .. } => text.len() > MAX_REUSED_TEXT,
+            Observed::Large { .. } => true,
+            _ => false,
+        }
     }
 
     /// Marks the tests `parts` contains that check steps only as lexically redundant (see
@@ -392,7 +397,10 @@ impl Generator<'_> {
             );
             let kind = matches!(
                 o,
-                Observed::Value { .. } | Observed::Null | Observed::Threw { .. }
+                Observed::Value { .. }
+                    | Observed::Large { .. }
+                    | Observed::Null
+                    | Observed::Threw { .. }
             );
             if !shape
                 && kind

@@ -75,7 +75,7 @@ pub fn behaviours(store: &Store, values: &Values, t: &KeptTest) -> Vec<u128> {
     let flat = store.flatten(&store.node(t.seq).parts);
     let mut value: Vec<Option<u128>> = vec![None; flat.len()];
     for &(step, v) in &t.checks {
-        if let Observed::Value { .. } = values.get(v) {
+        if let Observed::Value { .. } | Observed::Large { .. } = values.get(v) {
             value[step as usize] = Some(key_of(&(2u8, v)));
         }
     }

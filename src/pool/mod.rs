@@ -70,6 +70,9 @@ pub struct PoolConfig {
     pub worker_memory: Option<u64>,
     /// When set, every run stops at once: workers are killed, the run fails with `Stopped`.
     pub abort: Option<&'static AtomicBool>,
+    /// A value whose escaped text is longer is answered as `Observed::Large`; `None` keeps
+    /// every value whole (a suite recorded before the limit existed).
+    pub max_value_bytes: Option<u64>,
 }
 
 impl PoolConfig {
@@ -86,6 +89,7 @@ impl PoolConfig {
             sandbox: true,
             worker_memory: Some(DEFAULT_WORKER_MEMORY),
             abort: None,
+            max_value_bytes: None,
         }
     }
 }
@@ -388,6 +392,7 @@ impl Pool {
             first_id: 0,
             isolate,
             contracts,
+            max_value_bytes: self.config.max_value_bytes,
             sequences: seqs.to_vec(),
         };
         worker.send(&req)?;

@@ -81,6 +81,13 @@ pub struct ErrorTest {
     pub violation: Violation,
 }
 
+/// `record --max-value-bytes` by default: the longest escaped value text stored whole.
+pub const DEFAULT_MAX_VALUE_BYTES: u64 = 64 * 1024;
+
+/// The header option recording `--max-value-bytes`; a suite without it (written before the
+/// limit existed) holds every value whole, and is replayed so.
+pub const MAX_VALUE_BYTES_OPTION: &str = "max-value-bytes";
+
 /// What a suite file says about how it was made.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
 pub struct Header {
@@ -102,6 +109,22 @@ pub struct Header {
     /// True when the record was interrupted and the suite holds what was kept until then.
     #[serde(default)]
     pub partial: bool,
+}
+
+impl Header {
+    /// The value limit the suite was recorded with (`None`: values stored whole), or a
+    /// message when the header's option is not a number.
+    pub fn max_value_bytes(&self) -> Result<Option<u64>, String> {
+        let Some(text) = self.options.get(MAX_VALUE_BYTES_OPTION) else {
+            return Ok(None);
+        };
+        match text.parse::<u64>() {
+            Ok(n) if n > 0 => Ok(Some(n)),
+            _ => Err(format!(
+                "the header's {MAX_VALUE_BYTES_OPTION} is not a positive number: {text:?}"
+            )),
+        }
+    }
 }
 
 /// A whole suite file.

@@ -130,6 +130,15 @@ pub fn write_observed(out: &mut String, o: &Observed) {
         Observed::Object { class } => {
             let _ = write!(out, "object {class}");
         }
+        Observed::Large {
+            class,
+            prefix,
+            length,
+            digest,
+        } => {
+            let _ = write!(out, "large {class} {length} {digest:016x} ");
+            quote(out, prefix, '"');
+        }
         Observed::Threw { class, message, .. } => {
             let _ = write!(out, "throws {class}");
             if let Some(m) = message {
@@ -444,6 +453,26 @@ fn value(class: &str, text: String) -> Observed {
     }
 }
 
+/// `large CLASS LENGTH DIGEST "prefix"`, after `large `.
+fn large(c: &mut Cursor) -> Parsed<Observed> {
+    let class = c.token()?.into();
+    c.expect(" ")?;
+    let length = c.token()?;
+    let length = length
+        .parse()
+        .map_err(|_| format!("not a length: {length}"))?;
+    c.expect(" ")?;
+    let digest = crate::worker::wire::hex_digest(c.token()?)?;
+    c.expect(" ")?;
+    let prefix = c.quoted()?.into();
+    Ok(Observed::Large {
+        class,
+        prefix,
+        length,
+        digest,
+    })
+}
+
 fn observed(c: &mut Cursor) -> Parsed<Observed> {
     match c.rest().chars().next() {
         Some('"') => return Ok(value("java.lang.String", c.quoted()?)),
@@ -479,6 +508,9 @@ fn observed(c: &mut Cursor) -> Parsed<Observed> {
     if c.eat("object ") {
         let class = c.token()?.to_string();
         return Ok(Observed::Object { class });
+    }
+    if c.eat("large ") {
+        return large(c);
     }
     if c.eat("enum ") {
         let (class, text) = split_member(c.token()?)?;

@@ -148,6 +148,15 @@ fn observed_values_round_trip() {
         "object java.util.ArrayList",
     );
     round_trip_observed(
+        Observed::Large {
+            class: "java.lang.String".into(),
+            prefix: "a \"b\" \\n".into(),
+            length: 10_000_000,
+            digest: 0x9d4ee80849a66b19,
+        },
+        r#"large java.lang.String 10000000 9d4ee80849a66b19 "a \"b\" \n""#,
+    );
+    round_trip_observed(
         Observed::Threw {
             class: s("java.lang.NumberFormatException"),
             message: Some(s("For input string: \"x\"")),

@@ -6,9 +6,21 @@ use crate::sequence::{ObserverCall, Statement, escape_str};
 use crate::worker::protocol::SeqRequest;
 use std::fmt::Write as _;
 
+/// How a sequence is run, beyond its statements.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Encoding {
+    /// Check the contracts after the sequence (`K` line).
+    pub contracts: bool,
+    /// Values whose escaped text is longer come back as `large` (`M` line; none: whole).
+    pub max_value_bytes: Option<u64>,
+}
+
 /// The agent's input for one sequence.
-pub fn encode(req: &SeqRequest, contracts: bool) -> String {
+pub fn encode(req: &SeqRequest, encoding: Encoding) -> String {
     let mut out = String::with_capacity(64 * req.statements.len());
+    if let Some(max) = encoding.max_value_bytes {
+        let _ = writeln!(out, "M\t{max}");
+    }
     for s in &req.statements {
         encode_statement(&mut out, s);
         out.push('\n');
@@ -17,7 +29,7 @@ pub fn encode(req: &SeqRequest, contracts: bool) -> String {
         encode_observer(&mut out, o);
         out.push('\n');
     }
-    if contracts {
+    if encoding.contracts {
         out.push_str("K\n");
     }
     out
@@ -121,10 +133,14 @@ mod tests {
                 method: "size".into(),
             }],
         };
-        let text = encode(&req, true);
+        let encoding = Encoding {
+            contracts: true,
+            max_value_bytes: Some(65536),
+        };
+        let text = encode(&req, encoding);
         assert_eq!(
             text,
-            "N\tjava.util.ArrayList\t\t\nL\tjava.lang.String\ta\\tb\n\
+            "M\t65536\nN\tjava.util.ArrayList\t\t\nL\tjava.lang.String\ta\\tb\n\
              C\tjava.util.ArrayList\tadd\tint,java.lang.Object\t0\t2,1\n\
              O\t0\tjava.util.ArrayList\tsize\nK\n"
         );

@@ -12,7 +12,7 @@ use std::io::{self, BufRead, Write};
 use std::path::PathBuf;
 
 /// Bumped whenever a message changes shape.
-pub const PROTOCOL_VERSION: u32 = 2;
+pub const PROTOCOL_VERSION: u32 = 3;
 
 /// One sequence to run, with the observers to call after it.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
@@ -51,6 +51,9 @@ pub enum Request {
         first_id: u64,
         isolate: bool,
         contracts: bool,
+        /// Values whose escaped text is longer come back as `Observed::Large`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        max_value_bytes: Option<u64>,
         sequences: Vec<SeqRequest>,
     },
     /// Leave.

@@ -4,7 +4,7 @@
 
 use super::agent;
 use super::answers::Answers;
-use super::encode::encode;
+use super::encode::{Encoding, encode};
 use super::jvm::{Entry, Jvm};
 use super::protocol::{PROTOCOL_VERSION, Request, Response, SeqRequest, receive, send};
 use super::sandbox;
@@ -204,8 +204,15 @@ fn answer(jvm: &Jvm, req: Request, out: &mut Answers) -> std::io::Result<()> {
             first_id,
             isolate,
             contracts,
+            max_value_bytes,
             sequences,
-        } => return run(jvm, first_id, isolate, contracts, &sequences, out),
+        } => {
+            let encoding = Encoding {
+                contracts,
+                max_value_bytes,
+            };
+            return run(jvm, first_id, isolate, encoding, &sequences, out);
+        }
         Request::Hello { .. } | Request::Bye => Response::Failed {
             error: "unexpected message".into(),
         },
@@ -261,12 +268,12 @@ fn run(
     jvm: &Jvm,
     first_id: u64,
     isolate: bool,
-    contracts: bool,
+    encoding: Encoding,
     sequences: &[SeqRequest],
     out: &mut Answers,
 ) -> std::io::Result<()> {
     for (i, seq) in sequences.iter().enumerate() {
-        let result = run_one(jvm, seq, contracts);
+        let result = run_one(jvm, seq, encoding);
         send(
             out,
             &Response::Result {
@@ -283,8 +290,8 @@ fn run(
     out.flush()
 }
 
-fn run_one(jvm: &Jvm, seq: &SeqRequest, contracts: bool) -> SeqResult {
-    let answer = jvm.call(Entry::Run, &encode(seq, contracts));
+fn run_one(jvm: &Jvm, seq: &SeqRequest, encoding: Encoding) -> SeqResult {
+    let answer = jvm.call(Entry::Run, &encode(seq, encoding));
     match answer.and_then(|text| serde_json::from_str(&text).map_err(|e| e.to_string())) {
         Ok(result) => result,
         Err(e) => SeqResult::Crash {

@@ -95,6 +95,7 @@ enum ObservedKind {
     Null,
     Value,
     Object,
+    Large,
     Threw,
     Missing,
 }
@@ -104,9 +105,27 @@ pub struct ObservedWire {
     kind: ObservedKind,
     class: Option<String>,
     text: Option<String>,
+    prefix: Option<String>,
+    length: Option<u64>,
+    digest: Option<String>,
     message: Option<String>,
     what: Option<String>,
     classpath: Option<crate::sequence::ClasspathFault>,
+}
+
+/// Writes a large value's digest as [`hex_digest`] reads it.
+pub fn serialize_digest<S: serde::Serializer>(digest: &u64, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&format!("{digest:016x}"))
+}
+
+/// A large value's digest: 16 hex digits.
+pub fn hex_digest(text: &str) -> Result<u64, String> {
+    match u64::from_str_radix(text, 16) {
+        Ok(d) if text.len() == 16 => Ok(d),
+        _ => Err(format!(
+            "a large value's digest is not 16 hex digits: {text:?}"
+        )),
+    }
 }
 
 impl TryFrom<ObservedWire> for Observed {
@@ -122,6 +141,12 @@ impl TryFrom<ObservedWire> for Observed {
             },
             ObservedKind::Object => Observed::Object {
                 class: need(w.class, "class", "object")?,
+            },
+            ObservedKind::Large => Observed::Large {
+                class: need(w.class, "class", "large")?.into(),
+                prefix: need(w.prefix, "prefix", "large")?.into(),
+                length: need(w.length, "length", "large")?,
+                digest: hex_digest(&need(w.digest, "digest", "large")?)?,
             },
             ObservedKind::Threw => Observed::Threw {
                 class: need(w.class, "class", "threw")?,
@@ -203,6 +228,7 @@ pub struct RequestWire {
     first_id: Option<u64>,
     isolate: Option<bool>,
     contracts: Option<bool>,
+    max_value_bytes: Option<u64>,
     sequences: Option<Vec<SeqRequest>>,
 }
 
@@ -230,6 +256,7 @@ impl TryFrom<RequestWire> for Request {
                 first_id: need(w.first_id, "first_id", "run")?,
                 isolate: need(w.isolate, "isolate", "run")?,
                 contracts: need(w.contracts, "contracts", "run")?,
+                max_value_bytes: w.max_value_bytes,
                 sequences: need(w.sequences, "sequences", "run")?,
             },
             RequestMsg::Bye => Request::Bye,
@@ -339,6 +366,12 @@ mod tests {
                 text: "a\\u0000".into(),
             },
             Observed::Object { class: "A".into() },
+            Observed::Large {
+                class: "java.lang.String".into(),
+                prefix: "xx".into(),
+                length: 10_000_000,
+                digest: 0x09d4ee80849a66b1,
+            },
             Observed::Threw {
                 class: "E".into(),
                 message: None,
@@ -384,6 +417,7 @@ mod tests {
             first_id: 4,
             isolate: true,
             contracts: false,
+            max_value_bytes: Some(65536),
             sequences: vec![SeqRequest {
                 statements,
                 observers: vec![],

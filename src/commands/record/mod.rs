@@ -44,7 +44,8 @@ pub fn record(global: &GlobalArgs, args: &RecordArgs) -> anyhow::Result<Outcome>
     let plan = setup::plan(args)?;
     let output = plan.output.clone();
     let store = store(global)?;
-    let config = pool_config(&args.pool)?;
+    let mut config = pool_config(&args.pool)?;
+    config.max_value_bytes = Some(args.max_value_bytes);
     let mut shown = progress::Shown::new(&plan, args.no_progress);
     let recording = run_record(&store, plan, config, &mut shown).map_err(|e| e.into_anyhow())?;
     summary(&output, &recording, &shown);

@@ -173,6 +173,10 @@ fn options(args: &RecordArgs) -> BTreeMap<String, String> {
             Some(args.repeat_probability.to_string()),
         ),
         ("repeat-max", Some(args.repeat_max.to_string())),
+        (
+            crate::suite::MAX_VALUE_BYTES_OPTION,
+            Some(args.max_value_bytes.to_string()),
+        ),
         ("twin-ratio", Some(args.twin_ratio.to_string())),
         ("index-ratio", Some(args.index_ratio.to_string())),
         (

@@ -159,7 +159,10 @@ pub fn classify(e: &Evidence) -> (Label, Option<String>) {
     if let Some(change) = rendering(e) {
         return (Label::Rendering, Some(change));
     }
-    if let Some(change) = hash_only(e) {
+    let large = crate::sequence::is_large_rendering;
+    if !(large(e.ref_value) || large(e.tgt_value))
+        && let Some(change) = hash_only(e)
+    {
         // The hash code of a value built from changed data is that data's change.
         let of_data = hash_code_of_data(e);
         return match of_data {

@@ -97,6 +97,33 @@ fn invisible_characters_and_spaces_are_one_change() {
 }
 
 #[test]
+fn large_values_differ_by_value_not_by_hash() {
+    let big = |digest: u64| Observed::Large {
+        class: "java.lang.String".into(),
+        prefix: "xxxx".into(),
+        length: 10_000_000,
+        digest,
+    };
+    let (x, y) = (big(0x9d4ee80849a66b19), big(0x8eec707f50bd5a58));
+    let (a, b) = (x.render(), y.render());
+    assert!(crate::sequence::is_large_rendering(&a), "{a}");
+    assert!(!crate::sequence::is_large_rendering(
+        "\"a... (1 chars, digest x)"
+    ));
+    let got = classify(&Evidence {
+        callee: "fixture.Big.big()",
+        kind: Kind::Value,
+        expected: Some(&x),
+        actual: Some(&y),
+        ref_value: &a,
+        tgt_value: &b,
+        java: &[],
+        versions: None,
+    });
+    assert_eq!(got.0, Label::ValueDiffers);
+}
+
+#[test]
 fn hash_only_is_earned_by_what_the_value_is() {
     let h = label(
         "java.util.AbstractMap.hashCode()",
