@@ -112,22 +112,7 @@ fn ten_concurrent_accepts_of_groups_sharing_callees_keep_ten_entries() {
     let dir = tempfile::tempdir().unwrap();
     let n = 10;
     paired_report(dir.path(), n);
-    let children: Vec<_> = (0..n)
-        .map(|i| {
-            Command::new(env!("CARGO_BIN_EXE_difftest"))
-                .current_dir(dir.path())
-                .env_remove("CI")
-                .args(["accept", &format!("g-{i:06x}"), "--reason", "reviewed"])
-                .stdout(std::process::Stdio::piped())
-                .stderr(std::process::Stdio::piped())
-                .spawn()
-                .unwrap()
-        })
-        .collect();
-    for child in children {
-        let out = child.wait_with_output().unwrap();
-        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    }
+    support::accept_groups_concurrently(dir.path(), n);
     let accepted = list(dir.path());
     let mut ids: Vec<&str> = accepted.accepted.iter().map(|e| e.group.as_str()).collect();
     ids.sort();

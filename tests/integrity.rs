@@ -18,22 +18,7 @@ fn concurrent_accepts_keep_every_entry() {
     report_with_groups(n, &suite.display().to_string())
         .write_all(&dir.path().join("reports"))
         .unwrap();
-    let children: Vec<_> = (0..n)
-        .map(|i| {
-            std::process::Command::new(env!("CARGO_BIN_EXE_difftest"))
-                .current_dir(dir.path())
-                .env_remove("CI")
-                .args(["accept", &format!("g-{i:06x}"), "--reason", "reviewed"])
-                .stdout(std::process::Stdio::piped())
-                .stderr(std::process::Stdio::piped())
-                .spawn()
-                .unwrap()
-        })
-        .collect();
-    for child in children {
-        let out = child.wait_with_output().unwrap();
-        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    }
+    support::accept_groups_concurrently(dir.path(), n);
     let list = AcceptedList::load(&dir.path().join("oracles/ref.accepted.yaml")).unwrap();
     assert_eq!(list.accepted.len(), n, "every accepted entry kept");
     let leftovers: Vec<_> = std::fs::read_dir(dir.path().join("oracles"))

@@ -172,3 +172,24 @@ pub fn fixture_targets(work: &Path, dir: &str, releases: u32, prefix: &str) -> P
     }
     targets
 }
+
+/// Runs `difftest accept g-000000 … g-{n-1}` as `n` processes at once in `cwd` and asserts
+/// each one succeeded: the concurrent-accept tests' writers.
+pub fn accept_groups_concurrently(cwd: &Path, n: usize) {
+    let children: Vec<_> = (0..n)
+        .map(|i| {
+            Command::new(env!("CARGO_BIN_EXE_difftest"))
+                .current_dir(cwd)
+                .env_remove("CI")
+                .args(["accept", &format!("g-{i:06x}"), "--reason", "reviewed"])
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .expect("difftest runs")
+        })
+        .collect();
+    for child in children {
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    }
+}
