@@ -203,7 +203,29 @@ impl Session {
             minimize: minimize_seconds,
         };
         let stats = stats(&lane, streamed.total(), seconds, self.config.jobs);
-        let context = self.context(name, &provisioned.fingerprint, times, stats, notes);
+        let mut context = self.context(name, &provisioned.fingerprint, times, stats, notes);
+        context.dependencies = crate::targets::dependency::changes(
+            self.header
+                .fingerprint
+                .classpath
+                .as_deref()
+                .unwrap_or_default(),
+            provisioned
+                .fingerprint
+                .classpath
+                .as_deref()
+                .unwrap_or_default(),
+            &provisioned.jvm.classpath,
+        );
+        context
+            .notes
+            .extend(context.dependencies.iter().filter_map(|d| {
+                let why = d.unread.as_ref()?;
+                Some(format!(
+                    "dependency {}: classes not read, no test attributed to it: {why}",
+                    d.change()
+                ))
+            }));
         let mut report = build(context, &streamed.kept, outcomes, &groups, &examples);
         add_passes(&mut report, &streamed.passed);
         Ok(report)
@@ -247,6 +269,7 @@ impl Session {
                 ..stats
             },
             notes,
+            dependencies: Vec::new(),
         }
     }
 
@@ -354,11 +377,6 @@ impl Session {
         if header.partial {
             notes.push("the suite is partial (its recording was interrupted)".into());
         }
-        let (recorded, now) = (&header.fingerprint.classpath, &fingerprint.classpath);
-        notes.extend(crate::targets::fingerprint::dependency_changes(
-            recorded.as_deref().unwrap_or_default(),
-            now.as_deref().unwrap_or_default(),
-        ));
         notes
     }
 

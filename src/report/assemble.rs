@@ -26,6 +26,8 @@ pub struct Context<'a> {
     pub seconds: f64,
     pub stats: Stats,
     pub notes: Vec<String>,
+    /// Dependencies whose version changed (each a cause row).
+    pub dependencies: Vec<crate::targets::dependency::DependencyChange>,
 }
 
 /// The report of one replay: `tests` the records of the tests that did not pass (or of
@@ -45,6 +47,7 @@ pub fn build(
         .collect();
     let versions = super::cause::versions(&ctx.reference, &ctx.target);
     super::cause::label_groups(&mut group_reports, &versions);
+    super::dependency::attribute(&mut group_reports, &ctx.dependencies);
     for g in &mut group_reports {
         let accepted = ctx
             .accepted
@@ -73,10 +76,17 @@ pub fn build(
         .map(|(t, o)| test_report(t.id, o, &status_of, group_of.get(&t.id).copied()))
         .collect();
     super::cause::fill_tests(&mut test_reports, &group_reports);
-    let causes = super::cause::causes(&group_reports);
+    let mut causes = super::cause::causes(&group_reports);
+    let quiet = super::dependency::quiet_rows(&ctx.dependencies, &causes, ctx.accepted, &target);
+    causes.extend(quiet);
     let seen: Vec<_> = group_reports
         .iter()
         .map(|g| (g.id.as_str(), g.label, g.change.as_deref()))
+        .chain(
+            causes
+                .iter()
+                .map(|c| (c.id.as_str(), c.label, c.change.as_deref())),
+        )
         .collect();
     let stale_accepted = ctx
         .accepted
@@ -99,6 +109,7 @@ pub fn build(
         groups: group_reports,
         stale_accepted,
         notes: ctx.notes,
+        dependencies: ctx.dependencies,
         stats: ctx.stats,
         tests: test_reports,
     }

@@ -24,11 +24,14 @@ pub fn merge(parts: Vec<Report>, allow_partial: bool) -> Result<Report, ReportEr
     // older versions have none.
     let versions = super::cause::versions(&merged.reference, &merged.target);
     super::cause::label_groups(&mut merged.groups, &versions);
+    super::dependency::attribute(&mut merged.groups, &merged.dependencies);
     super::cause::set_artefacts(&mut merged.groups);
     sort_groups(&mut merged.groups);
     relate_groups(&mut merged.groups);
     super::cause::fill_tests(&mut merged.tests, &merged.groups);
+    let quiet = std::mem::take(&mut merged.causes);
     merged.causes = super::cause::causes(&merged.groups);
+    super::dependency::keep_quiet_rows(quiet, &mut merged.causes);
     merged.shards.sort();
     check_complete(&mut merged, allow_partial)?;
     merged.summary = summarize(

@@ -5,6 +5,7 @@
 
 pub mod assemble;
 pub mod cause;
+pub mod dependency;
 mod entry;
 pub mod html;
 pub mod java;
@@ -304,6 +305,10 @@ pub struct Report {
     /// Warnings worth a human's attention (changed fingerprints, skipped minimization …).
     #[serde(default)]
     pub notes: Vec<String>,
+    /// Dependencies whose version differs between reference and target: each is a cause
+    /// row (see [`dependency`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub dependencies: Vec<crate::targets::dependency::DependencyChange>,
     #[serde(default)]
     pub stats: Stats,
     pub tests: Vec<TestReport>,

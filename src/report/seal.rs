@@ -72,6 +72,7 @@ fn head(report: &Report) -> Report {
         groups,
         stale_accepted,
         notes,
+        dependencies,
         stats,
         tests: _,
     } = report;
@@ -89,6 +90,7 @@ fn head(report: &Report) -> Report {
         groups: groups.clone(),
         stale_accepted: stale_accepted.clone(),
         notes: notes.clone(),
+        dependencies: dependencies.clone(),
         stats: stats.clone(),
         tests: Vec::new(),
     }

@@ -54,7 +54,10 @@ pub(crate) fn label_cell(c: &CauseReport) -> String {
         c.label.describe()
     };
     match (&c.change, c.label) {
-        (Some(ch), Label::DataVersion | Label::PermittedNarrowing | Label::Invisible) => {
+        (
+            Some(ch),
+            Label::DataVersion | Label::PermittedNarrowing | Label::Invisible | Label::Dependency,
+        ) => {
             format!("{name}: {ch}")
         }
         _ => name.to_string(),
@@ -184,10 +187,14 @@ pub(crate) fn change_words(c: &CauseReport) -> String {
             | Label::Rendering
             | Label::LastPlace
             | Label::HashOnly
+            | Label::Dependency
     );
     if let (true, Some(change)) = (named, &c.change) {
         return match c.label {
-            Label::DataVersion | Label::PermittedNarrowing | Label::Invisible => label,
+            Label::DataVersion
+            | Label::PermittedNarrowing
+            | Label::Invisible
+            | Label::Dependency => label,
             _ => format!("{label}: {change}"),
         };
     }

@@ -60,6 +60,7 @@ fn report_of(
         seconds: 1.5,
         stats: Stats::default(),
         notes: vec![],
+        dependencies: vec![],
     };
     build(context, &records(&refs), &outcomes, &groups, &ex)
 }

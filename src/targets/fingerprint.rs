@@ -106,35 +106,6 @@ impl Fingerprint {
     }
 }
 
-/// How the Maven dependencies of two classpaths differ, read `reference` → `target`:
-/// `dependency changed: g:a 3.11 → 3.12.0`, `dependency added: g:a 1.0`, `dependency
-/// removed: g:a 1.0`. Artifacts the targets name themselves (the library under test) are
-/// left out unless one side has it as a dependency.
-pub fn dependency_changes(reference: &[ClasspathJar], target: &[ClasspathJar]) -> Vec<String> {
-    let versions = |jars: &[ClasspathJar]| -> BTreeMap<String, (String, bool)> {
-        jars.iter()
-            .filter_map(|j| {
-                j.maven_key()
-                    .map(|(k, v)| (k, (v.to_string(), j.dependency)))
-            })
-            .collect()
-    };
-    let (old, new) = (versions(reference), versions(target));
-    let mut keys: Vec<&String> = old.keys().chain(new.keys()).collect();
-    keys.sort();
-    keys.dedup();
-    keys.into_iter()
-        .filter_map(|k| match (old.get(k), new.get(k)) {
-            (Some((a, da)), Some((b, db))) if a != b && (*da || *db) => {
-                Some(format!("dependency changed: {k} {a} → {b}"))
-            }
-            (Some((a, true)), None) => Some(format!("dependency removed: {k} {a}")),
-            (None, Some((b, true))) => Some(format!("dependency added: {k} {b}")),
-            _ => None,
-        })
-        .collect()
-}
-
 /// Size and modification time of a libjvm: when either changes, the JDK was replaced.
 #[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Stamp {
@@ -376,35 +347,6 @@ mod tests {
             None,
             "a suite from before it was read"
         );
-    }
-
-    #[test]
-    fn dependency_changes_name_versions_and_leave_the_library_out() {
-        let jar = |name: &str, dependency: bool| ClasspathJar {
-            name: name.into(),
-            dependency,
-            xxh3: String::new(),
-        };
-        let old = [
-            jar("org.apache.commons:commons-text:1.9", false),
-            jar("org.apache.commons:commons-lang3:3.11", true),
-            jar("g:gone:1", true),
-            jar("local.jar", false),
-        ];
-        let new = [
-            jar("org.apache.commons:commons-text:1.10.0", false),
-            jar("org.apache.commons:commons-lang3:3.12.0", true),
-            jar("g:new:2:jar:tests", true),
-        ];
-        assert_eq!(
-            dependency_changes(&old, &new),
-            [
-                "dependency removed: g:gone 1",
-                "dependency added: g:new:jar:tests 2",
-                "dependency changed: org.apache.commons:commons-lang3 3.11 → 3.12.0",
-            ]
-        );
-        assert!(dependency_changes(&old, &old).is_empty());
     }
 
     #[test]

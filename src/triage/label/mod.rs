@@ -64,6 +64,10 @@ pub enum Label {
     /// The target threw because its class path lacks a class or member the code needs:
     /// the environment, not a change (the gate exits with 3, infrastructure).
     Classpath,
+    /// A dependency changed version between reference and target, and the difference
+    /// involves a class of its jar (the callee's class, a thrown exception's, a value's):
+    /// the change is the dependency's, `g:a 1.0 → 2.0` (a row even with no test).
+    Dependency,
 }
 
 impl Label {
@@ -83,6 +87,7 @@ impl Label {
             Label::Timeout => "timeout",
             Label::Crash => "crash",
             Label::Classpath => "classpath",
+            Label::Dependency => "dependency",
         }
     }
 
@@ -102,6 +107,7 @@ impl Label {
             Label::Timeout => "timeout",
             Label::Crash => "crash",
             Label::Classpath => "class path lacks a class",
+            Label::Dependency => "dependency changed version",
         }
     }
 
