@@ -80,6 +80,7 @@ pub fn report_with_groups(n: usize, suite: &str) -> Report {
         groups,
         stale_accepted: vec![],
         notes: vec![],
+        dependencies: Vec::new(),
         stats: Stats::default(),
         tests,
     }
