@@ -203,6 +203,8 @@ pub fn versions(reference: &Implementation, target: &Implementation) -> Versions
     Versions {
         reference: reference.data_versions.clone(),
         target: target.data_versions.clone(),
+        same_runtime: reference.fingerprint.is_some()
+            && reference.fingerprint == target.fingerprint,
     }
 }
 

@@ -316,6 +316,7 @@ fn one_substitution_is_one_cause_whatever_callee_or_container_shows_it() {
     let versions = crate::triage::label::Versions {
         reference: [("tzdata".to_string(), "2023c".to_string())].into(),
         target: [("tzdata".to_string(), "2025b".to_string())].into(),
+        same_runtime: false,
     };
     cause::label_groups(&mut groups, &versions);
     let causes: Vec<&str> = groups.iter().map(|g| g.cause.as_str()).collect();

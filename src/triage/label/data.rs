@@ -12,6 +12,11 @@ use std::collections::BTreeMap;
 pub struct Versions {
     pub reference: BTreeMap<String, String>,
     pub target: BTreeMap<String, String>,
+    /// Both sides run the same JDK build (the same runtime fingerprint, as when two
+    /// releases of a library are compared on one JDK): its data cannot differ, so no
+    /// difference is a data-version one.
+    #[serde(default)]
+    pub same_runtime: bool,
 }
 
 /// The version name of each data family that has one.
@@ -27,6 +32,9 @@ const FAMILY_VERSIONS: &[(&str, &str)] = &[
 /// (`Unicode data 13.0 → 15.0`); `None` when both report the same version (the data are
 /// not what changed); the family alone when a side does not say.
 pub(super) fn versioned_change(family: &str, versions: Option<&Versions>) -> Option<String> {
+    if versions.is_some_and(|v| v.same_runtime) {
+        return None;
+    }
     let key = FAMILY_VERSIONS
         .iter()
         .find(|(f, _)| *f == family)

@@ -291,6 +291,7 @@ fn label_with_versions(callee: &str, a: &str, b: &str, java: &[&str]) -> (Label,
         target: [("tzdata", "2025b"), ("unicode", "15.0")]
             .map(|(k, v)| (k.to_string(), v.to_string()))
             .into(),
+        same_runtime: false,
     };
     let (x, y) = (value("java.lang.String", a), value("java.lang.String", b));
     let java: Vec<String> = java.iter().map(|s| s.to_string()).collect();
@@ -540,6 +541,7 @@ fn reported_data_versions_name_the_change_or_rule_it_out() {
     let versions = |a: &str, b: &str| Versions {
         reference: [("unicode".to_string(), a.to_string())].into(),
         target: [("unicode".to_string(), b.to_string())].into(),
+        same_runtime: false,
     };
     let (x, y) = (
         value("java.lang.String", "A"),
@@ -579,6 +581,20 @@ fn reported_data_versions_name_the_change_or_rule_it_out() {
     );
     let unknown = with(&Versions::default());
     assert_eq!(unknown.1.as_deref(), Some("Unicode data"));
+    let one_jdk = Versions {
+        same_runtime: true,
+        ..Versions::default()
+    };
+    let library = classify(&Evidence {
+        callee: "org.example.Zipf.sample()",
+        java: &java.map(String::from),
+        ..with_evidence(&x, &y, &one_jdk)
+    });
+    assert_eq!(
+        library.0,
+        Label::ValueDiffers,
+        "one JDK on both sides: its data cannot be what changed"
+    );
 }
 
 /// A value difference `"A"` → `"B"` of `Character.getName(int)` with these data versions.
