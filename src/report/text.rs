@@ -127,16 +127,22 @@ pub fn inline_diff(old: &str, new: &str) -> Option<String> {
 /// What changed from `old` to `new`, as the changed hunks only (`-0x1401ad8b+0x4e3f7184`),
 /// when that is distinctive enough to recognise the same change in another value: both
 /// values share at least half their text and 8 characters, or the hunks themselves come to
-/// 4 characters or more. `None` otherwise (`1` → `2` says nothing about its cause).
+/// 4 characters or more. `None` otherwise (`1` → `2` says nothing about its cause). A hunk
+/// that repeats is named once (in order of first appearance): `<a>` → `&lt;a&gt;` and
+/// `<a><b>` → `&lt;a&gt;&lt;b&gt;` are the same substitution, however often the value
+/// makes it.
 pub fn change(old: &str, new: &str) -> Option<String> {
     let (a, b) = (tokens(old), tokens(new));
-    let (mut hunks, mut common, mut changed) = (Vec::new(), 0, 0);
+    let (mut hunks, mut common, mut changed) = (Vec::<String>::new(), 0, 0);
     for stretch in stretches(&a, &b) {
         match stretch {
             Stretch::Same(same) => common += shown(same),
             Stretch::Changed(gone, added) => {
                 changed += shown(gone) + shown(added);
-                hunks.push(format!("-{}+{}", gone.concat(), added.concat()));
+                let hunk = format!("-{}+{}", gone.concat(), added.concat());
+                if !hunks.contains(&hunk) {
+                    hunks.push(hunk);
+                }
             }
         }
     }
@@ -258,6 +264,17 @@ mod tests {
         assert_eq!(change("1", "2"), None, "too short to mean anything");
         assert_eq!(change("230", "233").as_deref(), Some("-230+233"));
         assert_eq!(change("same", "same"), None);
+    }
+
+    #[test]
+    fn a_substitution_made_several_times_is_one_change() {
+        let once = change("title=\"<p>\" id=x", "title=\"&lt;p&gt;\" id=x");
+        let many = change(
+            "value=\"<body>hi!</body>\" class=a",
+            "value=\"&lt;body&gt;hi!&lt;/body&gt;\" class=a",
+        );
+        assert!(once.is_some(), "{once:?}");
+        assert_eq!(once, many);
     }
 
     #[test]
