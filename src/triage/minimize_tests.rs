@@ -139,3 +139,26 @@ fn a_difference_with_the_recording_only_is_not_reproduced_side_by_side() {
         "one side-by-side run, no search"
     );
 }
+
+#[test]
+fn a_recorded_value_the_reference_no_longer_gives_is_not_reproduced() {
+    // The target differs from the reference side by side, but the reference no longer
+    // gives the value recorded (a comparison with the clock, state of an earlier test).
+    let mut test = counter_test(1, &[1, 2, 7, 3, 4], 3, "get");
+    let Site::Step(at) = groups_of(std::slice::from_ref(&test))[0].divergence.site else {
+        panic!("the fake's bug shows at a step");
+    };
+    test.expected_steps[at] = Some(crate::sequence::Observed::Value {
+        class: "java.lang.Integer".into(),
+        text: "99".into(),
+    });
+    let tests = vec![test];
+    let mut groups = groups_of(&tests);
+    assert_eq!(groups[0].divergence.site, Site::Step(at));
+    let refs: Vec<&Test> = tests.iter().collect();
+    let (r, t) = (Fake::reference(), Fake::target());
+    let ex = examples(&refs, &groups);
+    minimize_all(&mut groups, &ex, &r, &t, 200).unwrap();
+    assert_eq!(groups[0].reproduced, Some(false));
+    assert!(groups[0].minimized.is_none());
+}
