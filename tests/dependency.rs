@@ -203,7 +203,7 @@ fn a_changed_dependency_is_a_cause_of_its_own_and_a_quiet_one_does_not_fail_the_
         .collect();
     assert_eq!(callees, ["fixlib.Text.checked(java.lang.String)"], "{dep}");
     assert!(
-        table.contains("dependency changed version: org.example.difftest:fixdep"),
+        table.contains("dependency: org.example.difftest:fixdep 1.0 → 2.0"),
         "{table}"
     );
 

@@ -107,7 +107,7 @@ impl Label {
             Label::Timeout => "timeout",
             Label::Crash => "crash",
             Label::Classpath => "class path lacks a class",
-            Label::Dependency => "dependency changed version",
+            Label::Dependency => "dependency",
         }
     }
 
