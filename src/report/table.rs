@@ -184,6 +184,7 @@ pub(crate) fn change_words(c: &CauseReport) -> String {
             | Label::Rendering
             | Label::LastPlace
             | Label::HashOnly
+            | Label::ApiMissing
     );
     if let (true, Some(change)) = (named, &c.change) {
         return match c.label {
