@@ -94,6 +94,15 @@ fn invisible_characters_and_spaces_are_one_change() {
     );
     assert_eq!(other.0, Label::Invisible);
     assert_ne!(other.1, a.1);
+    assert_eq!(a.1.as_deref(), Some("'\\u202F' added, removed or swapped"));
+    // One no-break space put in, taken out or dropped: one change, whichever way.
+    let s = "java.lang.String";
+    let out = label("F.f()", s, "1\u{A0}000 \u{20AC}", "1 000 \u{20AC}", &[]);
+    let back = label("F.g()", s, "-1 \u{20AC}", "-1\u{A0}\u{20AC}", &[]);
+    let gone = label("F.h()", s, "\u{20AC}\u{A0}5", "\u{20AC}5", &[]);
+    assert_eq!(out.0, Label::Invisible);
+    assert_eq!(out, back);
+    assert_eq!(out, gone);
 }
 
 #[test]
