@@ -4,6 +4,7 @@
 //! group id, so existing accepted entries and links keep working). Used when a report is
 //! built and again when shard reports are merged (older reports get their labels there).
 
+mod contained;
 mod members;
 
 use super::{
@@ -34,12 +35,14 @@ pub fn label_of(g: &GroupReport, versions: &Versions) -> (Label, Option<String>)
 /// changed text is the same substitution (the same tokens removed and added) are one
 /// cause, whatever callee, container or rendering shows them: each joins the most telling
 /// label any of them earned ([`telling`]), so `63` → `60` through another collection, or a
-/// checksum a data change moved, lands under the one cause. Then one method's single new
+/// checksum a data change moved, lands under the one cause; a substitution contained in a
+/// wider one joins it ([`contained`]). Then one method's single new
 /// answer, and removed members of one class ([`members`]), join.
 pub fn label_groups(groups: &mut [GroupReport], versions: &Versions) {
     let labels: Vec<(Label, Option<String>)> =
         groups.iter().map(|g| label_of(g, versions)).collect();
-    let substitutions: Vec<Option<String>> = groups.iter().map(substitution).collect();
+    let own_subs: Vec<Option<String>> = groups.iter().map(substitution).collect();
+    let substitutions = contained::widest(groups, &own_subs);
     let mut best: BTreeMap<&str, (Label, Option<String>)> = BTreeMap::new();
     for (sub, (label, change)) in substitutions.iter().zip(&labels) {
         let Some(sub) = sub.as_deref() else { continue };
@@ -53,13 +56,18 @@ pub fn label_groups(groups: &mut [GroupReport], versions: &Versions) {
     }
     let joined: Vec<(Label, Option<String>)> = substitutions
         .iter()
+        .zip(&own_subs)
         .zip(labels)
-        .map(
-            |(sub, own)| match sub.as_deref().and_then(|s| best.get(s)) {
+        .map(|((sub, own_sub), own)| {
+            let widened = sub != own_sub;
+            match sub.as_deref().and_then(|s| best.get(s)) {
                 Some(b) if own.0 != Label::ToolArtefact && b.0 != Label::ValueDiffers => b.clone(),
+                Some(_) if own.0 != Label::ToolArtefact && widened => {
+                    (Label::ValueDiffers, sub.clone())
+                }
                 _ => own,
-            },
-        )
+            }
+        })
         .collect();
     let joined = one_answer_per_method(groups, joined);
     let joined = members::removed_members(groups, joined);

@@ -6,7 +6,6 @@
 use super::table::{CELL, ROWS, Width, cut, label_cell, new_table, odd_one_out, simple_callee};
 use super::text::{shorten, target_cell};
 use super::{CauseReport, GroupReport, Report, TestReport, TestStatus};
-use comfy_table::{ContentArrangement, Table};
 use std::collections::{BTreeMap, HashMap};
 
 /// One row of the matrix.
@@ -116,40 +115,62 @@ fn wide_matrix(header: Vec<String>, lines: &[Line]) -> String {
     table.to_string()
 }
 
-/// At most `columns` columns: the kind of change (with the first method) gets two fifths of what the id and the
-/// odd one out leave, the values share the rest; cut values end in `…`. Headers that do
-/// not fit wrap.
+/// At most `columns` columns: after the id, the kind of change (with the first method)
+/// gets two shares of the room and each value and the odd one out one share; texts longer
+/// than their share are cut with `…`, headers wrap onto more lines.
 fn fitted_matrix(header: Vec<String>, lines: &[Line], columns: usize) -> String {
-    let widest = |f: &dyn Fn(&Line) -> usize, head: usize| {
-        lines.iter().map(f).chain([head]).max().unwrap_or(0)
-    };
-    let id = widest(&|l| l.id.chars().count(), 5);
-    let odd = lines
-        .first()
-        .and_then(|l| l.odd.as_ref())
-        .map(|_| widest(&|l| l.odd.as_ref().map_or(0, |o| o.chars().count()), 3));
-    let values = lines.first().map_or(1, |l| l.values.len());
+    let id = lines
+        .iter()
+        .map(|l| l.id.chars().count())
+        .chain([5])
+        .max()
+        .unwrap_or(5);
+    let others = header.len().saturating_sub(1);
     // Each column costs its text, a space either side and a border.
-    let fixed = id + 3 + odd.map_or(0, |w| w + 3) + 1;
-    let room = columns.saturating_sub(fixed);
-    let kind = (room * 2 / 5).saturating_sub(3).max(12);
-    let value = (room.saturating_sub(kind + 3) / values)
-        .saturating_sub(3)
-        .max(6);
-    let mut table = Table::new();
-    table
-        .load_preset(comfy_table::presets::UTF8_FULL_CONDENSED)
-        .set_content_arrangement(ContentArrangement::Dynamic)
-        .set_width(u16::try_from(columns).unwrap_or(u16::MAX))
-        .set_header(header);
+    let room = columns.saturating_sub(id + 3 + 1 + 3 * others);
+    let share = (room / (others + 1)).max(4);
+    let kind = room
+        .saturating_sub(share * others.saturating_sub(1))
+        .max(share);
+    let width = |i: usize| if i == 1 { kind } else { share };
+    let mut table = new_table(
+        header
+            .iter()
+            .enumerate()
+            .map(|(i, h)| if i == 0 { h.clone() } else { fold(h, width(i)) })
+            .collect(),
+    );
     for l in lines {
         let change = format!("{}: {}", l.kind, simple_callee(&l.callee));
-        let mut cells = vec![l.id.clone(), cut(&change, kind)];
-        cells.extend(l.values.iter().map(|v| cut(v, value)));
+        let mut cells = vec![l.id.clone(), change];
+        cells.extend(l.values.iter().cloned());
         cells.extend(l.odd.clone());
-        table.add_row(cells);
+        let cut_cells = cells.iter().enumerate().map(|(i, c)| match i {
+            0 => c.clone(),
+            _ => cut(c, width(i)),
+        });
+        table.add_row(cut_cells.collect::<Vec<_>>());
     }
     table.to_string()
+}
+
+/// `text` on lines of at most `width` characters, broken after a space or `-` where one
+/// is near, else anywhere.
+fn fold(text: &str, width: usize) -> String {
+    let mut lines: Vec<String> = Vec::new();
+    let mut rest: Vec<char> = text.chars().collect();
+    while rest.len() > width {
+        let head = &rest[..width];
+        let at = head
+            .iter()
+            .rposition(|&c| c == ' ' || c == '-')
+            .filter(|&p| p > 0)
+            .map_or(width, |p| p + 1);
+        lines.push(rest[..at].iter().collect::<String>().trim_end().to_string());
+        rest.drain(..at);
+    }
+    lines.push(rest.into_iter().collect());
+    lines.join("\n")
 }
 
 /// One row per cause id, most affected tests first.

@@ -84,7 +84,6 @@ fn the_runtime_release_in_a_value_is_its_own_cause_not_a_data_familys() {
             "\"SUN version 21\"",
         ),
         make("g-000003", "java.security.Provider.size()", "426", "449"),
-        make("g-000004", "java.util.Map.size()", "17", "21"),
     ];
     let side = |fingerprint: &str| Implementation {
         name: "x".into(),
@@ -105,11 +104,6 @@ fn the_runtime_release_in_a_value_is_its_own_cause_not_a_data_familys() {
     assert_ne!(
         groups[0].cause, groups[2].cause,
         "the catalogue is another change"
-    );
-    assert_ne!(
-        groups[3].change.as_deref(),
-        Some("runtime version 17 → 21"),
-        "a count that is not named a version"
     );
 }
 
@@ -161,10 +155,43 @@ fn the_matrix_fits_100_columns_unless_wide() {
     assert!(widest_line(&fitted) <= 100, "{fitted}");
     assert!(fitted.contains('…'), "cut values are marked: {fitted}");
     assert!(
-        fitted.contains("t.Counter"),
-        "the method is named: {fitted}"
+        fitted.contains("value differs: Coun"),
+        "the kind of change and the method's simple name: {fitted}"
     );
     let wide = matrix::matrix_table(&reports, table::Width::Wide);
     assert!(widest_line(&wide) > 100, "{wide}");
     assert!(wide.contains("example"), "{wide}");
+    assert!(wide.contains("t.Counter"), "{wide}");
+}
+
+#[test]
+fn a_substitution_contained_in_a_wider_one_is_its_cause() {
+    let r = report_of(&suite(), None, &AcceptedList::default(), false);
+    let make = |id: &str, callee: &str, old: &str, new: &str| {
+        value_group(&r.groups[0], id, callee, old, new)
+    };
+    let mut groups = vec![
+        make(
+            "g-000001",
+            "java.util.TreeMap.toString()",
+            "\"{ACT=Australia/Darwin, EST=-05:00, HST=-10:00, MST=-07:00, NET=Asia/Yerevan}\"",
+            "\"{ACT=Australia/Darwin, EST=America/Panama, HST=Pacific/Honolulu, MST=America/Phoenix, NET=Asia/Yerevan}\"",
+        ),
+        make(
+            "g-000002",
+            "java.time.ZoneId.getId()",
+            "\"-10:00\"",
+            "\"Pacific/Honolulu\"",
+        ),
+        make("g-000003", "p.Q.name()", "\"-10:00\"", "\"Pacific/Fiji\""),
+        make("g-000004", "p.Q.size()", "\"x 10\"", "\"x 11\""),
+    ];
+    cause::label_groups(&mut groups, &Default::default());
+    assert_eq!(
+        groups[0].cause, groups[1].cause,
+        "one of the map's stretches"
+    );
+    assert_eq!(groups[1].change, groups[0].change);
+    assert_ne!(groups[2].cause, groups[0].cause, "another substitution");
+    assert_ne!(groups[3].cause, groups[0].cause);
 }

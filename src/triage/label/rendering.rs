@@ -37,7 +37,7 @@ fn unescape(s: &str) -> String {
 
 /// The texts are equal once every invisible character and whitespace is removed: the
 /// change is the invisible characters the changed stretches hold, whichever way they went
-/// (`'\u00A0' added, removed or swapped`), so one data change that puts a no-break space
+/// (`'\u00A0' added or removed`), so one data change that puts a no-break space
 /// in some texts and takes it out of others is one cause; a plain space counts only when
 /// nothing else changed.
 pub(super) fn invisible(old: &str, new: &str) -> Option<String> {
@@ -65,7 +65,7 @@ pub(super) fn invisible(old: &str, new: &str) -> Option<String> {
     } else {
         shown.join(", ")
     };
-    Some(format!("{shown} added, removed or swapped"))
+    Some(format!("{shown} added or removed"))
 }
 
 /// An invisible character named so it can be read: `' '`, `'\u202F'`.
