@@ -42,7 +42,7 @@ pub fn label_groups(groups: &mut [GroupReport], versions: &Versions) {
     let labels: Vec<(Label, Option<String>)> =
         groups.iter().map(|g| label_of(g, versions)).collect();
     let own_subs: Vec<Option<String>> = groups.iter().map(substitution).collect();
-    let substitutions = contained::widest(groups, &own_subs);
+    let substitutions = contained::widest(groups, &labels, &own_subs);
     let mut best: BTreeMap<&str, (Label, Option<String>)> = BTreeMap::new();
     for (sub, (label, change)) in substitutions.iter().zip(&labels) {
         let Some(sub) = sub.as_deref() else { continue };

@@ -185,6 +185,13 @@ fn a_substitution_contained_in_a_wider_one_is_its_cause() {
         ),
         make("g-000003", "p.Q.name()", "\"-10:00\"", "\"Pacific/Fiji\""),
         make("g-000004", "p.Q.size()", "\"x 10\"", "\"x 11\""),
+        make("g-000005", "p.F.time()", "\"1:00 AM\"", "\"1:00\\u202FAM\""),
+        make(
+            "g-000006",
+            "p.F.zoned()",
+            "\"1:00 AM -10:00\"",
+            "\"1:00\\u202FAM Pacific/Honolulu\"",
+        ),
     ];
     cause::label_groups(&mut groups, &Default::default());
     assert_eq!(
@@ -194,4 +201,10 @@ fn a_substitution_contained_in_a_wider_one_is_its_cause() {
     assert_eq!(groups[1].change, groups[0].change);
     assert_ne!(groups[2].cause, groups[0].cause, "another substitution");
     assert_ne!(groups[3].cause, groups[0].cause);
+    assert_eq!(
+        groups[4].label,
+        Label::Invisible,
+        "a named change keeps its rule"
+    );
+    assert_ne!(groups[4].cause, groups[5].cause, "{:?}", groups[5].change);
 }

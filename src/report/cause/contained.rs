@@ -1,10 +1,13 @@
 //! A substitution contained in another is the same change: `ZoneId.getId()` going from
 //! `-10:00` to `Pacific/Honolulu` is one of the three changed stretches of the map that
 //! lists the short zone ids. Each value difference's substitution is replaced by the widest
-//! one that holds all its changed stretches, when every stretch is telling (four or more
-//! characters changed), so the container and the value it shows are one cause.
+//! one that holds all its changed stretches, when no rule named its own change (a plain
+//! value difference) and every stretch is telling (four or more characters changed), so
+//! the container and the value it shows are one cause. A change a rule named (an invisible
+//! character, a rendering) keeps it: it may sit inside a wider value next to another change.
 
 use super::super::GroupReport;
+use crate::triage::label::Label;
 use std::collections::BTreeSet;
 
 /// Fewest characters (removed and added) a changed stretch needs to tell a change apart.
@@ -13,7 +16,11 @@ const TELLING: usize = 4;
 /// Each group's substitution, or the widest other substitution that contains all its
 /// changed stretches (most stretches, then the greatest text, so the answer does not depend
 /// on the groups' order).
-pub(super) fn widest(groups: &[GroupReport], subs: &[Option<String>]) -> Vec<Option<String>> {
+pub(super) fn widest(
+    groups: &[GroupReport],
+    labels: &[(Label, Option<String>)],
+    subs: &[Option<String>],
+) -> Vec<Option<String>> {
     let sets: Vec<Option<BTreeSet<(String, String)>>> = groups
         .iter()
         .zip(subs)
@@ -28,8 +35,12 @@ pub(super) fn widest(groups: &[GroupReport], subs: &[Option<String>]) -> Vec<Opt
         .collect();
     sets.iter()
         .zip(subs)
-        .map(|(set, sub)| {
+        .zip(labels)
+        .map(|((set, sub), (label, _))| {
             let set = set.as_ref()?;
+            if *label != Label::ValueDiffers {
+                return sub.clone();
+            }
             let telling = set
                 .iter()
                 .all(|(a, b)| a.chars().count() + b.chars().count() >= TELLING);
