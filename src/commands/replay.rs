@@ -102,9 +102,10 @@ pub fn exit_of(reports: &[Report]) -> Exit {
 /// Prints the table (one target; fitted to the terminal unless `wide`) or the matrix
 /// (several), then summary lines and notes.
 pub fn print(reports: &[Report], wide: bool) {
+    let width = table::Width::for_stdout(wide);
     let table = match reports {
-        [one] => table::groups_table(one, table::Width::for_stdout(wide)),
-        many => matrix::matrix_table(many),
+        [one] => table::groups_table(one, width),
+        many => matrix::matrix_table(many, width),
     };
     if !table.is_empty() {
         println!("{table}");
@@ -113,7 +114,7 @@ pub fn print(reports: &[Report], wide: bool) {
         for line in table::footnotes(r) {
             println!("{line}");
         }
-        println!("{}", crate::color::gate(&table::summary_line(r)));
+        println!("{}", crate::color::gate(&table::summary_lines(r, width)));
     }
 }
 

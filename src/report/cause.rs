@@ -4,10 +4,15 @@
 //! group id, so existing accepted entries and links keep working). Used when a report is
 //! built and again when shard reports are merged (older reports get their labels there).
 
+mod contained;
+mod members;
+
 use super::{
     CauseCallee, CauseReport, GroupReport, GroupStatus, Implementation, TestReport, TestStatus,
 };
-use crate::triage::label::{Evidence, Label, Versions, cause_id, classify};
+use crate::triage::label::{
+    Evidence, Label, RUNTIME, Versions, cause_id, classify, feature_release,
+};
 use std::collections::BTreeMap;
 
 /// The label and normalised change of a group, from its kind, values and example, and the
@@ -30,11 +35,14 @@ pub fn label_of(g: &GroupReport, versions: &Versions) -> (Label, Option<String>)
 /// changed text is the same substitution (the same tokens removed and added) are one
 /// cause, whatever callee, container or rendering shows them: each joins the most telling
 /// label any of them earned ([`telling`]), so `63` → `60` through another collection, or a
-/// checksum a data change moved, lands under the one cause.
+/// checksum a data change moved, lands under the one cause; a substitution contained in a
+/// wider one joins it ([`contained`]). Then one method's single new
+/// answer, and removed members of one class ([`members`]), join.
 pub fn label_groups(groups: &mut [GroupReport], versions: &Versions) {
     let labels: Vec<(Label, Option<String>)> =
         groups.iter().map(|g| label_of(g, versions)).collect();
-    let substitutions: Vec<Option<String>> = groups.iter().map(substitution).collect();
+    let own_subs: Vec<Option<String>> = groups.iter().map(substitution).collect();
+    let substitutions = contained::widest(groups, &labels, &own_subs);
     let mut best: BTreeMap<&str, (Label, Option<String>)> = BTreeMap::new();
     for (sub, (label, change)) in substitutions.iter().zip(&labels) {
         let Some(sub) = sub.as_deref() else { continue };
@@ -48,15 +56,21 @@ pub fn label_groups(groups: &mut [GroupReport], versions: &Versions) {
     }
     let joined: Vec<(Label, Option<String>)> = substitutions
         .iter()
+        .zip(&own_subs)
         .zip(labels)
-        .map(
-            |(sub, own)| match sub.as_deref().and_then(|s| best.get(s)) {
+        .map(|((sub, own_sub), own)| {
+            let widened = sub != own_sub;
+            match sub.as_deref().and_then(|s| best.get(s)) {
                 Some(b) if own.0 != Label::ToolArtefact && b.0 != Label::ValueDiffers => b.clone(),
+                Some(_) if own.0 != Label::ToolArtefact && widened => {
+                    (Label::ValueDiffers, sub.clone())
+                }
                 _ => own,
-            },
-        )
+            }
+        })
         .collect();
     let joined = one_answer_per_method(groups, joined);
+    let joined = members::removed_members(groups, joined);
     for (g, (label, change)) in groups.iter_mut().zip(joined) {
         g.cause = match &change {
             Some(c) => cause_id(label, c),
@@ -199,10 +213,19 @@ fn cause(id: &str, groups: &[&GroupReport]) -> CauseReport {
 }
 
 /// The data versions of a report's two implementations.
+/// Each side's feature release, read from its fingerprint, rides along under
+/// [`RUNTIME`] (it is no data version: the report's header does not list it).
 pub fn versions(reference: &Implementation, target: &Implementation) -> Versions {
+    let with_release = |i: &Implementation| {
+        let mut map = i.data_versions.clone();
+        if let Some(release) = i.fingerprint.as_deref().and_then(feature_release) {
+            map.insert(RUNTIME.to_string(), release);
+        }
+        map
+    };
     Versions {
-        reference: reference.data_versions.clone(),
-        target: target.data_versions.clone(),
+        reference: with_release(reference),
+        target: with_release(target),
         same_runtime: reference.fingerprint.is_some()
             && reference.fingerprint == target.fingerprint,
     }

@@ -3,7 +3,7 @@
 //! cause on the most targets — so the columns compare like with like, and with three or
 //! more implementations (the reference included) the odd one out can be named.
 
-use super::table::{CELL, ROWS, label_cell, new_table, odd_one_out};
+use super::table::{CELL, ROWS, Width, cut, label_cell, new_table, odd_one_out, simple_callee};
 use super::text::{shorten, target_cell};
 use super::{CauseReport, GroupReport, Report, TestReport, TestStatus};
 use std::collections::{BTreeMap, HashMap};
@@ -22,8 +22,10 @@ struct Row<'a> {
     weight: usize,
 }
 
-/// The matrix of several reports on the same suite (one per target).
-pub fn matrix_table(reports: &[Report]) -> String {
+/// The matrix of several reports on the same suite (one per target): fitted to a width
+/// (cause, kind of change, each implementation's value cut with `…`, the odd one out), or
+/// with every column in full ([`Width::Wide`]: the method and the example too).
+pub fn matrix_table(reports: &[Report], width: Width) -> String {
     let index: Vec<HashMap<u64, &TestReport>> = reports
         .iter()
         .map(|r| r.tests.iter().map(|t| (t.id, t)).collect())
@@ -33,33 +35,29 @@ pub fn matrix_table(reports: &[Report]) -> String {
         return String::new();
     };
     let odd = reports.len() + 1 >= 3;
-    let mut header = vec!["cause".into(), "method".into(), "kind of change".into()];
+    let lines: Vec<Line> = rows
+        .iter()
+        .take(ROWS)
+        .map(|row| line(reports, &index, row, odd))
+        .collect();
+    let mut header = vec!["cause".to_string()];
+    let wide = width == Width::Wide;
+    if wide {
+        header.push("method".into());
+    }
+    header.push("kind of change".into());
     header.push(format!("{} (REF)", first.reference.name));
     header.extend(reports.iter().map(|r| r.target.name.clone()));
-    header.push("example".into());
+    if wide {
+        header.push("example".into());
+    }
     if odd {
         header.push("odd one out".into());
     }
-    let mut table = new_table(header);
-    for row in rows.iter().take(ROWS) {
-        let cells: Vec<(String, String)> = reports
-            .iter()
-            .zip(&index)
-            .map(|(r, idx)| cell(r, idx.get(&row.example).copied(), row))
-            .collect();
-        let mut line = vec![row.id.to_string(), row.callee.clone(), row.kind.clone()];
-        line.push(shorten(&row.ref_value, CELL));
-        line.extend(cells.iter().map(|(shown, _)| shorten(shown, CELL)));
-        line.push(format!("#{}", row.example));
-        if odd {
-            let mut values = vec![(first.reference.name.as_str(), row.ref_value.clone())];
-            let targets = reports.iter().map(|r| r.target.name.as_str());
-            values.extend(targets.zip(cells.iter().map(|(_, v)| v.clone())));
-            line.push(odd_one_out(&values).unwrap_or("-").to_string());
-        }
-        table.add_row(line);
-    }
-    let mut text = table.to_string();
+    let mut text = match width {
+        Width::Wide => wide_matrix(header, &lines),
+        Width::Fit(columns) => fitted_matrix(header, &lines, columns),
+    };
     if rows.len() > ROWS {
         text.push_str(&format!(
             "\n… and {}: see the Markdown reports",
@@ -67,6 +65,112 @@ pub fn matrix_table(reports: &[Report]) -> String {
         ));
     }
     text
+}
+
+/// One row's cells: id, method, kind of change, the values (reference first), the example
+/// and the odd one out.
+struct Line {
+    id: String,
+    callee: String,
+    kind: String,
+    values: Vec<String>,
+    example: String,
+    odd: Option<String>,
+}
+
+fn line(reports: &[Report], index: &[HashMap<u64, &TestReport>], row: &Row, odd: bool) -> Line {
+    let cells: Vec<(String, String)> = reports
+        .iter()
+        .zip(index)
+        .map(|(r, idx)| cell(r, idx.get(&row.example).copied(), row))
+        .collect();
+    let mut values = vec![row.ref_value.clone()];
+    values.extend(cells.iter().map(|(shown, _)| shown.clone()));
+    let odd = odd.then(|| {
+        let reference = reports.first().map_or("", |r| r.reference.name.as_str());
+        let mut all = vec![(reference, row.ref_value.clone())];
+        let targets = reports.iter().map(|r| r.target.name.as_str());
+        all.extend(targets.zip(cells.iter().map(|(_, v)| v.clone())));
+        odd_one_out(&all).unwrap_or("-").to_string()
+    });
+    Line {
+        id: row.id.to_string(),
+        callee: row.callee.clone(),
+        kind: row.kind.clone(),
+        values,
+        example: format!("#{}", row.example),
+        odd,
+    }
+}
+
+fn wide_matrix(header: Vec<String>, lines: &[Line]) -> String {
+    let mut table = new_table(header);
+    for l in lines {
+        let mut cells = vec![l.id.clone(), l.callee.clone(), l.kind.clone()];
+        cells.extend(l.values.iter().map(|v| shorten(v, CELL)));
+        cells.push(l.example.clone());
+        cells.extend(l.odd.clone());
+        table.add_row(cells);
+    }
+    table.to_string()
+}
+
+/// At most `columns` columns: after the id, the kind of change (with the first method)
+/// gets two shares of the room and each value and the odd one out one share; texts longer
+/// than their share are cut with `…`, headers wrap onto more lines.
+fn fitted_matrix(header: Vec<String>, lines: &[Line], columns: usize) -> String {
+    let id = lines
+        .iter()
+        .map(|l| l.id.chars().count())
+        .chain([5])
+        .max()
+        .unwrap_or(5);
+    let others = header.len().saturating_sub(1);
+    // Each column costs its text, a space either side and a border.
+    let room = columns.saturating_sub(id + 3 + 1 + 3 * others);
+    let share = (room / (others + 1)).max(4);
+    let kind = room
+        .saturating_sub(share * others.saturating_sub(1))
+        .max(share);
+    let width = |i: usize| if i == 1 { kind } else { share };
+    let mut table = new_table(
+        header
+            .iter()
+            .enumerate()
+            .map(|(i, h)| if i == 0 { h.clone() } else { fold(h, width(i)) })
+            .collect(),
+    );
+    for l in lines {
+        let change = format!("{}: {}", l.kind, simple_callee(&l.callee));
+        let mut cells = vec![l.id.clone(), change];
+        cells.extend(l.values.iter().cloned());
+        cells.extend(l.odd.clone());
+        let cut_cells = cells.iter().enumerate().map(|(i, c)| match i {
+            0 => c.clone(),
+            _ => cut(c, width(i)),
+        });
+        table.add_row(cut_cells.collect::<Vec<_>>());
+    }
+    table.to_string()
+}
+
+/// `text` on lines of at most `width` characters, broken after a space or `-` where one
+/// is near, else anywhere.
+fn fold(text: &str, width: usize) -> String {
+    let mut lines: Vec<String> = Vec::new();
+    let mut rest: Vec<char> = text.chars().collect();
+    while rest.len() > width {
+        let head = &rest[..width];
+        let at = head
+            .iter()
+            .rposition(|&c| c == ' ' || c == '-')
+            .filter(|&p| p > 0)
+            .map_or(width, |p| p + 1);
+        lines.push(rest[..at].iter().collect::<String>().trim_end().to_string());
+        rest.drain(..at);
+    }
+    lines.push(rest.into_iter().collect());
+    lines.join("\n")
 }
 
 /// One row per cause id, most affected tests first.

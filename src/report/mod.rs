@@ -23,6 +23,8 @@ pub use java::java_source;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_causes;
 
 use crate::compare::{Kind, Site};
 use crate::sequence::Observed;

@@ -7,7 +7,10 @@ use super::{CauseReport, GroupStatus, Report};
 use crate::plural::plural;
 use crate::triage::label::Label;
 use comfy_table::{ContentArrangement, Table, presets::UTF8_FULL_CONDENSED};
+
+mod summary_line;
 use std::collections::BTreeMap;
+pub use summary_line::{partial, summary_line, summary_lines};
 
 /// Widest value shown in a cell (the Markdown and JSON reports have them whole).
 pub(crate) const CELL: usize = 48;
@@ -70,15 +73,6 @@ pub(crate) fn callee_cell(c: &CauseReport, width: usize) -> String {
     match c.callees.len() {
         0 | 1 => shorten(first, width),
         n => format!("{} (+{} more)", shorten(first, width), n - 1),
-    }
-}
-
-/// ` (N distinct causes)` when some new groups share a cause.
-fn distinct(s: &super::Summary) -> String {
-    if s.new_changes < s.new_groups {
-        format!(" ({})", plural(s.new_changes, "distinct cause"))
-    } else {
-        String::new()
     }
 }
 
@@ -188,6 +182,7 @@ pub(crate) fn change_words(c: &CauseReport) -> String {
             | Label::LastPlace
             | Label::HashOnly
             | Label::Dependency
+            | Label::ApiMissing
     );
     if let (true, Some(change)) = (named, &c.change) {
         return match c.label {
@@ -208,7 +203,7 @@ pub(crate) fn change_words(c: &CauseReport) -> String {
 }
 
 /// `java.util.Collection.size()` → `Collection.size()`; a parameter list shows as `(…)`.
-fn simple_callee(callee: &str) -> String {
+pub(crate) fn simple_callee(callee: &str) -> String {
     let (head, params) = callee.split_once('(').unwrap_or((callee, ")"));
     let mut parts: Vec<&str> = head.split('.').collect();
     let first_class = parts
@@ -280,69 +275,6 @@ fn example_cell(g: &super::GroupReport) -> String {
             )
         }
         _ => format!("#{} ({})", g.example, plural(g.example_statements, "stmt")),
-    }
-}
-
-/// The summary line.
-pub fn summary_line(report: &Report) -> String {
-    let s = &report.summary;
-    let shards = if report.shards.is_empty() {
-        String::new()
-    } else {
-        format!(" [shard {}]", report.shards.join(","))
-    };
-    format!(
-        "{} vs {}{shards}: {} run, {} passed, {} differing in {}{}, {} accepted, \
-         {} message-only, {} unstable{}{}; {}; {:.1} s; gate: {}",
-        report.target.name,
-        report.reference.name,
-        plural(s.tests, "test"),
-        s.passed,
-        s.differing,
-        plural(s.new_groups, "new group"),
-        distinct(s),
-        s.accepted,
-        s.message_only,
-        s.unstable,
-        artefacts(s),
-        classpath(report),
-        plural(s.groups, "group"),
-        s.seconds,
-        match report.gate {
-            super::Gate::Pass => "PASS",
-            super::Gate::Fail => "FAIL",
-        }
-    ) + &partial(report)
-}
-
-/// ` (partial: without shard 3/3)` when the report does not cover every shard of the suite.
-pub fn partial(report: &Report) -> String {
-    match super::merge::missing_shards(&report.shards) {
-        Ok(missing) if !missing.is_empty() => {
-            let s = if missing.len() == 1 { "" } else { "s" };
-            format!(" (partial: without shard{s} {})", missing.join(", "))
-        }
-        _ => String::new(),
-    }
-}
-
-/// `, N on a class path lacking classes (missing X; infrastructure, exit 3)` when the
-/// target threw because its class path lacks what the code needs.
-fn classpath(report: &Report) -> String {
-    match report.classpath_fault() {
-        Some((tests, change)) => {
-            format!(", {tests} on a class path lacking classes ({change}; infrastructure, exit 3)")
-        }
-        None => String::new(),
-    }
-}
-
-/// `, N tool artefact(s)` when some tests' differences come from how difftest calls the API.
-fn artefacts(s: &super::Summary) -> String {
-    if s.artefacts > 0 {
-        format!(", {} (not counted)", plural(s.artefacts, "tool artefact"))
-    } else {
-        String::new()
     }
 }
 

@@ -6,7 +6,7 @@ use crate::replay::{ReplayOptions, Shard, replay};
 use crate::triage::accepted::AcceptedList;
 use crate::triage::{examples, group, minimize::minimize_all, records};
 
-fn suite() -> Vec<Test> {
+pub(super) fn suite() -> Vec<Test> {
     let mut tests = Vec::new();
     for i in 0..60u64 {
         let method = ["get", "get", "check", "describe", "newer", "size"][(i % 6) as usize];
@@ -20,7 +20,7 @@ fn suite() -> Vec<Test> {
     tests
 }
 
-fn report_of(
+pub(super) fn report_of(
     tests: &[Test],
     shard: Option<Shard>,
     accepted: &AcceptedList,
@@ -209,7 +209,7 @@ fn the_matrix_names_the_odd_one_out() {
     }
     println!("{}", table::groups_table(&a, table::Width::Fit(table::FIT)));
     println!("{}", table::summary_line(&a));
-    let table = matrix::matrix_table(&[a, b, c]);
+    let table = matrix::matrix_table(&[a, b, c], table::Width::Wide);
     println!("{table}");
     assert!(table.contains("odd one out"), "{table}");
     assert!(table.contains("= REF"), "{table}");
@@ -243,7 +243,7 @@ fn the_matrix_shows_a_cause_of_the_same_kind_on_another_target_by_its_value() {
         t.detail_mut().cause = Some(other.clone());
     }
     b.causes[0].id = other.clone();
-    let table = matrix::matrix_table(&[a, b]);
+    let table = matrix::matrix_table(&[a, b], table::Width::Wide);
     let line = table
         .lines()
         .find(|l| l.starts_with(&format!("│ {first}")))
@@ -254,7 +254,7 @@ fn the_matrix_shows_a_cause_of_the_same_kind_on_another_target_by_its_value() {
 
 /// A new value-difference group like the fake report's first, with its own callee and
 /// values and no example Java.
-fn value_group(
+pub(super) fn value_group(
     template: &GroupReport,
     id: &str,
     callee: &str,

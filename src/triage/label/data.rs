@@ -7,7 +7,8 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// The data versions the two implementations report (`unicode`, `tzdata`: see
-/// [`crate::targets::data`]); empty when not read.
+/// [`crate::targets::data`]), and their feature releases under
+/// [`super::RUNTIME`]; empty when not read.
 #[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq, Eq)]
 pub struct Versions {
     pub reference: BTreeMap<String, String>,

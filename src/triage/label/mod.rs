@@ -5,7 +5,8 @@
 //! cause share (the rendering rule, the inserted character, the data family and the data
 //! versions the two sides report, the exception pair). The rules are general: none names a
 //! known JDK change by its value. Each rule lives in a module of its own: [`rendering`]
-//! (rendering, invisible, last place), [`hash`], [`data`], [`exceptions`] and
+//! (rendering, invisible, last place), [`hash`], [`data`], [`runtime`] (the runtime's own
+//! release named in a value), [`exceptions`] and
 //! [`classpath`] (the target's class path lacks a class: infrastructure, not a change).
 //!
 //! The [`Kind`] (how two outcomes differ) is kept; the label is a second, separate axis.
@@ -15,6 +16,7 @@ mod data;
 mod exceptions;
 mod hash;
 mod rendering;
+mod runtime;
 #[cfg(test)]
 mod tests;
 
@@ -26,6 +28,8 @@ use data::{data_families, version_in_diff, versioned_change};
 use exceptions::{other_change, permitted_narrowing, tool_artefact};
 use hash::hash_only;
 use rendering::{invisible, last_place, rendering};
+use runtime::runtime_version;
+pub use runtime::{RUNTIME, feature_release};
 use serde::{Deserialize, Serialize};
 
 /// The kind of change a group shows. The snake_case names are part of the JSON report and
@@ -160,6 +164,9 @@ pub fn classify(e: &Evidence) -> (Label, Option<String>) {
         return (Label::Invisible, Some(change));
     }
     if let Some(change) = version_in_diff(e) {
+        return (Label::DataVersion, Some(change));
+    }
+    if let Some(change) = runtime_version(e) {
         return (Label::DataVersion, Some(change));
     }
     if let Some(change) = rendering(e) {

@@ -36,29 +36,45 @@ fn unescape(s: &str) -> String {
 }
 
 /// The texts are equal once every invisible character and whitespace is removed: the
-/// change is the set of characters removed and added (`' ' → \u202F`).
+/// change is the invisible characters the changed stretches hold, whichever way they went
+/// (`'\u00A0' added or removed`), so one data change that puts a no-break space
+/// in some texts and takes it out of others is one cause; a plain space counts only when
+/// nothing else changed.
 pub(super) fn invisible(old: &str, new: &str) -> Option<String> {
     let (a, b) = (unescape(old), unescape(new));
     let strip = |s: &str| s.chars().filter(|&c| !is_invisible(c)).collect::<String>();
     if a == b || strip(&a) != strip(&b) {
         return None;
     }
-    let hunks = crate::report::text::hunks(old, new);
-    let mut parts: Vec<String> = hunks
+    let mut chars: std::collections::BTreeSet<char> = crate::report::text::hunks(old, new)
         .iter()
-        .map(|(gone, added)| format!("{} → {}", shown_chars(gone), shown_chars(added)))
+        .flat_map(|(gone, added)| {
+            unescape(gone)
+                .chars()
+                .chain(unescape(added).chars())
+                .collect::<Vec<_>>()
+        })
+        .filter(|&c| is_invisible(c))
         .collect();
-    parts.sort();
-    parts.dedup();
-    Some(parts.join(", "))
+    if chars.iter().any(|&c| c != ' ') {
+        chars.remove(&' ');
+    }
+    let shown: Vec<String> = chars.into_iter().map(shown_char).collect();
+    let shown = if shown.is_empty() {
+        "' '".to_string()
+    } else {
+        shown.join(", ")
+    };
+    Some(format!("{shown} added or removed"))
 }
 
-/// Invisible characters named so they can be read: `' '`, `\u202F`, `(none)`.
-fn shown_chars(s: &str) -> String {
-    if s.is_empty() {
-        return "(none)".into();
+/// An invisible character named so it can be read: `' '`, `'\u202F'`.
+fn shown_char(c: char) -> String {
+    if c == ' ' {
+        "' '".into()
+    } else {
+        format!("'\\u{:04X}'", u32::from(c))
     }
-    format!("'{s}'")
 }
 
 /// A number in a text: its span and its text.

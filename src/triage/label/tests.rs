@@ -94,6 +94,15 @@ fn invisible_characters_and_spaces_are_one_change() {
     );
     assert_eq!(other.0, Label::Invisible);
     assert_ne!(other.1, a.1);
+    assert_eq!(a.1.as_deref(), Some("'\\u202F' added or removed"));
+    // One no-break space put in, taken out or dropped: one change, whichever way.
+    let s = "java.lang.String";
+    let out = label("F.f()", s, "1\u{A0}000 \u{20AC}", "1 000 \u{20AC}", &[]);
+    let back = label("F.g()", s, "-1 \u{20AC}", "-1\u{A0}\u{20AC}", &[]);
+    let gone = label("F.h()", s, "\u{20AC}\u{A0}5", "\u{20AC}5", &[]);
+    assert_eq!(out.0, Label::Invisible);
+    assert_eq!(out, back);
+    assert_eq!(out, gone);
 }
 
 #[test]
@@ -609,4 +618,45 @@ fn with_evidence<'a>(x: &'a Observed, y: &'a Observed, v: &'a Versions) -> Evide
         java: &[],
         versions: Some(v),
     }
+}
+
+#[test]
+fn the_runtime_release_counts_only_in_a_value_named_a_version() {
+    let versions = super::Versions {
+        reference: [(super::RUNTIME.to_string(), "17".to_string())].into(),
+        target: [(super::RUNTIME.to_string(), "21".to_string())].into(),
+    };
+    let of = |callee: &str, a: &str, b: &str| {
+        classify(&Evidence {
+            callee,
+            kind: Kind::Value,
+            expected: None,
+            actual: None,
+            ref_value: a,
+            tgt_value: b,
+            java: &[],
+            versions: Some(&versions),
+        })
+    };
+    let runtime = Some("runtime version 17 → 21".to_string());
+    assert_eq!(of("p.P.getVersion()", "17.0", "21.0").1, runtime);
+    assert_eq!(
+        of("p.P.toString()", "\"P version 17\"", "\"P version 21\"").1,
+        runtime
+    );
+    assert_ne!(of("p.Q.size()", "17", "21").1, runtime, "a count");
+    assert_ne!(
+        of("p.P.getVersion()", "17.0", "25.0").1,
+        runtime,
+        "another release"
+    );
+    assert_eq!(
+        super::feature_release("17.0.9+9 Eclipse Adoptium").as_deref(),
+        Some("17")
+    );
+    assert_eq!(
+        super::feature_release("1.8.0_392 Temurin").as_deref(),
+        Some("8")
+    );
+    assert_eq!(super::feature_release("unknown"), None);
 }
