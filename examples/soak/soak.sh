@@ -21,7 +21,8 @@
 #   - no worker of this script's binary is left running, no panic (exit 101);
 #   - no `*.tmp` left behind, and no `*.lock` still held, once every process ended.
 #
-# Usage: nice bash examples/soak/soak.sh [CYCLES] (default 200). DIFFTEST names the binary
+# Usage: nice bash examples/soak/soak.sh [CYCLES] (default 200). SOAK_RESET=N removes the
+# accepted list every N cycles (so accepts go on once every group was accepted). DIFFTEST names the binary
 # (default: a copy of target/release/difftest, so a rebuild does not change it mid-run).
 # Prints one line per cycle and a summary; exit 1 if anything was lost, torn or left over.
 set -uo pipefail
@@ -320,6 +321,12 @@ while [ "$cycle" -lt "$cycles" ]; do
     if [ "$have_tmpfs" -eq 0 ]; then how=none; else dir="$full"; fill_disk; fi
   fi
   mkdir -p "$dir"
+  # Every SOAK_RESET cycles (default: never) the accepted list is removed on purpose, with
+  # its entries in the book of accepts written, so later cycles have new groups to accept.
+  if [ "${SOAK_RESET:-0}" -gt 0 ] && [ $((cycle % SOAK_RESET)) -eq 0 ]; then
+    rm -f "$dir/oracles/soak-v1.accepted.yaml"
+    grep -v "^$dir/oracles/soak-v1.accepted.yaml " "$written" > "$written.new"; mv "$written.new" "$written"
+  fi
   before=$lost
   cycle_in "$dir" "$how" "$cycle"
   [ "$how" = full-disk ] && rm -f "$full/filler"
