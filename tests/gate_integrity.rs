@@ -340,18 +340,18 @@ fn a_record_that_keeps_no_test_is_exit_2_and_writes_no_suite() {
     let classes = common::compile_fixtures("gate");
     let targets = dir.path().join("targets");
     std::fs::create_dir_all(&targets).unwrap();
-    let target = common::jdk17_target("huge", "one huge value", classes.path());
-    std::fs::write(targets.join("huge.yaml"), target).unwrap();
-    let out = dir.path().join("huge.yaml.zst");
+    let target = common::jdk17_target("clock", "one value that varies", classes.path());
+    std::fs::write(targets.join("clock.yaml"), target).unwrap();
+    let out = dir.path().join("clock.yaml.zst");
     let (targets, out_arg) = (targets.display().to_string(), out.display().to_string());
     let args = [
         "record",
         "--impl",
-        "huge",
+        "clock",
         "--targets-dir",
         &targets,
         "--classes",
-        "gate.Huge",
+        "gate.Clock",
         "--time-limit",
         "8",
         "--quiet",
@@ -365,6 +365,6 @@ fn a_record_that_keeps_no_test_is_exit_2_and_writes_no_suite() {
     assert_exit(&run, 2);
     let err = stderr(&run);
     let last = err.trim().lines().last().unwrap_or_default();
-    assert!(last.contains("no test recorded for gate.Huge"), "{err}");
+    assert!(last.contains("no test recorded for gate.Clock"), "{err}");
     assert!(!out.exists(), "no suite written");
 }
