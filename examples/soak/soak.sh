@@ -22,7 +22,8 @@
 #   - no `*.tmp` left behind, and no `*.lock` still held, once every process ended.
 #
 # Usage: nice bash examples/soak/soak.sh [CYCLES] (default 200). SOAK_RESET=N removes the
-# accepted list every N cycles (so accepts go on once every group was accepted). DIFFTEST names the binary
+# accepted list every N cycles (so accepts go on once every group was accepted); SOAK_DELAY
+# is the latest moment of a kill in hundredths of a second (default 600). DIFFTEST names the binary
 # (default: a copy of target/release/difftest, so a rebuild does not change it mid-run).
 # Prints one line per cycle and a summary; exit 1 if anything was lost, torn or left over.
 set -uo pipefail
@@ -124,7 +125,7 @@ remember_accept() {
 run_disturbed() {
   local how="$1"; shift
   # An accept takes a tenth of a second, a record or replay several seconds.
-  local max=600
+  local max="${SOAK_DELAY:-600}"
   [ "$1" = accept ] && max=15
   start "$@"
   local pid="$spid" log="$slog" d=""
