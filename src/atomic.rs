@@ -1,6 +1,7 @@
-//! Every file difftest writes goes through here: a temporary file with a unique name in the
-//! destination's folder, written, flushed and `fsync`ed, then renamed over the destination
-//! and the folder `fsync`ed. A reader (or a crash) sees the old file or the new one, never
+//! Every file difftest writes goes through here: a temporary file in the destination's
+//! folder — unnamed (`O_TMPFILE`) where the file system allows, so a writer killed before
+//! its commit leaves nothing behind, else with a unique name — written, flushed and
+//! `fsync`ed, then named and renamed over the destination and the folder `fsync`ed. A reader (or a crash) sees the old file or the new one, never
 //! half of one, and two writers never share a temporary name. Files are created with mode
 //! `0666` less the user's umask, like any other program's files. Read-modify-write cycles
 //! (`difftest accept`) and sets of files written as one unit (a report's JSON, Markdown, HTML
@@ -9,8 +10,10 @@
 
 use std::fs::{File, OpenOptions};
 use std::io::{self, BufWriter, Write};
-use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
+
+mod unnamed;
+use unnamed::Temp;
 
 /// The suffix of every temporary file.
 const TMP_SUFFIX: &str = ".tmp";
@@ -19,7 +22,7 @@ const TMP_SUFFIX: &str = ".tmp";
 /// Dropped without a commit, the temporary file is removed and the destination untouched.
 pub struct AtomicFile {
     path: PathBuf,
-    out: BufWriter<tempfile::NamedTempFile>,
+    out: BufWriter<Temp>,
 }
 
 /// The folder `path` lives in (`.` for a bare file name).
@@ -35,12 +38,7 @@ impl AtomicFile {
     pub fn create(path: &Path) -> io::Result<AtomicFile> {
         let dir = folder(path);
         std::fs::create_dir_all(&dir)?;
-        let file = tempfile::Builder::new()
-            .prefix(&temporary_prefix(path))
-            .suffix(TMP_SUFFIX)
-            // The kernel takes the umask off, as for any file a program creates.
-            .permissions(std::fs::Permissions::from_mode(0o666))
-            .tempfile_in(&dir)?;
+        let file = Temp::create(&dir, &temporary_prefix(path), TMP_SUFFIX)?;
         Ok(AtomicFile {
             path: path.to_path_buf(),
             out: BufWriter::with_capacity(1 << 20, file),
@@ -75,14 +73,13 @@ impl AtomicFile {
 /// removed and the destination untouched.
 pub struct Finished {
     path: PathBuf,
-    file: tempfile::NamedTempFile,
+    file: Temp,
 }
 
 impl Finished {
     /// Renames the file over its destination (the caller syncs the folder).
     pub fn rename(self) -> io::Result<()> {
-        self.file.persist(&self.path).map_err(|e| e.error)?;
-        Ok(())
+        self.file.persist(&self.path)
     }
 }
 
@@ -201,6 +198,7 @@ pub(crate) fn race(writers: &[&(dyn Fn() + Sync)], read: &(dyn Fn() + Sync)) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::os::unix::fs::PermissionsExt;
 
     #[test]
     fn writes_replace_whole_files_and_leave_no_temporaries() {
@@ -237,6 +235,15 @@ mod tests {
         f.write_all(&[b'x'; 3 << 20]).unwrap(); // past the buffer: bytes on disk
         std::mem::forget(f); // as a killed process: no commit, no clean-up
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "old");
+        let names: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(
+            names,
+            ["accepted.yaml"],
+            "an unnamed temporary leaves no file"
+        );
         write(&path, "new").unwrap();
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "new");
     }
@@ -286,9 +293,14 @@ mod tests {
     fn concurrent_writers_use_distinct_temporaries() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("x.txt");
-        let a = AtomicFile::create(&path).unwrap();
-        let b = AtomicFile::create(&path).unwrap();
-        assert_ne!(a.out.get_ref().path(), b.out.get_ref().path());
+        let mut a = AtomicFile::create(&path).unwrap();
+        let mut b = AtomicFile::create(&path).unwrap();
+        a.write_all(b"from a").unwrap();
+        b.write_all(b"from b").unwrap();
+        a.commit().unwrap();
+        b.commit().unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "from b");
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
     }
 
     #[test]

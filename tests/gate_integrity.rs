@@ -1,6 +1,6 @@
 //! A gate that cannot be fooled by its suite file: a suite replaced or written over while a
 //! replay reads it, a suite without tests, a header whose counts disagree with the file, a
-//! device or a sparse file given as the suite. Suites are recorded on a real JDK
+//! device or a sparse file given as the suite or as its accepted list. Suites are recorded on a real JDK
 //! (temurin17) from hand-built sequences.
 
 mod common;
@@ -305,24 +305,53 @@ fn devices_and_sparse_files_are_refused_in_bounded_time_and_memory() {
     }
 }
 
+/// An accepted list that is a 1 GiB sparse file or a named pipe is refused at once, in
+/// bounded time and memory, naming the list (it was read whole, or waited on forever).
+#[test]
+fn sparse_or_pipe_accepted_lists_are_refused_in_bounded_time_and_memory() {
+    let dir = tempfile::tempdir().unwrap();
+    let suite = dir.path().join("fast.yaml.zst");
+    fast_suite().save(&suite).unwrap();
+    let list = dir.path().join("fast.accepted.yaml");
+    std::fs::File::create(&list)
+        .unwrap()
+        .set_len(1 << 30)
+        .unwrap();
+    let args = replay_of(&suite);
+    for needle in ["more than the 64 MiB", "not a regular file"] {
+        let (out, took) = bounded(dir.path(), &strs(&args));
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert!(
+            err.contains("fast.accepted.yaml") && err.contains(needle),
+            "{err}"
+        );
+        assert!(took < Duration::from_secs(10), "{took:?}");
+        std::fs::remove_file(&list).unwrap();
+        let fifo = std::ffi::CString::new(list.display().to_string()).unwrap();
+        // SAFETY: a valid NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o600) }, 0);
+    }
+}
+
 #[test]
 fn a_record_that_keeps_no_test_is_exit_2_and_writes_no_suite() {
     let dir = tempfile::tempdir().unwrap();
     let classes = common::compile_fixtures("gate");
     let targets = dir.path().join("targets");
     std::fs::create_dir_all(&targets).unwrap();
-    let target = common::jdk17_target("huge", "one huge value", classes.path());
-    std::fs::write(targets.join("huge.yaml"), target).unwrap();
-    let out = dir.path().join("huge.yaml.zst");
+    let target = common::jdk17_target("clock", "one value that varies", classes.path());
+    std::fs::write(targets.join("clock.yaml"), target).unwrap();
+    let out = dir.path().join("clock.yaml.zst");
     let (targets, out_arg) = (targets.display().to_string(), out.display().to_string());
     let args = [
         "record",
         "--impl",
-        "huge",
+        "clock",
         "--targets-dir",
         &targets,
         "--classes",
-        "gate.Huge",
+        "gate.Clock",
         "--time-limit",
         "8",
         "--quiet",
@@ -336,6 +365,6 @@ fn a_record_that_keeps_no_test_is_exit_2_and_writes_no_suite() {
     assert_exit(&run, 2);
     let err = stderr(&run);
     let last = err.trim().lines().last().unwrap_or_default();
-    assert!(last.contains("no test recorded for gate.Huge"), "{err}");
+    assert!(last.contains("no test recorded for gate.Clock"), "{err}");
     assert!(!out.exists(), "no suite written");
 }

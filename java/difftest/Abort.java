@@ -58,7 +58,7 @@ final class Abort extends RuntimeException {
         }
         StringBuilder o = new StringBuilder(128).append("{\"kind\":\"threw\",\"class\":");
         Text.json(o, t.getClass().getName());
-        String message = Render.message(t);
+        String message = Render.storedMessage(t);
         if (message != null) {
             Text.json(o.append(",\"message\":"), message);
         }

@@ -191,9 +191,33 @@ final class Render {
         }
     }
 
-    /** {@code class: message}, or just the class when there is no message. */
-    static String summary(Throwable t) {
+    /**
+     * The longest escaped exception message stored whole: the run's value limit ({@code M}
+     * line), set by {@link Runner} before each sequence; no limit without one.
+     */
+    static volatile long maxMessageBytes = Long.MAX_VALUE;
+
+    /**
+     * {@link #message}, as stored: a message whose escaped text is longer than
+     * {@link #maxMessageBytes} becomes its first {@link #PREFIX_CHARS} units followed by
+     * {@code ... (N chars, digest HEX)}, the shape of a large value's rendering, so two such
+     * messages compare by prefix, length and digest and the big text never crosses the wire.
+     */
+    static String storedMessage(Throwable t) {
         String m = message(t);
+        if (m == null || !Text.escapedLongerThan(m, maxMessageBytes)) {
+            return m;
+        }
+        int cut = Math.min(PREFIX_CHARS, m.length());
+        if (cut > 0 && cut < m.length() && Character.isHighSurrogate(m.charAt(cut - 1))) {
+            cut--;
+        }
+        return m.substring(0, cut) + "... (" + m.length() + " chars, digest " + Digest.of(m) + ")";
+    }
+
+    /** {@code class: message} (the message as stored), or just the class when there is none. */
+    static String summary(Throwable t) {
+        String m = storedMessage(t);
         return t.getClass().getName() + (m == null ? "" : ": " + m);
     }
 }

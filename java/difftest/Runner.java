@@ -41,12 +41,14 @@ final class Runner {
         List<String> observers = new ArrayList<>();
         boolean check = false;
         boolean normal = true;
+        Render.maxMessageBytes = Long.MAX_VALUE;
         for (int i = 0; i < lines.length && normal; i++) {
             String line = lines[i];
             if (line.startsWith("O\t")) {
                 observers.add(line);
             } else if (line.startsWith("M\t")) {
                 maxValueBytes = maxValueBytes(line);
+                Render.maxMessageBytes = maxValueBytes;
             } else if (line.equals("K")) {
                 check = true;
             } else if (!line.isEmpty()) {

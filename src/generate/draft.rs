@@ -54,7 +54,9 @@ impl Generator<'_> {
         }
         let positions: Vec<u32> = chosen.iter().map(|c| c.0).collect();
         let mut last = b.push_stmt(op.tmpl, &positions);
-        if self.rng.random_bool(self.cfg.repeat_probability) {
+        if self.rng.random_bool(self.cfg.repeat_probability)
+            && self.repeatable.get(&op_index) == Some(&true)
+        {
             let times = self.rng.random_range(1..=self.cfg.repeat_max.max(1));
             for _ in 1..times {
                 if b.len as usize >= self.cfg.max_size {

@@ -103,6 +103,19 @@ impl Generator<'_> {
         self.left_out.insert(callee, fault);
     }
 
+    /// Whether operation `op` may be repeated from now on, from what its call gave at the end
+    /// of a sequence that ran whole: yes once it returned normally with a value stored whole;
+    /// never once it returned a value too large to store (each repeat would hold another such
+    /// value, and a hundred of them outlast any timeout, so a scope of one such method kept
+    /// no test at all).
+    fn note_repeatable(&mut self, op: usize, last: &Observed) {
+        if matches!(last, Observed::Large { .. }) {
+            self.repeatable.insert(op, false);
+        } else if !last.is_abnormal() {
+            self.repeatable.entry(op).or_insert(true);
+        }
+    }
+
     pub(super) fn fold(&mut self, c: Candidate, req: &SeqRequest, result: SeqResult) {
         self.stats.executed += 1;
         match result {
@@ -142,6 +155,9 @@ impl Generator<'_> {
             self.stats.invalid += 1;
             return;
         };
+        if n == c.b.len as usize {
+            self.note_repeatable(c.op, last_step);
+        }
         if let Some((callee, fault)) = classpath_fault(req, &steps, &observations) {
             self.leave_out(callee, fault);
             return;

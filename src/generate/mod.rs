@@ -263,6 +263,9 @@ pub struct Generator<'m> {
     banned: HashSet<u32>,
     /// Operation families that timed out once (a second timeout bans them).
     timed_out: HashSet<u32>,
+    /// Operations whose call a draft may repeat: only after one returned normally with a
+    /// value stored whole, never after one returned a capped value (`feedback::note_repeatable`).
+    repeatable: HashMap<usize, bool>,
     /// Callables whose calls the class path could not serve (`feedback::left_out`).
     left_out: BTreeMap<String, ClasspathFault>,
     /// The operations of those callables: never drawn again.
@@ -381,6 +384,7 @@ impl<'m> Generator<'m> {
             redundant: 0,
             banned: HashSet::new(),
             timed_out: HashSet::new(),
+            repeatable: HashMap::new(),
             left_out: BTreeMap::new(),
             left_out_ops: HashSet::new(),
             next_id: 1,

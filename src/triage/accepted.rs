@@ -176,18 +176,69 @@ pub fn path_for(suite: &Path) -> PathBuf {
     suite.with_file_name(format!("{stem}.accepted.yaml"))
 }
 
+/// The largest accepted list read, in bytes. A list is written by `accept` and reviewed by
+/// people, a few KiB; a larger file (a sparse file, a wrong path) is refused before it is
+/// read, so no list costs more memory or time than this.
+const MAX_LIST_BYTES: u64 = 64 << 20;
+
+/// The text of the list at `path`, `None` when there is no file. Only a regular file of at
+/// most [`MAX_LIST_BYTES`] is read; it is opened without blocking, so a named pipe given
+/// as the list is refused rather than waited on.
+fn read_list(path: &Path) -> Result<Option<String>, AcceptedError> {
+    use std::io::Read;
+    use std::os::unix::fs::OpenOptionsExt;
+    let read = |source| AcceptedError::Read {
+        path: path.to_path_buf(),
+        source,
+    };
+    let refuse = |message: String| AcceptedError::Parse {
+        path: path.to_path_buf(),
+        message,
+    };
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path);
+    let file = match file {
+        Ok(file) => file,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(source) => return Err(read(source)),
+    };
+    let meta = file.metadata().map_err(read)?;
+    let too_large = |n: u64| {
+        refuse(format!(
+            "{n} bytes, more than the {} MiB an accepted list may hold",
+            MAX_LIST_BYTES >> 20
+        ))
+    };
+    if !meta.is_file() {
+        return Err(refuse(
+            "not a regular file; an accepted list is a file".into(),
+        ));
+    }
+    if meta.len() > MAX_LIST_BYTES {
+        return Err(too_large(meta.len()));
+    }
+    let mut bytes = Vec::new();
+    file.take(MAX_LIST_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(read)?;
+    if bytes.len() as u64 > MAX_LIST_BYTES {
+        return Err(too_large(bytes.len() as u64));
+    }
+    String::from_utf8(bytes).map(Some).map_err(|e| {
+        refuse(format!(
+            "not UTF-8 text (byte {})",
+            e.utf8_error().valid_up_to()
+        ))
+    })
+}
+
 impl AcceptedList {
     /// Reads the list; a missing file is an empty list.
     pub fn load(path: &Path) -> Result<AcceptedList, AcceptedError> {
-        let text = match std::fs::read_to_string(path) {
-            Ok(text) => text,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                return Ok(AcceptedList::default());
-            }
-            Err(source) => {
-                let path = path.to_path_buf();
-                return Err(AcceptedError::Read { path, source });
-            }
+        let Some(text) = read_list(path)? else {
+            return Ok(AcceptedList::default());
         };
         if text.trim().is_empty() {
             return Ok(AcceptedList::default());
@@ -221,14 +272,9 @@ impl AcceptedList {
     /// Reads the list without its checksum (for `accept --reseal`, after a person reviewed
     /// it): the format, entries and duplicates are still checked.
     pub fn load_unverified(path: &Path) -> Result<AcceptedList, AcceptedError> {
-        match std::fs::read_to_string(path) {
-            Ok(text) if text.trim().is_empty() => Ok(AcceptedList::default()),
-            Ok(text) => Self::parse(&text, path),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(AcceptedList::default()),
-            Err(source) => Err(AcceptedError::Read {
-                path: path.to_path_buf(),
-                source,
-            }),
+        match read_list(path)? {
+            Some(text) if !text.trim().is_empty() => Self::parse(&text, path),
+            _ => Ok(AcceptedList::default()),
         }
     }
 
