@@ -198,6 +198,7 @@ fn a_substitution_contained_in_a_wider_one_is_its_cause() {
     let versions = crate::triage::label::Versions {
         reference: same.clone().into(),
         target: same.into(),
+        same_runtime: false,
     };
     cause::label_groups(&mut groups, &versions);
     assert_eq!(

@@ -625,6 +625,7 @@ fn the_runtime_release_counts_only_in_a_value_named_a_version() {
     let versions = super::Versions {
         reference: [(super::RUNTIME.to_string(), "17".to_string())].into(),
         target: [(super::RUNTIME.to_string(), "21".to_string())].into(),
+        same_runtime: false,
     };
     let of = |callee: &str, a: &str, b: &str| {
         classify(&Evidence {
