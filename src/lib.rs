@@ -11,6 +11,7 @@
 //! (atomic files, flake removal, contracts, hashing, progress, resource usage) are private.
 //! `cli` and `commands` are public only for the `difftest` binary and hidden from the docs.
 
+mod agent;
 mod atomic;
 #[doc(hidden)]
 pub mod cli;
@@ -39,6 +40,7 @@ pub mod scope;
 pub mod sequence;
 pub mod suite;
 pub mod targets;
+mod text;
 pub mod triage;
 pub mod usage;
 pub mod worker;

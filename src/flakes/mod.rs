@@ -16,11 +16,10 @@
 //! checked. Every test left with no check is dropped. Two batches are in flight at a time
 //! ([`Pipeline`]), compared in order.
 
-pub mod taint;
-
 use crate::generate::Recorded;
 use crate::generate::kept_tests::{KeptTest, retain_observers};
 use crate::generate::reduce::computations;
+use crate::generate::taint;
 use crate::pool::{Executor, Lane, Pipeline, PoolError};
 use crate::sequence::{Observed, SeqResult};
 use rand::seq::SliceRandom;

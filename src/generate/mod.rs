@@ -32,6 +32,7 @@ pub mod ops;
 pub mod reduce;
 pub mod store;
 mod sweep;
+pub(crate) mod taint;
 pub mod type_names;
 
 use crate::model::{ApiModel, boxed};

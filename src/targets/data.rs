@@ -18,7 +18,7 @@ pub fn read(java_home: &Path, libjvm: &Path) -> BTreeMap<String, String> {
     let Ok(dir) = tempfile::tempdir() else {
         return BTreeMap::new();
     };
-    if crate::worker::agent::install(dir.path()).is_err() {
+    if crate::agent::install(dir.path()).is_err() {
         return BTreeMap::new();
     }
     let mut cmd = java_command(java_home, libjvm);

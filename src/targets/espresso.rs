@@ -206,7 +206,7 @@ fn probe(
         detail,
     };
     let agent = tools::temp_dir_in(&layout.tmp(), target)?;
-    crate::worker::agent::install(agent.path())
+    crate::agent::install(agent.path())
         .map_err(|e| TargetError::io("cannot write the agent to", agent.path(), e))?;
     let mut cp = vec![agent.path().to_path_buf()];
     cp.extend(rt.jars.iter().cloned());

@@ -102,7 +102,7 @@ pub fn group_id_labelled(callee: &str, kind: Kind, label: Option<Label>) -> Stri
 /// float difference, permitted exception, tool artefact); `None` for a plain difference or a
 /// data version (which depends on the example, decided per group).
 pub fn split_label(d: &Divergence) -> Option<Label> {
-    use crate::report::text::show;
+    use crate::text::show;
     let (r, t) = (
         show(d.expected.as_ref(), None, ""),
         show(d.actual.as_ref(), None, ""),

@@ -43,7 +43,7 @@ pub(super) fn invisible(old: &str, new: &str) -> Option<String> {
     if a == b || strip(&a) != strip(&b) {
         return None;
     }
-    let hunks = crate::report::text::hunks(old, new);
+    let hunks = crate::text::hunks(old, new);
     let mut parts: Vec<String> = hunks
         .iter()
         .map(|(gone, added)| format!("{} → {}", shown_chars(gone), shown_chars(added)))

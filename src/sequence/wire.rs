@@ -7,10 +7,10 @@
 //! (`#[serde(try_from = …)]`): the JSON is the same, written by the same derived
 //! `Serialize`, and a missing field is still an error naming it.
 
-use super::protocol::{Request, Response, SeqRequest};
 use crate::model::ApiModel;
 use crate::sequence::{Observed, SeqResult, Statement, Violation};
 use crate::targets::JvmSpec;
+use crate::worker::protocol::{Request, Response, SeqRequest};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 
