@@ -28,6 +28,8 @@ mod harvest;
 pub mod kept_tests;
 pub mod literals;
 pub mod mined;
+#[cfg(test)]
+pub(crate) mod on_fake;
 pub mod ops;
 pub mod reduce;
 pub mod store;

@@ -7,12 +7,13 @@ use super::{
     Summary, TestDetail, TestReport, TestStatus,
 };
 use crate::compare::{Divergence, Verdict};
+use crate::replay::Record;
 use crate::replay::{Shard, TestOutcome};
 use crate::suite::Test;
 use crate::text::show;
 use crate::triage::accepted::AcceptedList;
 use crate::triage::label::Label;
-use crate::triage::{Examples, Group, Minimized, Record};
+use crate::triage::{Examples, Group, Minimized};
 use std::collections::BTreeMap;
 
 /// Everything about a replay that is not in its outcomes.

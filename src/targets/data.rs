@@ -4,7 +4,7 @@
 //! rules use them to tell a data-version change (`Unicode data 13.0 → 15.0`) from a
 //! difference between two runtimes with the same data.
 
-use super::fingerprint::java_command;
+use super::launcher::java_command;
 use super::tools;
 use std::collections::BTreeMap;
 use std::path::Path;

@@ -211,7 +211,7 @@ fn probe(
     let mut cp = vec![agent.path().to_path_buf()];
     cp.extend(rt.jars.iter().cloned());
     let cp = std::env::join_paths(&cp).map_err(|e| broken(e.to_string()))?;
-    let mut cmd = fingerprint::java_command(&host.java_home, &host.libjvm);
+    let mut cmd = super::launcher::java_command(&host.java_home, &host.libjvm);
     cmd.args(rt.host_options())
         .arg(format!(
             "-Ddifftest.guest.classpath={}",

@@ -21,6 +21,7 @@ pub mod data;
 mod error;
 pub mod espresso;
 pub mod fingerprint;
+mod launcher;
 pub mod maven;
 pub mod options;
 pub mod overlay;

@@ -7,6 +7,7 @@
 mod answers;
 pub mod encode;
 pub mod jvm;
+mod message_wire;
 pub mod protocol;
 pub mod sandbox;
 pub mod serve;
