@@ -11,7 +11,7 @@ use crate::sequence::{Observed, SeqResult, Statement, Violation};
 use serde::Deserialize;
 
 /// A field a variant needs, or the error naming it.
-pub(crate) fn need<T>(field: Option<T>, name: &str, variant: &str) -> Result<T, String> {
+pub fn need<T>(field: Option<T>, name: &str, variant: &str) -> Result<T, String> {
     field.ok_or_else(|| format!("missing field `{name}` of `{variant}`"))
 }
 

@@ -5,7 +5,7 @@
 //! stored in suites are Java-rendered text, escaped so that every character a human cannot
 //! see is written as `\uXXXX` (see [`escape`]).
 
-pub(crate) mod wire;
+pub mod wire;
 
 use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
