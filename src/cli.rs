@@ -77,6 +77,17 @@ pub struct WorkerArgs {
     pub data_limit: Option<u64>,
 }
 
+impl WorkerArgs {
+    /// The worker's options these flags give.
+    pub fn options(&self) -> crate::worker::serve::Options {
+        crate::worker::serve::Options {
+            parent: self.parent,
+            sandbox: self.sandbox,
+            data_limit: self.data_limit,
+        }
+    }
+}
+
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// List, install and check implementations (targets/NAME.yaml)

@@ -9,7 +9,7 @@
 //! the reference is not checked either, and if it ends abnormally on either side the
 //! comparison ends there without a difference: the reference might have thrown too.
 
-use crate::flakes::taint::IDENTITY_ORDER;
+use crate::generate::taint::IDENTITY_ORDER;
 use crate::sequence::{Observed, SeqResult, Statement};
 use crate::suite::Test;
 use serde::{Deserialize, Serialize};

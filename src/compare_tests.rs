@@ -246,7 +246,7 @@ fn a_set_seen_in_identity_hash_order_is_the_same_object_as_one_that_was_not() {
     let set = |suffix: &str| Observed::Object {
         class: format!("java.util.HashSet{suffix}"),
     };
-    let marked = set(crate::flakes::taint::IDENTITY_ORDER);
+    let marked = set(crate::generate::taint::IDENTITY_ORDER);
     // A suite recorded before the worker marked such sets, or a target whose keys hash by
     // value: the class is what is checked.
     assert_eq!(classify(&set(""), &marked), None);

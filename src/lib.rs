@@ -11,6 +11,7 @@
 //! (atomic files, flake removal, contracts, hashing, progress, resource usage) are private.
 //! `cli` and `commands` are public only for the `difftest` binary and hidden from the docs.
 
+mod agent;
 mod atomic;
 #[doc(hidden)]
 pub mod cli;
@@ -27,7 +28,6 @@ mod flakes;
 pub mod generate;
 mod hash;
 mod interrupt;
-pub mod model;
 pub mod observe;
 pub mod pipeline;
 mod plural;
@@ -36,9 +36,11 @@ mod progress;
 pub mod replay;
 pub mod report;
 pub mod scope;
-pub mod sequence;
 pub mod suite;
 pub mod targets;
+mod text;
 pub mod triage;
 pub mod usage;
 pub mod worker;
+
+pub use difftest_protocol::{model, sequence};

@@ -36,7 +36,7 @@ fn main() -> ExitCode {
         }
     };
     if let Command::Worker(args) = &cli.command {
-        return ExitCode::from(difftest::worker::serve::main(args) as u8);
+        return ExitCode::from(difftest::worker::serve::main(&args.options()) as u8);
     }
     difftest::usage::limit_arenas();
     match difftest::commands::dispatch(cli) {

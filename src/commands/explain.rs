@@ -70,8 +70,8 @@ fn print_cause_groups(r: &Report, shown: &GroupReport) {
             g.id,
             g.tests,
             g.callee,
-            crate::report::text::shorten(&g.ref_value, 40),
-            crate::report::text::shorten(&g.tgt_value, 40)
+            crate::text::shorten(&g.ref_value, 40),
+            crate::text::shorten(&g.tgt_value, 40)
         );
     }
 }

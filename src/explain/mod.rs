@@ -155,12 +155,12 @@ fn at_site(result: &SeqResult, site: Site) -> String {
         (SeqResult::Crash { exit, .. }, _) => return format!("crash: {exit}"),
     };
     match (observed, result) {
-        (Some(o), _) => crate::report::text::visible(&o.render()),
+        (Some(o), _) => crate::text::visible(&o.render()),
         (None, SeqResult::Done { steps, .. }) => match steps.last() {
             Some(last) => format!(
                 "not reached (statement {} ended the run: {})",
                 steps.len() - 1,
-                crate::report::text::visible(&last.render())
+                crate::text::visible(&last.render())
             ),
             None => "not reached".to_string(),
         },

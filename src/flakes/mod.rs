@@ -16,11 +16,10 @@
 //! checked. Every test left with no check is dropped. Two batches are in flight at a time
 //! ([`Pipeline`]), compared in order.
 
-pub mod taint;
-
 use crate::generate::Recorded;
 use crate::generate::kept_tests::{KeptTest, retain_observers};
 use crate::generate::reduce::computations;
+use crate::generate::taint;
 use crate::pool::{Executor, Lane, Pipeline, PoolError};
 use crate::sequence::{Observed, SeqResult};
 use rand::seq::SliceRandom;
@@ -437,8 +436,9 @@ fn settle(expected: &Observed, got: &Observed) -> Settled {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::generate::on_fake;
     use crate::pool::Executor;
-    use crate::pool::fake::{self, Fake, Flavor, FreshLane};
+    use crate::pool::fake::{Fake, Flavor, FreshLane};
     use crate::worker::protocol::SeqRequest;
 
     fn rerun(rec: &mut Recorded, reruns: usize, lane: &dyn Lane) -> RerunReport {
@@ -448,7 +448,7 @@ mod tests {
 
     #[test]
     fn nondeterministic_values_are_dropped_and_nothing_else() {
-        let mut rec = fake::recorded(3, 300);
+        let mut rec = on_fake::recorded(3, 300);
         let checks_before: usize = rec.tests.iter().map(|t| t.check_count()).sum();
         let lane = FreshLane::new(Flavor::Reference, 2);
         let report = rerun(&mut rec, 3, &lane);
@@ -540,7 +540,7 @@ mod tests {
 
     #[test]
     fn weakened_messages_count_only_tests_that_are_kept() {
-        let mut rec = fake::recorded(3, 300);
+        let mut rec = on_fake::recorded(3, 300);
         let throwing = rec
             .tests
             .iter()

@@ -12,6 +12,7 @@
 
 use super::store::SeqId;
 use super::type_names::{NameId, Names};
+use crate::sequence::Observed;
 use rand::Rng;
 use std::collections::{HashMap, HashSet};
 use std::hash::{DefaultHasher, Hash, Hasher};
@@ -114,6 +115,11 @@ impl Components {
 }
 
 /// A 128-bit key of anything hashable, the same in every run.
+/// The equality filter's key of a value: declared type, what it showed, its observations.
+pub(super) fn value_key(ty: NameId, shown: &Observed, observed: &[(NameId, u32)]) -> u128 {
+    key_of(&(ty, shown, observed))
+}
+
 pub fn key_of(value: &impl Hash) -> u128 {
     let mut a = DefaultHasher::new();
     let mut b = DefaultHasher::new();

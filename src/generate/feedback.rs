@@ -4,24 +4,19 @@
 //! the component pool through the null and equality filters, while one that threw does not
 //! (the exception filter). Components of a kept test become lexically redundant.
 
-use super::components::{ValueRef, key_of};
+use super::components::{ValueRef, value_key};
 use super::harvest::Step;
 use super::kept_tests::{ErrorKept, KeptTest, ObsRef, retain_observers};
 use super::store::{Builder, Part, SeqId, Store};
+use super::taint::{iteration_order, unordered};
 use super::type_names::NameId;
 use super::{Candidate, Generator, Role};
 use crate::contracts::exception_violation;
-use crate::flakes::taint::{iteration_order, unordered};
 use crate::observe::looks_identity_based;
 use crate::sequence::caller_stack;
 use crate::sequence::{ClasspathFault, Observed, SeqResult, Statement, Violation};
 use crate::worker::protocol::SeqRequest;
 use std::collections::BTreeMap;
-
-/// The equality filter's key of a value: declared type, what it showed, its observations.
-pub(super) fn value_key(ty: NameId, shown: &Observed, observed: &[(NameId, u32)]) -> u128 {
-    key_of(&(ty, shown, observed))
-}
 
 /// Largest magnitude of a number a call returned that later calls may use: hash codes and
 /// the like as sizes or capacities only exhaust the heap.

@@ -15,7 +15,6 @@
 use super::kept_tests::ObsRef;
 use super::ops::Op;
 use super::store::{Builder, SeqId};
-use super::sweep::{MAX_ELEMENTS, Then};
 use super::type_names::NameId;
 use super::{Candidate, Generator};
 use crate::sequence::{Observed, Statement};
@@ -23,6 +22,8 @@ use rand::Rng;
 
 /// Elements harvested from one array or collection.
 pub const ELEMENTS: u32 = 3;
+/// Most elements swept from one catalogue (see [`super::sweep`]).
+pub const MAX_ELEMENTS: u32 = 2000;
 /// Most arrays and collections waiting to be harvested; later ones are dropped.
 const MAX_QUEUED: usize = 10_000;
 /// Share of a round's candidates that may be harvest sequences.
@@ -42,6 +43,28 @@ pub(super) const COLLECTIONS: [&str; 7] = [
     "java.util.Queue",
     "java.util.Deque",
 ];
+
+/// What becomes of a new object a lookup of a swept value returns (`sweep::products` adds
+/// `Then::NAMED`).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Then {
+    /// It goes on to the static calls of any class that take its class.
+    pub(super) consumers: bool,
+    /// Its products are called, and theirs, this many levels deep.
+    pub(super) products: u8,
+}
+
+impl Then {
+    /// Nothing: the lookup is a test, what it returns joins the pool like any value.
+    pub(super) const NOTHING: Then = Then {
+        consumers: false,
+        products: 0,
+    };
+
+    pub(super) fn anything(self) -> bool {
+        self.consumers || self.products > 0
+    }
+}
 
 /// An array or collection to harvest: statement `pos` of sequence `seq`.
 #[derive(Clone, Copy, Debug)]

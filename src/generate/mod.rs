@@ -28,10 +28,13 @@ mod harvest;
 pub mod kept_tests;
 pub mod literals;
 pub mod mined;
+#[cfg(test)]
+pub(crate) mod on_fake;
 pub mod ops;
 pub mod reduce;
 pub mod store;
 mod sweep;
+pub(crate) mod taint;
 pub mod type_names;
 
 use crate::model::{ApiModel, boxed};

@@ -131,7 +131,7 @@ pub fn computations(flat: &[(u32, Vec<u32>)], value: &[Option<u128>]) -> Computa
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pool::fake;
+    use crate::generate::on_fake;
     use crate::sequence::Statement;
 
     /// Every (callee, value) a set of tests checks, spelled out.
@@ -172,7 +172,7 @@ mod tests {
 
     #[test]
     fn keeps_fewer_tests_that_still_observe_every_behaviour_in_id_order() {
-        let mut rec = fake::recorded(3, 400);
+        let mut rec = on_fake::recorded(3, 400);
         let (all, all_keys) = (behaviours(&rec), keys(&rec));
         let errors = rec.errors.len();
         let r = reduce(&mut rec);
@@ -182,7 +182,7 @@ mod tests {
         assert_eq!(r.behaviours, all_keys.len());
         assert_eq!(rec.errors.len(), errors);
         assert!(rec.tests.windows(2).all(|w| w[0].id < w[1].id));
-        let mut again = fake::recorded(3, 400);
+        let mut again = on_fake::recorded(3, 400);
         reduce(&mut again);
         assert_eq!(ids(&again), ids(&rec), "the same tests for the same seed");
     }
@@ -221,7 +221,7 @@ mod tests {
 
     #[test]
     fn a_callee_giving_the_same_value_from_other_inputs_is_another_behaviour() {
-        let rec = fake::recorded(5, 400);
+        let rec = on_fake::recorded(5, 400);
         let coarse = behaviours(&rec).len();
         assert!(keys(&rec).len() > coarse, "inputs tell behaviours apart");
     }

@@ -16,7 +16,7 @@
 
 mod world;
 
-pub use world::{counter_test, expect, model, recorded};
+pub use world::{counter_test, expect, model};
 
 use crate::pool::{Executor, Lane, PoolError};
 use crate::sequence::SeqResult;

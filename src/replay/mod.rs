@@ -15,6 +15,29 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+/// What grouping keeps of a replayed test: its id and length. A replay keeps this of every
+/// test that did not pass, and the whole test only of each group's example (`triage::Examples`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Record {
+    pub id: u64,
+    /// Number of statements.
+    pub statements: usize,
+}
+
+impl Record {
+    pub fn of(test: &Test) -> Record {
+        Record {
+            id: test.id,
+            statements: test.statements.len(),
+        }
+    }
+}
+
+/// The records of `tests`, in order.
+pub fn records(tests: &[&Test]) -> Vec<Record> {
+    tests.iter().map(|t| Record::of(t)).collect()
+}
+
 /// Part `k` of `n` of a suite (1-based, like nextest's `--partition`): a stable split by
 /// test id that depends neither on the order of the tests nor on how many there are.
 #[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]

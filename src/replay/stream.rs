@@ -13,11 +13,11 @@
 //! A source that fails part-way (a corrupt or cut suite) stops every thread after the call
 //! it runs, and the whole replay fails: nothing of it is reported.
 
+use super::Record;
 use super::{CALL, Lane, ReplayOptions, TestOutcome};
 use crate::compare::{Verdict, compare};
 use crate::pool::{Pipeline, PoolError};
 use crate::suite::Test;
-use crate::triage::Record;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};

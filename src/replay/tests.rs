@@ -185,7 +185,7 @@ fn a_streamed_replay_keeps_only_failures_and_agrees_with_the_replay_in_memory() 
 fn a_streamed_replay_keeps_of_a_failing_test_only_its_id_and_length() {
     // What the supervisor holds per differing test: a record (and its verdict), never the
     // test; the groups' examples are read again from the suite.
-    assert!(std::mem::size_of::<crate::triage::Record>() <= 16);
+    assert!(std::mem::size_of::<crate::replay::Record>() <= 16);
     let tests: Vec<Test> = (0..20)
         .map(|i| counter_test(i, &[i as i64 % 9, 1], 0, "get"))
         .collect();
@@ -198,7 +198,7 @@ fn a_streamed_replay_keeps_of_a_failing_test_only_its_id_and_length() {
     assert!(!streamed.kept.is_empty());
     for r in &streamed.kept {
         let t = tests.iter().find(|t| t.id == r.id).unwrap();
-        assert_eq!(*r, crate::triage::Record::of(t));
+        assert_eq!(*r, crate::replay::Record::of(t));
     }
 }
 

@@ -2,17 +2,18 @@
 //! deciding the gate.
 
 use super::java::java_source_observed;
-use super::text::show;
 use super::{
     Gate, GroupReport, GroupStatus, Implementation, MinimizedReport, Options, Report, Stats,
     Summary, TestDetail, TestReport, TestStatus,
 };
 use crate::compare::{Divergence, Verdict};
+use crate::replay::Record;
 use crate::replay::{Shard, TestOutcome};
 use crate::suite::Test;
+use crate::text::show;
 use crate::triage::accepted::AcceptedList;
 use crate::triage::label::Label;
-use crate::triage::{Examples, Group, Minimized, Record};
+use crate::triage::{Examples, Group, Minimized};
 use std::collections::BTreeMap;
 
 /// Everything about a replay that is not in its outcomes.
@@ -131,7 +132,7 @@ pub fn relate_groups(groups: &mut [GroupReport]) {
         if g.kind != crate::compare::Kind::Value {
             continue;
         }
-        let Some(change) = super::text::change(&g.ref_value, &g.tgt_value) else {
+        let Some(change) = crate::text::change(&g.ref_value, &g.tgt_value) else {
             continue;
         };
         match first.get(&change) {
@@ -215,7 +216,7 @@ fn values(d: &Divergence) -> (String, String) {
     };
     let absent = d.kind.name();
     let target = match (&d.actual, &d.detail) {
-        (None, Some(detail)) => format!("{absent}: {}", super::text::visible(detail)),
+        (None, Some(detail)) => format!("{absent}: {}", crate::text::visible(detail)),
         (a, _) => show(a.as_ref(), None, "(nothing)"),
     };
     (reference, target)

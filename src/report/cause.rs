@@ -120,13 +120,13 @@ fn outer_method(callee: &str) -> String {
 }
 
 /// The substitution a value difference makes (its changed hunks), when distinctive (see
-/// [`super::text::change`]) and not only words: `true` → `false` or one enum constant for
+/// [`crate::text::change`]) and not only words: `true` → `false` or one enum constant for
 /// another says nothing about which change caused it. `None` for other kinds of difference.
 fn substitution(g: &GroupReport) -> Option<String> {
     if g.kind != crate::compare::Kind::Value {
         return None;
     }
-    let sub = super::text::change(&g.ref_value, &g.tgt_value)?;
+    let sub = crate::text::change(&g.ref_value, &g.tgt_value)?;
     let words_only = sub
         .split([' ', '-', '+'])
         .all(|w| w.chars().all(|c| c.is_ascii_alphabetic()));

@@ -7,10 +7,10 @@
 //! the Markdown, with the same Java ([`super::markdown::example_java`]).
 
 use super::markdown::example_java;
-use super::text::{inline_diff, shorten};
 use super::{CauseReport, Gate, GroupReport, GroupStatus, Report};
 use crate::compare::Kind;
 use crate::plural::plural;
+use crate::text::{inline_diff, shorten};
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
@@ -270,9 +270,9 @@ pub fn esc(s: &str) -> String {
 
 /// A value as HTML: escapes (`\u202F`, `\n`, `\t`, `\r`, `\0`) marked, spaces shown as `·`.
 /// Values in reports are already escaped to ASCII (by the Java agent, or
-/// [`super::text::visible`]), so any character left outside ASCII is escaped here too.
+/// [`crate::text::visible`]), so any character left outside ASCII is escaped here too.
 fn value(s: &str) -> String {
-    let s = super::text::visible(s);
+    let s = crate::text::visible(s);
     let chars: Vec<char> = s.chars().collect();
     let mut out = String::with_capacity(s.len() * 2);
     let mut i = 0;

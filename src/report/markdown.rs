@@ -3,10 +3,10 @@
 //! as Java with the diverging line annotated.
 
 use super::java::observer_expression;
-use super::text::{inline_diff, shorten};
 use super::{CauseReport, Gate, GroupReport, GroupStatus, Report, TestStatus};
 use crate::compare::{Kind, Site};
 use crate::plural::plural;
+use crate::text::{inline_diff, shorten};
 use std::fmt::Write as _;
 
 /// Affected test ids listed per group before "…".

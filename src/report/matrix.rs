@@ -4,8 +4,8 @@
 //! more implementations (the reference included) the odd one out can be named.
 
 use super::table::{CELL, ROWS, Width, cut, label_cell, new_table, odd_one_out, simple_callee};
-use super::text::{shorten, target_cell};
 use super::{CauseReport, GroupReport, Report, TestReport, TestStatus};
+use crate::text::{shorten, target_cell};
 use std::collections::{BTreeMap, HashMap};
 
 /// One row of the matrix.

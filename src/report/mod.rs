@@ -16,7 +16,6 @@ pub mod merge;
 mod seal;
 pub mod summary;
 pub mod table;
-pub mod text;
 
 pub use entry::{TestDetail, TestReport};
 pub use java::java_source;

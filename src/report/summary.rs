@@ -141,7 +141,7 @@ fn change_text(c: &CauseReport) -> String {
             .map(|k| k.callee.clone())
             .unwrap_or_default()
     });
-    super::text::shorten(&text, 120)
+    crate::text::shorten(&text, 120)
 }
 
 /// Text for a Markdown table or list: no line breaks, pipes and markup characters escaped.

@@ -2,9 +2,9 @@
 //! table of one suite replayed on several targets, with a column per target and, with
 //! three or more implementations, the odd one out of each group ([`super::matrix`]).
 
-use super::text::{shorten, target_cell};
 use super::{CauseReport, GroupStatus, Report};
 use crate::plural::plural;
+use crate::text::{shorten, target_cell};
 use crate::triage::label::Label;
 use comfy_table::{ContentArrangement, Table, presets::UTF8_FULL_CONDENSED};
 
@@ -220,7 +220,7 @@ pub(crate) fn simple_callee(callee: &str) -> String {
 }
 
 /// At most `max` characters: the start of `s`, and `…` where it was cut. Values are shown
-/// escaped to printable ASCII ([`super::text::visible`]), so the marker is never their text.
+/// escaped to printable ASCII ([`crate::text::visible`]), so the marker is never their text.
 pub(crate) fn cut(s: &str, max: usize) -> String {
     if s.chars().count() <= max {
         return s.to_string();

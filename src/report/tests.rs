@@ -2,9 +2,10 @@
 use super::assemble::{Context, build};
 use super::*;
 use crate::pool::fake::{Fake, SharedLane, counter_test};
+use crate::replay::records;
 use crate::replay::{ReplayOptions, Shard, replay};
 use crate::triage::accepted::AcceptedList;
-use crate::triage::{examples, group, minimize::minimize_all, records};
+use crate::triage::{examples, group, minimize::minimize_all};
 
 pub(super) fn suite() -> Vec<Test> {
     let mut tests = Vec::new();

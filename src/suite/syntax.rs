@@ -462,7 +462,7 @@ fn large(c: &mut Cursor) -> Parsed<Observed> {
         .parse()
         .map_err(|_| format!("not a length: {length}"))?;
     c.expect(" ")?;
-    let digest = crate::worker::wire::hex_digest(c.token()?)?;
+    let digest = crate::sequence::wire::hex_digest(c.token()?)?;
     c.expect(" ")?;
     let prefix = c.quoted()?.into();
     Ok(Observed::Large {

@@ -4,7 +4,7 @@
 //! rules use them to tell a data-version change (`Unicode data 13.0 → 15.0`) from a
 //! difference between two runtimes with the same data.
 
-use super::fingerprint::java_command;
+use super::launcher::java_command;
 use super::tools;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -18,7 +18,7 @@ pub fn read(java_home: &Path, libjvm: &Path) -> BTreeMap<String, String> {
     let Ok(dir) = tempfile::tempdir() else {
         return BTreeMap::new();
     };
-    if crate::worker::agent::install(dir.path()).is_err() {
+    if crate::agent::install(dir.path()).is_err() {
         return BTreeMap::new();
     }
     let mut cmd = java_command(java_home, libjvm);

@@ -206,12 +206,12 @@ fn probe(
         detail,
     };
     let agent = tools::temp_dir_in(&layout.tmp(), target)?;
-    crate::worker::agent::install(agent.path())
+    crate::agent::install(agent.path())
         .map_err(|e| TargetError::io("cannot write the agent to", agent.path(), e))?;
     let mut cp = vec![agent.path().to_path_buf()];
     cp.extend(rt.jars.iter().cloned());
     let cp = std::env::join_paths(&cp).map_err(|e| broken(e.to_string()))?;
-    let mut cmd = fingerprint::java_command(&host.java_home, &host.libjvm);
+    let mut cmd = super::launcher::java_command(&host.java_home, &host.libjvm);
     cmd.args(rt.host_options())
         .arg(format!(
             "-Ddifftest.guest.classpath={}",

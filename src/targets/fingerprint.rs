@@ -7,7 +7,6 @@ use super::tools;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 /// What a JVM says it is.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
@@ -191,7 +190,7 @@ pub fn measure(
         java: java.clone(),
         detail,
     };
-    let mut cmd = java_command(java_home, libjvm);
+    let mut cmd = super::launcher::java_command(java_home, libjvm);
     cmd.args(options)
         .args(["-XshowSettings:properties", "-version"]);
     let out = tools::capture(&mut cmd).map_err(|e| broken(e.to_string()))?;
@@ -217,22 +216,6 @@ pub fn measure(
         cds: None,
         options: options.to_vec(),
     })
-}
-
-/// `<home>/bin/java`, told to use the VM in `libjvm`'s folder when that is not the default
-/// server VM (`-XXaltjvm=<dir>`, which the launcher accepts for a VM inside the same home),
-/// with JVM-altering variables cleared.
-pub fn java_command(java_home: &Path, libjvm: &Path) -> Command {
-    let mut cmd = Command::new(java_home.join("bin/java"));
-    for var in tools::JVM_ENV_TO_CLEAR {
-        cmd.env_remove(var);
-    }
-    if libjvm != java_home.join(super::spec::DEFAULT_LIBJVM)
-        && let Some(dir) = libjvm.parent()
-    {
-        cmd.arg(format!("-XXaltjvm={}", dir.display()));
-    }
-    cmd
 }
 
 /// Parses `    key = value` lines; returns the fingerprint and `java.vm.version`.

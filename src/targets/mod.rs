@@ -23,6 +23,7 @@ mod error;
 pub mod espresso;
 pub mod fingerprint;
 mod jar_index;
+mod launcher;
 pub mod maven;
 pub mod options;
 pub mod overlay;

@@ -126,7 +126,7 @@ fn make_cds(target: &str, loc: &Located, echo: bool) -> String {
     if echo {
         eprintln!("provisioning {target}: creating a CDS archive (java -Xshare:dump)");
     }
-    let mut cmd = fingerprint::java_command(&loc.java_home, &loc.libjvm);
+    let mut cmd = super::launcher::java_command(&loc.java_home, &loc.libjvm);
     cmd.arg("-Xshare:dump");
     let outcome = match tools::capture(&mut cmd) {
         Ok(out) if out.status.success() && archive.is_file() => return "created".to_string(),

@@ -1,7 +1,8 @@
 use super::*;
 use crate::pool::fake::{Fake, SharedLane, counter_test};
+use crate::replay::records;
 use crate::replay::{ReplayOptions, TestOutcome, replay};
-use crate::triage::{examples, group, records};
+use crate::triage::{examples, group};
 use std::sync::atomic::Ordering;
 
 fn groups_of(tests: &[Test]) -> Vec<Group> {

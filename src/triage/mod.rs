@@ -9,34 +9,11 @@ pub mod label;
 pub mod minimize;
 
 use crate::compare::{Divergence, Kind};
-use crate::replay::TestOutcome;
+use crate::replay::{Record, TestOutcome};
 use crate::suite::Test;
 use label::Label;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-
-/// What grouping keeps of a replayed test: its id and length. A replay keeps this of every
-/// test that did not pass, and the whole test only of each group's example ([`Examples`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Record {
-    pub id: u64,
-    /// Number of statements.
-    pub statements: usize,
-}
-
-impl Record {
-    pub fn of(test: &Test) -> Record {
-        Record {
-            id: test.id,
-            statements: test.statements.len(),
-        }
-    }
-}
-
-/// The records of `tests`, in order.
-pub fn records(tests: &[&Test]) -> Vec<Record> {
-    tests.iter().map(|t| Record::of(t)).collect()
-}
 
 /// The groups' example tests, by id.
 pub type Examples<'a> = BTreeMap<u64, &'a Test>;
@@ -102,7 +79,7 @@ pub fn group_id_labelled(callee: &str, kind: Kind, label: Option<Label>) -> Stri
 /// float difference, permitted exception, tool artefact); `None` for a plain difference or a
 /// data version (which depends on the example, decided per group).
 pub fn split_label(d: &Divergence) -> Option<Label> {
-    use crate::report::text::show;
+    use crate::text::show;
     let (r, t) = (
         show(d.expected.as_ref(), None, ""),
         show(d.actual.as_ref(), None, ""),

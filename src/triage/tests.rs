@@ -1,6 +1,6 @@
 use super::*;
 use crate::pool::fake::{SharedLane, counter_test};
-use crate::replay::{ReplayOptions, replay};
+use crate::replay::{ReplayOptions, records, replay};
 
 fn replayed(tests: &[Test]) -> Vec<TestOutcome> {
     let refs: Vec<&Test> = tests.iter().collect();

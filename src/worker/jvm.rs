@@ -109,7 +109,7 @@ fn load(vm: &JavaVM, entry: &jni::strings::JNIStr) -> Result<Global<JClass<'stat
         let class = env.find_class(entry)?;
         let agent = env.new_global_ref(class)?;
         // Load every agent class now: the folder they come from is deleted next.
-        for (file, _) in super::agent::AGENT_CLASSES {
+        for (file, _) in crate::agent::AGENT_CLASSES {
             let name = file.trim_end_matches(".class");
             env.with_local_frame(4, |env| {
                 env.find_class(jni::strings::JNIString::new(name))

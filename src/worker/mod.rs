@@ -4,11 +4,10 @@
 //! One JVM per process, ever: a worker serves exactly one implementation. Anything the code
 //! under test prints goes to stderr, never into the protocol channel.
 
-pub mod agent;
 mod answers;
 pub mod encode;
 pub mod jvm;
+mod message_wire;
 pub mod protocol;
 pub mod sandbox;
 pub mod serve;
-pub mod wire;

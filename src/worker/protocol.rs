@@ -27,7 +27,7 @@ pub struct SeqRequest {
 #[serde(
     tag = "msg",
     rename_all = "snake_case",
-    try_from = "super::wire::RequestWire"
+    try_from = "super::message_wire::RequestWire"
 )]
 pub enum Request {
     /// Start the JVM described by `jvm`.
@@ -65,7 +65,7 @@ pub enum Request {
 #[serde(
     tag = "msg",
     rename_all = "snake_case",
-    try_from = "super::wire::ResponseWire"
+    try_from = "super::message_wire::ResponseWire"
 )]
 pub enum Response {
     Ready {

@@ -2,13 +2,12 @@
 //! under test can neither read our requests nor print into our answers), starts the JVM on
 //! a thread with a large stack, and answers requests until `Bye` or end of input.
 
-use super::agent;
 use super::answers::Answers;
 use super::encode::{Encoding, encode};
 use super::jvm::{Entry, Jvm};
 use super::protocol::{PROTOCOL_VERSION, Request, Response, SeqRequest, receive, send};
 use super::sandbox;
-use crate::cli::WorkerArgs;
+use crate::agent;
 use crate::model::ApiModel;
 use crate::sequence::SeqResult;
 use std::collections::BTreeMap;
@@ -22,8 +21,19 @@ use std::time::Instant;
 /// must end in a `StackOverflowError`, not in a crash of the worker.
 const JAVA_THREAD_STACK: usize = 16 << 20;
 
+/// How the supervisor asked this worker to run (the flags of `difftest __worker`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Options {
+    /// The supervisor's process id: the worker dies with it.
+    pub parent: Option<i32>,
+    /// Apply the sandbox before the JVM starts.
+    pub sandbox: bool,
+    /// Kernel bound on the worker's writable private memory (RLIMIT_DATA), in bytes.
+    pub data_limit: Option<u64>,
+}
+
 /// Entry point of `difftest __worker`; returns the process exit code.
-pub fn main(args: &WorkerArgs) -> i32 {
+pub fn main(args: &Options) -> i32 {
     let began = Instant::now(); // start-up as reported counts the sandbox too
     if let Some(parent) = args.parent {
         sandbox::die_with_parent(parent);

@@ -1,5 +1,5 @@
 //! Sweeping catalogues: the first array or collection each call returns is harvested
-//! element by element (up to [`MAX_ELEMENTS`]), not only at a few random indices, and every
+//! element by element (up to [`super::harvest::MAX_ELEMENTS`]), not only at a few random indices, and every
 //! String or enum constant read from it becomes a literal of the pool and is passed, once,
 //! to each lookup of the catalogue's own class: a static method or constructor taking that
 //! value, alone or beside neutral values (`""`, `0`, `false`) in up to two more parameters.
@@ -27,7 +27,7 @@
 //! constants and products in turn, so generation still spends most of its budget at random.
 
 use super::components::ValueRef;
-use super::feedback::value_key;
+use super::components::value_key;
 use super::harvest::{Chunk, Harvest, Step};
 use super::kept_tests::ObsRef;
 use super::store::{Builder, SeqId};
@@ -40,11 +40,9 @@ mod at_start;
 mod products;
 mod sorted;
 
-pub(super) use products::Then;
+pub(super) use super::harvest::Then;
 pub(super) use sorted::SortedOps;
 
-/// Most elements swept from one catalogue.
-pub const MAX_ELEMENTS: u32 = 2000;
 /// Share of a round's candidates that may be lookups of swept values.
 const ROUND_SHARE: usize = 3;
 /// Most mined constants of one API unit passed to its lookups.

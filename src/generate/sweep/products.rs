@@ -10,7 +10,7 @@
 //! reruns (a changed observation, `toString` or array digest) and leaves unchecked what
 //! reads it, a random array's length aside. `--no-products` turns them off.
 
-use super::{Lookup, Source};
+use super::{Lookup, Source, Then};
 use crate::generate::store::SeqId;
 use crate::generate::type_names::NameId;
 use crate::generate::{Candidate, Generator};
@@ -27,30 +27,12 @@ const MAX_QUEUED_PER_PRODUCT: usize = 1000;
 /// return (`KeyGenerator.getInstance("AES").generateKey().getEncoded()`).
 const PRODUCT_DEPTH: u8 = 2;
 
-/// What becomes of a new object a lookup returns.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Then {
-    /// It goes on to the static calls of any class that take its class.
-    pub(super) consumers: bool,
-    /// Its products are called, and theirs, this many levels deep.
-    pub(super) products: u8,
-}
-
 impl Then {
-    /// Nothing: the lookup is a test, what it returns joins the pool like any value.
-    pub(super) const NOTHING: Then = Then {
-        consumers: false,
-        products: 0,
-    };
     /// What a lookup of a catalogue's value returns: it names what the catalogue named.
     pub(super) const NAMED: Then = Then {
         consumers: true,
         products: PRODUCT_DEPTH,
     };
-
-    pub(super) fn anything(self) -> bool {
-        self.consumers || self.products > 0
-    }
 }
 
 impl Generator<'_> {

@@ -1,13 +1,13 @@
 //! The fake's world: its API model, the interpreter of its classes, and the fixtures built
-//! on it (a generated recording, counter tests with the reference's results as expectations).
+//! on it (counter tests with the reference's results as expectations; a generated recording
+//! is `generate::on_fake`, above the pool).
 
 use super::{Fake, Flavor};
-use crate::generate::{GenConfig, Generator, Recorded};
 use crate::model::{ApiClass, ApiModel, Callable, ClassKind};
 use crate::sequence::{Observed, SeqResult, Statement, Violation};
 use crate::suite::Test;
 use crate::worker::protocol::SeqRequest;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 const COUNTER: &str = "t.Counter";
 const INT: &str = "java.lang.Integer";
@@ -71,23 +71,6 @@ pub fn model() -> ApiModel {
             .map(|c| (c.name.clone(), c))
             .collect(),
     }
-}
-
-/// What generation on [`model`] with the reference keeps with this seed, stopping at `limit`
-/// tests, rounds of 50.
-pub fn recorded(seed: u64, limit: usize) -> Recorded {
-    let model = model();
-    let cfg = GenConfig {
-        seed,
-        output_limit: Some(limit),
-        round_size: 50,
-        ..GenConfig::default()
-    };
-    let mut g = Generator::new(&model, cfg).expect("the fake model has a scope");
-    let stop = AtomicBool::new(false);
-    g.run(&Fake::reference(), &stop, |_| {})
-        .expect("the fake runs");
-    g.finish()
 }
 
 /// A counter test: `new t.Counter()`, then for each value `add(value)`, then `method()`;

@@ -27,7 +27,7 @@ pub(super) fn widest(
         .map(|(g, sub)| {
             sub.as_ref()?;
             Some(
-                crate::report::text::hunks(&g.ref_value, &g.tgt_value)
+                crate::text::hunks(&g.ref_value, &g.tgt_value)
                     .into_iter()
                     .collect(),
             )

@@ -57,7 +57,7 @@ pub(super) fn versioned_change(family: &str, versions: Option<&Versions>) -> Opt
 /// Versions shorter than 3 characters or without a digit are too common to tell.
 pub(super) fn version_in_diff(e: &Evidence) -> Option<String> {
     let v = e.versions?;
-    let hunks = crate::report::text::hunk_spans(e.ref_value, e.tgt_value);
+    let hunks = crate::text::hunk_spans(e.ref_value, e.tgt_value);
     FAMILY_VERSIONS.iter().find_map(|(family, key)| {
         let (a, b) = (v.reference.get(*key)?, v.target.get(*key)?);
         let telling = |s: &str| s.len() >= 3 && s.chars().any(|c| c.is_ascii_digit());

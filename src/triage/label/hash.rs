@@ -36,7 +36,7 @@ pub(super) fn is_hashing(name: &str) -> bool {
 /// hash `Object.toString()` prints) or after `hash=`/`hashCode=`/`hash: ` (a field named as
 /// a hash). The change is the reference text with those words masked.
 fn hash_words(old: &str, new: &str) -> Option<String> {
-    let hunks = crate::report::text::hunk_spans(old, new);
+    let hunks = crate::text::hunk_spans(old, new);
     let hex = |w: &str| {
         let digits = w.strip_prefix("0x").unwrap_or(w);
         !digits.is_empty() && digits.chars().all(|c| c.is_ascii_hexdigit())
@@ -51,10 +51,7 @@ fn hash_words(old: &str, new: &str) -> Option<String> {
         for h in hunks.iter().rev() {
             masked.replace_range(h.old_at..h.old_at + h.gone.len(), "#");
         }
-        format!(
-            "hash words in {}",
-            crate::report::text::shorten(&masked, 80)
-        )
+        format!("hash words in {}", crate::text::shorten(&masked, 80))
     })
 }
 

@@ -146,7 +146,7 @@ pub struct Evidence<'a> {
 
 /// The label of a group and its normalised change (`None`: the group is a cause of its own;
 /// for a plain value difference the change is its distinctive changed text, see
-/// [`crate::report::text::change`]).
+/// [`crate::text::change`]).
 pub fn classify(e: &Evidence) -> (Label, Option<String>) {
     if let Some(change) = classpath(e) {
         return (Label::Classpath, Some(change));
@@ -190,7 +190,7 @@ pub fn classify(e: &Evidence) -> (Label, Option<String>) {
         return (Label::DataVersion, Some(change));
     }
     // Otherwise the changed text, when distinctive, is the change (as for `same_change_as`).
-    let change = crate::report::text::change(e.ref_value, e.tgt_value);
+    let change = crate::text::change(e.ref_value, e.tgt_value);
     (Label::ValueDiffers, change)
 }
 

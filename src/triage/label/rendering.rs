@@ -46,7 +46,7 @@ pub(super) fn invisible(old: &str, new: &str) -> Option<String> {
     if a == b || strip(&a) != strip(&b) {
         return None;
     }
-    let mut chars: std::collections::BTreeSet<char> = crate::report::text::hunks(old, new)
+    let mut chars: std::collections::BTreeSet<char> = crate::text::hunks(old, new)
         .iter()
         .flat_map(|(gone, added)| {
             unescape(gone)

@@ -28,11 +28,11 @@ pub(super) fn runtime_version(e: &Evidence) -> Option<String> {
     if a == b {
         return None;
     }
-    let hunks = crate::report::text::hunk_spans(e.ref_value, e.tgt_value);
+    let hunks = crate::text::hunk_spans(e.ref_value, e.tgt_value);
     let method = e.callee.split('(').next().unwrap_or(e.callee);
     let name = method.rsplit('.').next().unwrap_or(method);
     let named = name.to_ascii_lowercase().contains("version");
-    let swaps = |h: &crate::report::text::HunkSpan| {
+    let swaps = |h: &crate::text::HunkSpan| {
         let labelled = named || after_word_version(&e.ref_value[..h.old_at]);
         labelled && is_release(&h.gone, a) && is_release(&h.added, b)
     };

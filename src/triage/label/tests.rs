@@ -12,7 +12,7 @@ fn value(class: &str, text: &str) -> Observed {
 
 fn label(callee: &str, class: &str, a: &str, b: &str, java: &[&str]) -> (Label, Option<String>) {
     let (x, y) = (value(class, a), value(class, b));
-    let show = |o: &Observed| crate::report::text::visible(&o.render());
+    let show = |o: &Observed| crate::text::visible(&o.render());
     let java: Vec<String> = java.iter().map(|s| s.to_string()).collect();
     classify(&Evidence {
         callee,

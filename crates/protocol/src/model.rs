@@ -29,7 +29,7 @@ pub struct Callable {
 
 impl Callable {
     /// A callable of the unit tests' models, not deprecated for removal.
-    #[cfg(test)]
+    #[cfg(any(test, feature = "test-support"))]
     pub fn new(name: &str, params: &[&str], returns: &str, is_static: bool) -> Callable {
         Callable {
             name: name.into(),
@@ -86,7 +86,7 @@ impl ApiClass {
 
     /// A concrete class of `methods`, without constructors or fields: hand-built models of
     /// unit tests.
-    #[cfg(test)]
+    #[cfg(any(test, feature = "test-support"))]
     pub fn with_methods(name: &str, supertypes: &[&str], methods: Vec<Callable>) -> ApiClass {
         ApiClass {
             name: name.into(),

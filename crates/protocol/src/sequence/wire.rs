@@ -1,21 +1,17 @@
 //! Flat read forms of the internally tagged enums the supervisor and the workers exchange
-//! millions of times a replay ([`Statement`], [`Observed`], [`SeqResult`], [`Request`],
-//! [`Response`]). serde reads an internally tagged enum by first buffering the whole value,
+//! millions of times a replay ([`Statement`], [`Observed`], [`SeqResult`]; the requests and
+//! responses around them are read the same way in `worker::message_wire`). serde reads an internally tagged enum by first buffering the whole value,
 //! nested values included, into a generic tree, since the tag may come last; a request of
 //! 500 sequences was buffered three levels deep. Each form here is a plain struct of every
 //! field any variant has, read in one pass, then checked into its enum by `TryFrom`
 //! (`#[serde(try_from = …)]`): the JSON is the same, written by the same derived
 //! `Serialize`, and a missing field is still an error naming it.
 
-use super::protocol::{Request, Response, SeqRequest};
-use crate::model::ApiModel;
 use crate::sequence::{Observed, SeqResult, Statement, Violation};
-use crate::targets::JvmSpec;
 use serde::Deserialize;
-use std::collections::BTreeMap;
 
 /// A field a variant needs, or the error naming it.
-fn need<T>(field: Option<T>, name: &str, variant: &str) -> Result<T, String> {
+pub fn need<T>(field: Option<T>, name: &str, variant: &str) -> Result<T, String> {
     field.ok_or_else(|| format!("missing field `{name}` of `{variant}`"))
 }
 
@@ -205,129 +201,9 @@ impl TryFrom<SeqResultWire> for SeqResult {
     }
 }
 
-#[derive(Deserialize)]
-#[serde(rename_all = "snake_case")]
-enum RequestMsg {
-    Hello,
-    Describe,
-    Properties,
-    Constants,
-    Run,
-    Bye,
-}
-
-#[derive(Deserialize)]
-pub struct RequestWire {
-    msg: RequestMsg,
-    version: Option<u32>,
-    jvm: Option<JvmSpec>,
-    classes: Option<Vec<String>>,
-    packages: Option<Vec<String>>,
-    jars: Option<Vec<std::path::PathBuf>>,
-    names: Option<Vec<String>>,
-    first_id: Option<u64>,
-    isolate: Option<bool>,
-    contracts: Option<bool>,
-    max_value_bytes: Option<u64>,
-    sequences: Option<Vec<SeqRequest>>,
-}
-
-impl TryFrom<RequestWire> for Request {
-    type Error = String;
-
-    fn try_from(w: RequestWire) -> Result<Request, String> {
-        Ok(match w.msg {
-            RequestMsg::Hello => Request::Hello {
-                version: need(w.version, "version", "hello")?,
-                jvm: need(w.jvm, "jvm", "hello")?,
-            },
-            RequestMsg::Describe => Request::Describe {
-                classes: need(w.classes, "classes", "describe")?,
-                packages: need(w.packages, "packages", "describe")?,
-                jars: w.jars.unwrap_or_default(),
-            },
-            RequestMsg::Properties => Request::Properties {
-                names: need(w.names, "names", "properties")?,
-            },
-            RequestMsg::Constants => Request::Constants {
-                classes: need(w.classes, "classes", "constants")?,
-            },
-            RequestMsg::Run => Request::Run {
-                first_id: need(w.first_id, "first_id", "run")?,
-                isolate: need(w.isolate, "isolate", "run")?,
-                contracts: need(w.contracts, "contracts", "run")?,
-                max_value_bytes: w.max_value_bytes,
-                sequences: need(w.sequences, "sequences", "run")?,
-            },
-            RequestMsg::Bye => Request::Bye,
-        })
-    }
-}
-
-#[derive(Deserialize)]
-#[serde(rename_all = "snake_case")]
-enum ResponseMsg {
-    Ready,
-    Failed,
-    Model,
-    Properties,
-    Constants,
-    Result,
-    RunDone,
-}
-
-#[derive(Deserialize)]
-pub struct ResponseWire {
-    msg: ResponseMsg,
-    version: Option<u32>,
-    millis: Option<u64>,
-    #[serde(default)]
-    warnings: Vec<String>,
-    error: Option<String>,
-    model: Option<ApiModel>,
-    unknown: Option<Vec<String>>,
-    values: Option<BTreeMap<String, String>>,
-    classes: Option<BTreeMap<String, Vec<String>>>,
-    id: Option<u64>,
-    result: Option<SeqResult>,
-}
-
-impl TryFrom<ResponseWire> for Response {
-    type Error = String;
-
-    fn try_from(w: ResponseWire) -> Result<Response, String> {
-        Ok(match w.msg {
-            ResponseMsg::Ready => Response::Ready {
-                version: need(w.version, "version", "ready")?,
-                millis: need(w.millis, "millis", "ready")?,
-                warnings: w.warnings,
-            },
-            ResponseMsg::Failed => Response::Failed {
-                error: need(w.error, "error", "failed")?,
-            },
-            ResponseMsg::Model => Response::Model {
-                model: need(w.model, "model", "model")?,
-                unknown: need(w.unknown, "unknown", "model")?,
-            },
-            ResponseMsg::Properties => Response::Properties {
-                values: need(w.values, "values", "properties")?,
-            },
-            ResponseMsg::Constants => Response::Constants {
-                classes: need(w.classes, "classes", "constants")?,
-            },
-            ResponseMsg::Result => Response::Result {
-                id: need(w.id, "id", "result")?,
-                result: need(w.result, "result", "result")?,
-            },
-            ResponseMsg::RunDone => Response::RunDone,
-        })
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use crate::sequence::{Observed, SeqResult, Statement};
-    use crate::worker::protocol::{Request, Response, SeqRequest};
 
     fn round_trip<T: serde::Serialize + serde::de::DeserializeOwned>(v: &T) -> T {
         serde_json::from_str(&serde_json::to_string(v).unwrap()).unwrap()
@@ -413,25 +289,6 @@ mod tests {
         for r in &results {
             assert_eq!(&round_trip(r), r);
         }
-        let run = Request::Run {
-            first_id: 4,
-            isolate: true,
-            contracts: false,
-            max_value_bytes: Some(65536),
-            sequences: vec![SeqRequest {
-                statements,
-                observers: vec![],
-            }],
-        };
-        let back = round_trip(&run);
-        assert_eq!(format!("{back:?}"), format!("{run:?}"));
-        let result = Response::Result {
-            id: 9,
-            result: results[0].clone(),
-        };
-        assert_eq!(format!("{:?}", round_trip(&result)), format!("{result:?}"));
-        assert!(matches!(round_trip(&Response::RunDone), Response::RunDone));
-        assert!(matches!(round_trip(&Request::Bye), Request::Bye));
     }
 
     #[test]

@@ -5,6 +5,8 @@
 //! stored in suites are Java-rendered text, escaped so that every character a human cannot
 //! see is written as `\uXXXX` (see [`escape`]).
 
+pub mod wire;
+
 use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
 
@@ -13,7 +15,7 @@ use std::fmt::Write as _;
 #[serde(
     tag = "op",
     rename_all = "snake_case",
-    try_from = "crate::worker::wire::StatementWire"
+    try_from = "wire::StatementWire"
 )]
 pub enum Statement {
     /// A primitive or String literal; `value` is the escaped Java rendering (`3`, `-0.5`, `a\n`).
@@ -227,7 +229,7 @@ impl ObserverCall {
 #[serde(
     tag = "kind",
     rename_all = "snake_case",
-    try_from = "crate::worker::wire::ObservedWire"
+    try_from = "wire::ObservedWire"
 )]
 pub enum Observed {
     /// A `void` method returned.
@@ -247,7 +249,7 @@ pub enum Observed {
         prefix: Box<str>,
         length: u64,
         /// Written as 16 hex digits, as the Java agent sends it.
-        #[serde(serialize_with = "crate::worker::wire::serialize_digest")]
+        #[serde(serialize_with = "wire::serialize_digest")]
         digest: u64,
     },
     /// The call threw (after unwrapping `InvocationTargetException`).
@@ -367,7 +369,7 @@ pub struct Violation {
 #[serde(
     tag = "outcome",
     rename_all = "snake_case",
-    try_from = "crate::worker::wire::SeqResultWire"
+    try_from = "wire::SeqResultWire"
 )]
 pub enum SeqResult {
     /// It ran to the end, or to the first statement that threw.

@@ -2,7 +2,7 @@
 //! compiled by `build.rs` with `javac --release 11` and embedded in the binary.
 //!
 //! [`install`] writes them to a directory that then goes on the embedded JVM's class path.
-//! The worker calls the agent's static methods through JNI on class [`AGENT_CLASS`], each
+//! The worker calls the agent's static methods through JNI on class `difftest/Agent`, each
 //! `(Ljava/lang/String;)Ljava/lang/String;` except `ping()`:
 //!
 //! - `ping()` → `"pong"`;
@@ -23,9 +23,6 @@ use std::io;
 use std::path::Path;
 
 include!(concat!(env!("OUT_DIR"), "/agent_classes.rs"));
-
-/// The agent's JNI class name.
-pub const AGENT_CLASS: &str = "difftest/Agent";
 
 /// Writes every agent class file under `dir`, creating subdirectories. Files already holding
 /// the right bytes are left alone; others are replaced atomically, so workers sharing `dir`

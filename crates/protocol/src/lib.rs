@@ -1,0 +1,6 @@
+//! What difftest's supervisor and its worker processes share, below both: the API [`model`]
+//! a worker describes, the method-call [`sequence`]s it runs and what running one gave, and
+//! the flat wire forms they are read back from ([`sequence::wire`]).
+
+pub mod model;
+pub mod sequence;
