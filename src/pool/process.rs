@@ -8,7 +8,7 @@
 //! spawning from a pool thread that later exits would kill a worker still in use.
 
 use crate::targets::JvmSpec;
-use crate::worker::protocol::{PROTOCOL_VERSION, Request, Response, send};
+use crate::worker::protocol::{PROTOCOL_VERSION, Request, Response, decode, send};
 use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, BufWriter, Read, Write};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
@@ -210,7 +210,7 @@ impl WorkerProcess {
             let left = timeout.saturating_sub(began.elapsed());
             match self.lines.recv_timeout(left.min(WATCH_EVERY)) {
                 Ok(Some(line)) => {
-                    return serde_json::from_str(&line).map_err(|e| {
+                    return decode(&line).map_err(|e| {
                         Failure::Garbled(format!("bad worker message ({e}): {line}"))
                     });
                 }

@@ -179,20 +179,24 @@ pub fn path_for(suite: &Path) -> PathBuf {
 impl AcceptedList {
     /// Reads the list; a missing file is an empty list.
     pub fn load(path: &Path) -> Result<AcceptedList, AcceptedError> {
-        let text = match std::fs::read_to_string(path) {
-            Ok(text) => text,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                return Ok(AcceptedList::default());
-            }
+        match std::fs::read_to_string(path) {
+            Ok(text) => Self::from_text(&text, path),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(AcceptedList::default()),
             Err(source) => {
                 let path = path.to_path_buf();
-                return Err(AcceptedError::Read { path, source });
+                Err(AcceptedError::Read { path, source })
             }
-        };
+        }
+    }
+
+    /// Reads the text of a list (named `path` in errors) as [`AcceptedList::load`] reads a
+    /// file: the format, entries, duplicates and the checksum are checked; blank text is an
+    /// empty list.
+    pub fn from_text(text: &str, path: &Path) -> Result<AcceptedList, AcceptedError> {
         if text.trim().is_empty() {
             return Ok(AcceptedList::default());
         }
-        let list = Self::parse(&text, path)?;
+        let list = Self::parse(text, path)?;
         let unverified = |message: String| AcceptedError::Unverified {
             path: path.to_path_buf(),
             message,
@@ -203,7 +207,7 @@ impl AcceptedList {
                 list.format
             )));
         }
-        let (body, sum) = split_sum(&text).ok_or_else(|| {
+        let (body, sum) = split_sum(text).ok_or_else(|| {
             unverified(format!(
                 "line {}: no `{SUM_LINE}…` line at the end",
                 text.lines().count()
@@ -222,14 +226,22 @@ impl AcceptedList {
     /// it): the format, entries and duplicates are still checked.
     pub fn load_unverified(path: &Path) -> Result<AcceptedList, AcceptedError> {
         match std::fs::read_to_string(path) {
-            Ok(text) if text.trim().is_empty() => Ok(AcceptedList::default()),
-            Ok(text) => Self::parse(&text, path),
+            Ok(text) => Self::from_text_unverified(&text, path),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(AcceptedList::default()),
             Err(source) => Err(AcceptedError::Read {
                 path: path.to_path_buf(),
                 source,
             }),
         }
+    }
+
+    /// Reads the text of a list without its checksum, as [`AcceptedList::load_unverified`]
+    /// reads a file.
+    pub fn from_text_unverified(text: &str, path: &Path) -> Result<AcceptedList, AcceptedError> {
+        if text.trim().is_empty() {
+            return Ok(AcceptedList::default());
+        }
+        Self::parse(text, path)
     }
 
     /// Parses the text and checks the format range and the entries.
