@@ -7,8 +7,9 @@
 //! `PR_SET_PDEATHSIG`, which fires when the thread that forked it ends, not the process, so
 //! spawning from a pool thread that later exits would kill a worker still in use.
 
+use crate::exit::clip;
 use crate::targets::JvmSpec;
-use crate::worker::protocol::{PROTOCOL_VERSION, Request, Response, send};
+use crate::worker::protocol::{PROTOCOL_VERSION, Request, Response, decode, send};
 use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, BufWriter, Read, Write};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
@@ -87,7 +88,7 @@ impl Failure {
 pub struct WorkerProcess {
     child: Child,
     stdin: BufWriter<ChildStdin>,
-    lines: Receiver<Option<String>>,
+    lines: Receiver<Frame>,
     stderr: Arc<Mutex<VecDeque<u8>>>,
     _cwd: tempfile::TempDir,
     pub startup_ms: u64,
@@ -131,7 +132,7 @@ impl WorkerProcess {
         }
         let mut child = spawn_from_keeper(command)
             .map_err(|e| plain(format!("cannot run {}: {e}", exe.display())))?;
-        let lines = read_lines(child.stdout.take().expect("piped stdout"));
+        let lines = read_lines(child.stdout.take().expect("piped stdout"), MAX_MESSAGE);
         let stderr = keep_tail(child.stderr.take().expect("piped stderr"));
         let stdin = BufWriter::with_capacity(1 << 20, child.stdin.take().expect("piped stdin"));
         let mut worker = WorkerProcess {
@@ -209,12 +210,20 @@ impl WorkerProcess {
         loop {
             let left = timeout.saturating_sub(began.elapsed());
             match self.lines.recv_timeout(left.min(WATCH_EVERY)) {
-                Ok(Some(line)) => {
-                    return serde_json::from_str(&line).map_err(|e| {
+                Ok(Frame::Line(line)) => {
+                    return decode(&line).map_err(|e| {
+                        let line = clip(line.trim_end());
                         Failure::Garbled(format!("bad worker message ({e}): {line}"))
                     });
                 }
-                Ok(None) | Err(RecvTimeoutError::Disconnected) => return Err(self.died()),
+                Ok(Frame::TooLong) => {
+                    self.kill();
+                    let mib = MAX_MESSAGE >> 20;
+                    return Err(Failure::Garbled(format!(
+                        "a worker message longer than {mib} MiB"
+                    )));
+                }
+                Ok(Frame::End) | Err(RecvTimeoutError::Disconnected) => return Err(self.died()),
                 Err(RecvTimeoutError::Timeout) if left <= WATCH_EVERY => {
                     self.kill();
                     return Err(Failure::Timeout);
@@ -335,22 +344,38 @@ fn warn_once(warnings: &[String]) {
     }
 }
 
-fn read_lines(stdout: impl Read + Send + 'static) -> Receiver<Option<String>> {
+/// The longest message read from a worker. Its answers are bounded by what it was asked
+/// (values by `--max-value-bytes`, except in suites recorded before that cap), but library
+/// code runs inside it: output without a newline must not grow the supervisor unbounded.
+pub const MAX_MESSAGE: u64 = 1 << 30;
+
+/// What the reader of a worker's output hands on.
+#[derive(Debug, PartialEq)]
+enum Frame {
+    /// One whole message, its newline included.
+    Line(String),
+    /// A message longer than the bound: the reader stopped.
+    TooLong,
+    /// The output ended, or was not text.
+    End,
+}
+
+/// Reads the worker's output line by line on a thread of its own, each line at most `max`
+/// bytes.
+fn read_lines(stdout: impl Read + Send + 'static, max: u64) -> Receiver<Frame> {
     let (tx, rx) = channel();
     std::thread::spawn(move || {
         let mut reader = BufReader::with_capacity(1 << 20, stdout);
         loop {
             let mut line = String::new();
-            match reader.read_line(&mut line) {
-                Ok(n) if n > 0 && line.ends_with('\n') => {
-                    if tx.send(Some(line)).is_err() {
-                        return;
-                    }
-                }
-                _ => {
-                    let _ = tx.send(None);
-                    return;
-                }
+            let frame = match (&mut reader).take(max).read_line(&mut line) {
+                Ok(_) if line.ends_with('\n') => Frame::Line(line),
+                Ok(n) if n as u64 == max => Frame::TooLong,
+                _ => Frame::End,
+            };
+            let more = matches!(frame, Frame::Line(_));
+            if tx.send(frame).is_err() || !more {
+                return;
             }
         }
     });
@@ -404,4 +429,25 @@ fn last_line(text: &str) -> &str {
         .rev()
         .find(|l| !l.trim().is_empty())
         .unwrap_or("no output")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Cursor;
+
+    #[test]
+    fn a_message_longer_than_the_bound_stops_the_reader() {
+        let lines = read_lines(Cursor::new(b"abc\nxxxxxxxxxxxxxxxxxxxx\n".to_vec()), 8);
+        assert_eq!(lines.recv().unwrap(), Frame::Line("abc\n".into()));
+        assert_eq!(lines.recv().unwrap(), Frame::TooLong);
+        assert!(lines.recv().is_err(), "the reader stopped");
+    }
+
+    #[test]
+    fn a_message_of_the_bound_with_its_newline_is_read() {
+        let lines = read_lines(Cursor::new(b"abcdefg\nxy".to_vec()), 8);
+        assert_eq!(lines.recv().unwrap(), Frame::Line("abcdefg\n".into()));
+        assert_eq!(lines.recv().unwrap(), Frame::End, "no newline: cut off");
+    }
 }

@@ -46,6 +46,11 @@ pub struct Shard {
     pub n: u32,
 }
 
+/// The most shards a suite is split into. A CI matrix has tens of jobs; the bound keeps
+/// what a merge derives from N (the shards missing, listed in its note) small, whatever a
+/// report part says.
+pub const MAX_SHARDS: u32 = 1024;
+
 /// Why a shard spec is wrong.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 #[error("invalid shard {spec:?}: {why} (expected K/N with 1 <= K <= N, e.g. 2/4)")]
@@ -67,6 +72,9 @@ impl std::str::FromStr for Shard {
         let n: u32 = n.trim().parse().map_err(|_| err("N is not a number"))?;
         if n == 0 || k == 0 || k > n {
             return Err(err("K must be between 1 and N"));
+        }
+        if n > MAX_SHARDS {
+            return Err(err("N must be at most 1024"));
         }
         Ok(Shard { k, n })
     }

@@ -11,6 +11,17 @@ fn shard_specs_parse_and_reject_nonsense() {
     for bad in ["0/4", "5/4", "1/0", "a/2", "2", "1/b", ""] {
         assert!(bad.parse::<Shard>().is_err(), "{bad}");
     }
+    assert_eq!(
+        format!("{MAX_SHARDS}/{MAX_SHARDS}").parse::<Shard>(),
+        Ok(Shard {
+            k: MAX_SHARDS,
+            n: MAX_SHARDS
+        })
+    );
+    let e = format!("1/{}", MAX_SHARDS + 1)
+        .parse::<Shard>()
+        .unwrap_err();
+    assert!(e.to_string().contains("at most 1024"), "{e}");
     let e = "5/4".parse::<Shard>().unwrap_err().to_string();
     assert!(e.contains("5/4") && e.contains("K/N"), "{e}");
 }

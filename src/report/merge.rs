@@ -185,11 +185,13 @@ fn combine(a: GroupReport, b: GroupReport) -> GroupReport {
     keep
 }
 
+/// Adds a part's counters to the merged ones; they come from files, so a sum saturates
+/// rather than wraps (or panics) on values no replay produces.
 fn add_stats(into: &mut Stats, s: &Stats) {
-    into.workers_started += s.workers_started;
-    into.worker_startup_ms += s.worker_startup_ms;
-    into.timeouts += s.timeouts;
-    into.crashes += s.crashes;
+    into.workers_started = into.workers_started.saturating_add(s.workers_started);
+    into.worker_startup_ms = into.worker_startup_ms.saturating_add(s.worker_startup_ms);
+    into.timeouts = into.timeouts.saturating_add(s.timeouts);
+    into.crashes = into.crashes.saturating_add(s.crashes);
     into.peak_rss_kib_supervisor = into.peak_rss_kib_supervisor.max(s.peak_rss_kib_supervisor);
     into.peak_rss_kib_worker_max = into.peak_rss_kib_worker_max.max(s.peak_rss_kib_worker_max);
     into.peak_rss_kib_total = into.peak_rss_kib_total.max(s.peak_rss_kib_total);

@@ -363,6 +363,12 @@ impl Report {
             source,
         };
         let text = std::fs::read_to_string(path).map_err(io)?;
+        Report::from_json(&text, path)
+    }
+
+    /// Reads the text of a JSON report (named `path` in errors) as [`Report::read`] reads a
+    /// file: schema version, checksum, fields and unique ids are checked.
+    pub fn from_json(text: &str, path: &Path) -> Result<Report, ReportError> {
         let parse = |message: String| ReportError::Parse {
             path: path.to_path_buf(),
             message,
@@ -372,7 +378,7 @@ impl Report {
             message,
         };
         let mut value: serde_json::Value =
-            serde_json::from_str(&text).map_err(|e| parse(e.to_string()))?;
+            serde_json::from_str(text).map_err(|e| parse(e.to_string()))?;
         let found = value.get("schema_version").and_then(|v| v.as_u64());
         let Some(found) = found.filter(|&v| v > 0) else {
             return Err(parse("no schema_version".into()));

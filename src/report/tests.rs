@@ -196,6 +196,32 @@ fn merged_shards_equal_the_whole_replay() {
 }
 
 #[test]
+fn merged_counters_saturate_instead_of_overflowing() {
+    let tests = suite();
+    let list = AcceptedList::default();
+    let mut parts: Vec<Report> = (1..=2)
+        .map(|k| report_of(&tests, Some(Shard { k, n: 2 }), &list, false))
+        .collect();
+    for part in &mut parts {
+        part.stats.crashes = u64::MAX;
+        part.stats.worker_startup_ms = u64::MAX - 1;
+    }
+    let merged = merge::merge(parts, false).unwrap();
+    assert_eq!(merged.stats.crashes, u64::MAX);
+    assert_eq!(merged.stats.worker_startup_ms, u64::MAX);
+}
+
+#[test]
+fn a_part_naming_a_shard_beyond_the_bound_is_refused_not_enumerated() {
+    let tests = suite();
+    let list = AcceptedList::default();
+    let mut part = report_of(&tests, Some(Shard { k: 1, n: 2 }), &list, false);
+    part.shards = vec!["1/4294967295".into()];
+    let e = merge::merge(vec![part], true).unwrap_err().to_string();
+    assert!(e.contains("at most 1024"), "{e}");
+}
+
+#[test]
 fn the_matrix_names_the_odd_one_out() {
     let tests = suite();
     let list = AcceptedList::default();

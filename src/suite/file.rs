@@ -64,6 +64,34 @@ impl SuiteFile {
         })
     }
 
+    /// A suite held in memory (piped in, fetched from a store, or a fuzzer's input), read
+    /// through the same checked path as a file: the bytes go into an anonymous in-memory
+    /// file (`memfd_create`), a regular file that nothing else can write, named `name` in
+    /// errors.
+    pub fn from_bytes(name: &Path, bytes: &[u8]) -> Result<SuiteFile, SuiteError> {
+        use std::io::Write;
+        use std::os::fd::FromRawFd;
+        let io = |source| SuiteError::Io {
+            path: name.to_path_buf(),
+            source,
+        };
+        // SAFETY: the name is a valid NUL-terminated string and the returned descriptor,
+        // when valid, is owned by the `File` made from it and by nothing else.
+        let fd = unsafe { libc::memfd_create(c"difftest-suite".as_ptr(), libc::MFD_CLOEXEC) };
+        if fd < 0 {
+            return Err(io(io::Error::last_os_error()));
+        }
+        // SAFETY: see above.
+        let mut file = unsafe { File::from_raw_fd(fd) };
+        file.write_all(bytes).map_err(io)?;
+        let meta = file.metadata().map_err(io)?;
+        Ok(SuiteFile {
+            path: name.to_path_buf(),
+            file: Arc::new(file),
+            identity: Identity::of(&meta),
+        })
+    }
+
     pub fn path(&self) -> &Path {
         &self.path
     }
@@ -160,6 +188,16 @@ mod tests {
         let err = file.bytes().err().expect("changed");
         assert!(matches!(err, SuiteError::Changed { .. }), "{err}");
         assert!(err.to_string().contains("s.yaml"), "{err}");
+    }
+
+    #[test]
+    fn a_suite_in_memory_reads_like_a_file() {
+        let file = SuiteFile::from_bytes(Path::new("piped.yaml"), b"in memory\n").unwrap();
+        assert_eq!(file.len(), 10);
+        assert_eq!(file.path(), Path::new("piped.yaml"));
+        let mut text = String::new();
+        file.bytes().unwrap().read_to_string(&mut text).unwrap();
+        assert_eq!(text, "in memory\n");
     }
 
     #[test]

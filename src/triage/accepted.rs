@@ -237,13 +237,20 @@ fn read_list(path: &Path) -> Result<Option<String>, AcceptedError> {
 impl AcceptedList {
     /// Reads the list; a missing file is an empty list.
     pub fn load(path: &Path) -> Result<AcceptedList, AcceptedError> {
-        let Some(text) = read_list(path)? else {
-            return Ok(AcceptedList::default());
-        };
+        match read_list(path)? {
+            Some(text) => Self::from_text(&text, path),
+            None => Ok(AcceptedList::default()),
+        }
+    }
+
+    /// Reads the text of a list (named `path` in errors) as [`AcceptedList::load`] reads a
+    /// file: the format, entries, duplicates and the checksum are checked; blank text is an
+    /// empty list.
+    pub fn from_text(text: &str, path: &Path) -> Result<AcceptedList, AcceptedError> {
         if text.trim().is_empty() {
             return Ok(AcceptedList::default());
         }
-        let list = Self::parse(&text, path)?;
+        let list = Self::parse(text, path)?;
         let unverified = |message: String| AcceptedError::Unverified {
             path: path.to_path_buf(),
             message,
@@ -254,7 +261,7 @@ impl AcceptedList {
                 list.format
             )));
         }
-        let (body, sum) = split_sum(&text).ok_or_else(|| {
+        let (body, sum) = split_sum(text).ok_or_else(|| {
             unverified(format!(
                 "line {}: no `{SUM_LINE}…` line at the end",
                 text.lines().count()
@@ -273,9 +280,18 @@ impl AcceptedList {
     /// it): the format, entries and duplicates are still checked.
     pub fn load_unverified(path: &Path) -> Result<AcceptedList, AcceptedError> {
         match read_list(path)? {
-            Some(text) if !text.trim().is_empty() => Self::parse(&text, path),
-            _ => Ok(AcceptedList::default()),
+            Some(text) => Self::from_text_unverified(&text, path),
+            None => Ok(AcceptedList::default()),
         }
+    }
+
+    /// Reads the text of a list without its checksum, as [`AcceptedList::load_unverified`]
+    /// reads a file.
+    pub fn from_text_unverified(text: &str, path: &Path) -> Result<AcceptedList, AcceptedError> {
+        if text.trim().is_empty() {
+            return Ok(AcceptedList::default());
+        }
+        Self::parse(text, path)
     }
 
     /// Parses the text and checks the format range and the entries.

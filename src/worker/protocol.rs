@@ -110,9 +110,14 @@ pub fn receive<T: for<'de> Deserialize<'de>>(input: &mut impl BufRead) -> io::Re
     if input.read_line(&mut line)? == 0 {
         return Ok(None);
     }
-    serde_json::from_str(&line)
+    decode(&line)
         .map(Some)
         .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))
+}
+
+/// Decodes one message from its line (the supervisor's and the worker's one decoder).
+pub fn decode<T: for<'de> Deserialize<'de>>(line: &str) -> serde_json::Result<T> {
+    serde_json::from_str(line)
 }
 
 #[cfg(test)]
