@@ -2,10 +2,11 @@
 //! record's flags, records on the older release, replays on the newer (and, with
 //! `--both-directions`, the other way round), and prints which documented changes of
 //! `examples/known-changes/changes.yaml` the reports show. Every variant gets the same
-//! budget (seconds of generation, or `--output-limit` tests), seed and reruns.
+//! budget (seconds of generation, or `--output-limit` tests), seed and reruns. Every score
+//! is given for each half of the list (tuning, validation) apart.
 
 use crate::cli::{BenchDetectionArgs, GlobalArgs};
-use crate::detection::{self, KnownChange, Observation, Scope, Verdict};
+use crate::detection::{self, Half, KnownChange, Observation, Scope, Verdict};
 use crate::exit::{Exit, bad_input};
 use crate::report::Report;
 use crate::scope::{DEFAULT_CLASSES, DEFAULT_PACKAGES, OmitList};
@@ -210,12 +211,18 @@ fn print_pair(
 ) {
     let mut table = Table::new();
     table.load_preset(UTF8_FULL_CONDENSED);
-    let mut header = vec!["item".to_string(), "kind".into(), "in scope".into()];
+    let mut header = vec![
+        "item".to_string(),
+        "half".into(),
+        "kind".into(),
+        "in scope".into(),
+    ];
     header.extend(variants.iter().map(|v| v.name.clone()));
     table.set_header(header);
     for (i, c) in items.iter().enumerate() {
         let mut row = vec![
             c.id.clone(),
+            c.half.name().to_string(),
             format!("{:?}", c.kind).to_lowercase(),
             if scope.reaches(c) { "yes" } else { "no" }.to_string(),
         ];
@@ -229,24 +236,36 @@ fn print_pair(
         "old → new"
     };
     for (v, col) in variants.iter().zip(columns) {
-        let found = |keep: &dyn Fn(&KnownChange) -> bool| {
-            let of = items.iter().filter(|c| keep(c)).count();
-            let hit = items
-                .iter()
-                .zip(col)
-                .filter(|(c, verdict)| keep(c) && **verdict == Verdict::Found)
-                .count();
-            format!(
-                "{hit}/{of} ({:.0} %)",
-                100.0 * hit as f64 / of.max(1) as f64
-            )
-        };
-        let in_scope = |c: &KnownChange| scope.reaches(c) && c.kind != detection::ChangeKind::Added;
-        println!(
-            "{pair} {} ({direction}): found {} of the reachable in the default scope, {} of all",
-            v.name,
-            found(&in_scope),
-            found(&|_| true),
-        );
+        for half in Half::BOTH {
+            println!(
+                "{pair} {} ({direction}) {}",
+                v.name,
+                score(half, items, scope, col)
+            );
+        }
     }
+}
+
+/// One half's score: found of the reachable items (added API, which only a reverse replay
+/// shows, left out as before), and of all its items.
+fn score(half: Half, items: &[&KnownChange], scope: &Scope, col: &[Verdict]) -> String {
+    let found = |keep: &dyn Fn(&KnownChange) -> bool| {
+        let of = items.iter().filter(|c| c.half == half && keep(c)).count();
+        let hit = items
+            .iter()
+            .zip(col)
+            .filter(|(c, verdict)| c.half == half && keep(c) && **verdict == Verdict::Found)
+            .count();
+        format!(
+            "{hit}/{of} ({:.0} %)",
+            100.0 * hit as f64 / of.max(1) as f64
+        )
+    };
+    let in_scope = |c: &KnownChange| scope.reaches(c) && c.kind != detection::ChangeKind::Added;
+    format!(
+        "{}: found {} of the reachable in the default scope, {} of all",
+        half.name(),
+        found(&in_scope),
+        found(&|_| true),
+    )
 }
