@@ -269,3 +269,62 @@ fn score(half: Half, items: &[&KnownChange], scope: &Scope, col: &[Verdict]) -> 
         found(&|_| true),
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::detection::ChangeKind;
+
+    fn item(id: &str, half: Half, class: &str, kind: ChangeKind) -> KnownChange {
+        KnownChange {
+            id: id.into(),
+            pair: "17-21".into(),
+            half,
+            kind,
+            title: String::new(),
+            source: String::new(),
+            classes: vec![class.into()],
+            callees: vec![format!("{class}.*")],
+            before: None,
+            after: None,
+        }
+    }
+
+    #[test]
+    fn each_half_is_scored_on_its_own_items() {
+        let items = [
+            item("a", Half::Tuning, "java.lang.Math", ChangeKind::Behaviour),
+            item("b", Half::Tuning, "java.io.File", ChangeKind::Behaviour),
+            item(
+                "c",
+                Half::Validation,
+                "java.lang.Math",
+                ChangeKind::Behaviour,
+            ),
+            item(
+                "d",
+                Half::Validation,
+                "java.lang.Math",
+                ChangeKind::Behaviour,
+            ),
+            item("e", Half::Validation, "java.lang.Math", ChangeKind::Added),
+        ];
+        let items: Vec<&KnownChange> = items.iter().collect();
+        let omit = OmitList::default();
+        let scope = Scope {
+            packages: &["java.lang"],
+            classes: &[],
+            omit: &omit,
+        };
+        use Verdict::{Found, Missed};
+        let col = [Found, Found, Missed, Found, Found];
+        assert_eq!(
+            score(Half::Tuning, &items, &scope, &col),
+            "tuning: found 1/1 (100 %) of the reachable in the default scope, 2/2 (100 %) of all"
+        );
+        assert_eq!(
+            score(Half::Validation, &items, &scope, &col),
+            "validation: found 1/2 (50 %) of the reachable in the default scope, 2/3 (67 %) of all"
+        );
+    }
+}
