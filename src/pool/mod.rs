@@ -12,6 +12,7 @@
 //! killer) is not the sequence's doing: a sequence is run again (twice at most) before such a
 //! death is blamed on it, and a worker killed while starting or describing is replaced.
 
+mod coverage;
 pub mod executor;
 #[cfg(test)]
 pub(crate) mod fake;

@@ -21,6 +21,7 @@ pub mod data;
 mod error;
 pub mod espresso;
 pub mod fingerprint;
+pub mod jacoco;
 pub mod maven;
 pub mod options;
 pub mod overlay;
@@ -221,6 +222,11 @@ impl TargetStore {
 
     pub fn cache_dir(&self) -> &Path {
         self.cache.root()
+    }
+
+    /// Whether provisioning tells what it does on stderr (see [`TargetStore::set_progress`]).
+    pub fn echo(&self) -> bool {
+        self.echo
     }
 
     /// The names of all `*.yaml` files in the folders searched, sorted, each once.

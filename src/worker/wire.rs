@@ -212,6 +212,7 @@ enum RequestMsg {
     Describe,
     Properties,
     Constants,
+    Coverage,
     Run,
     Bye,
 }
@@ -259,6 +260,7 @@ impl TryFrom<RequestWire> for Request {
                 max_value_bytes: w.max_value_bytes,
                 sequences: need(w.sequences, "sequences", "run")?,
             },
+            RequestMsg::Coverage => Request::Coverage,
             RequestMsg::Bye => Request::Bye,
         })
     }
@@ -272,6 +274,7 @@ enum ResponseMsg {
     Model,
     Properties,
     Constants,
+    Coverage,
     Result,
     RunDone,
 }
@@ -290,6 +293,7 @@ pub struct ResponseWire {
     classes: Option<BTreeMap<String, Vec<String>>>,
     id: Option<u64>,
     result: Option<SeqResult>,
+    hex: Option<String>,
 }
 
 impl TryFrom<ResponseWire> for Response {
@@ -318,6 +322,9 @@ impl TryFrom<ResponseWire> for Response {
             ResponseMsg::Result => Response::Result {
                 id: need(w.id, "id", "result")?,
                 result: need(w.result, "result", "result")?,
+            },
+            ResponseMsg::Coverage => Response::Coverage {
+                hex: need(w.hex, "hex", "coverage")?,
             },
             ResponseMsg::RunDone => Response::RunDone,
         })

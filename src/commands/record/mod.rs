@@ -142,6 +142,16 @@ fn summary(output: &Path, done: &Recording, shown: &progress::Shown) {
         plural(rec.tests.len(), "regression test"),
         rec.errors.len(),
     );
+    if let Some(rows) = &done.coverage {
+        let folder = crate::pipeline::coverage::folder_for(output);
+        println!(
+            "branch coverage of the scope reached by generation (JaCoCo; data in {}):",
+            folder.display()
+        );
+        for line in crate::pipeline::coverage::coverage_lines(rows) {
+            println!("{line}");
+        }
+    }
     println!(
         "peak RSS: difftest {} MiB (CPU {:.1} s), workers {} MiB while generating, {} MiB while \
          rerunning",
