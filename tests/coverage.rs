@@ -14,7 +14,7 @@ fn coverage_rows(out: &str) -> Vec<(String, u64, u64)> {
         .skip_while(|l| !l.starts_with("branch coverage"));
     lines
         .skip(1)
-        .take_while(|l| l.starts_with("  "))
+        .take_while(|l| l.starts_with("  ") && !l.starts_with("  ("))
         .map(|l| {
             let f: Vec<&str> = l.split_whitespace().collect();
             (

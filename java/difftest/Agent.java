@@ -36,7 +36,8 @@ public final class Agent {
 
     /**
      * The execution data of a JaCoCo agent started with this JVM ({@code -javaagent:…jacocoagent.jar}),
-     * as lower-case hex, or {@code !reason} when there is none. Found reflectively, so nothing
+     * as lower-case hex, or {@code !reason} when there is none; the agent's counts start again
+     * from zero (the supervisor keeps what it took). Found reflectively, so nothing
      * here depends on JaCoCo.
      */
     public static String coverage(String ignored) {
@@ -45,7 +46,7 @@ public final class Agent {
             Class<?> rt = Class.forName("org.jacoco.agent.rt.RT", true, loader);
             Class<?> api = Class.forName("org.jacoco.agent.rt.IAgent", true, loader);
             Object agent = rt.getMethod("getAgent").invoke(null);
-            byte[] data = (byte[]) api.getMethod("getExecutionData", boolean.class).invoke(agent, false);
+            byte[] data = (byte[]) api.getMethod("getExecutionData", boolean.class).invoke(agent, true);
             char[] digits = "0123456789abcdef".toCharArray();
             StringBuilder out = new StringBuilder(data.length * 2);
             for (byte b : data) {

@@ -102,11 +102,12 @@ pub fn record(
     let provisioned = store.provision(&spec)?;
     // The first Ctrl-C (or SIGTERM) kills the calls running in generation at once…
     config.abort = Some(&interrupt::FIRST);
+    let jacoco = coverage_jars(store, &plan, &provisioned)?;
     let generating = PoolConfig {
         timeout_fraction: GENERATION_TIMEOUT_FRACTION,
+        coverage: jacoco.is_some(),
         ..config.clone()
     };
-    let jacoco = coverage_jars(store, &plan, &provisioned)?;
     let pool = Pool::start(
         &plan.reference,
         generation_jvm(&plan, &provisioned, jacoco.as_ref()),

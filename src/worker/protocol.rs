@@ -56,7 +56,7 @@ pub enum Request {
         max_value_bytes: Option<u64>,
         sequences: Vec<SeqRequest>,
     },
-    /// The execution data of the JaCoCo agent the JVM was started with.
+    /// The execution data of the JaCoCo agent the JVM was started with, since the last ask.
     Coverage,
     /// Leave.
     Bye,

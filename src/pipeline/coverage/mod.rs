@@ -1,6 +1,6 @@
 //! `record --coverage`: branch coverage of the scope reached by the record's generation.
 //! The generation workers start with JaCoCo's agent keeping its data in memory
-//! (`output=none`); after generation each live worker hands its data over the wire
+//! (`output=none`); the workers hand their data over the wire as they go
 //! ([`crate::pool::Pool::coverage`]); the data goes into `<suite>.coverage/` beside the suite,
 //! and JaCoCo's command line reports it against the scope's class files (a JDK's, copied out
 //! of its runtime image by the agent's `difftest.ScopeClasses`; a library's jars as they are). The suite
@@ -17,6 +17,10 @@ use crate::targets::jacoco::{self, JacocoJars};
 use std::collections::BTreeSet;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
+
+/// The package (with its subpackages) the agent never instruments: JaCoCo's own runtime
+/// and instrumentation run on it, and instrumenting it makes the agent's calls fail.
+pub const UNMEASURED: &str = "java.lang";
 
 /// The `-javaagent:` option for the generation workers: in memory only, instrumenting the
 /// JDK's own classes of the scope (`classes`, `packages`) or, for a library, every class
@@ -39,7 +43,7 @@ pub fn agent_option(
         }
     };
     format!(
-        "-javaagent:{}=output=none,dumponexit=false,excludes=difftest.*,{what}",
+        "-javaagent:{}=output=none,dumponexit=false,excludes=difftest.*:{UNMEASURED}.*,{what}",
         jars.agent.display()
     )
 }
@@ -58,7 +62,7 @@ pub fn analyse(
     jvm: &JvmSpec,
     library: &[PathBuf],
     model: &ApiModel,
-    data: &[Vec<u8>],
+    data: &[u8],
     folder: &Path,
 ) -> Result<Vec<PackageCoverage>, Error> {
     let fail = |what: &str, e: String| Error::Coverage(format!("{what}: {e}"));
@@ -66,13 +70,11 @@ pub fn analyse(
     let folder = &std::fs::create_dir_all(folder)
         .and_then(|_| folder.canonicalize())
         .map_err(|e| fail(&folder.display().to_string(), e.to_string()))?;
+    let exec = folder.join("generation.exec");
+    crate::atomic::write(&exec, data)
+        .map_err(|e| fail(&exec.display().to_string(), e.to_string()))?;
     let mut args: Vec<OsString> = vec!["-jar".into(), jars.cli.clone().into(), "report".into()];
-    for (i, bytes) in data.iter().enumerate() {
-        let file = folder.join(format!("worker-{i}.exec"));
-        crate::atomic::write(&file, bytes)
-            .map_err(|e| fail(&file.display().to_string(), e.to_string()))?;
-        args.push(file.into());
-    }
+    args.push(exec.into());
     let packages = scope_packages(model);
     let classes = match library.is_empty() {
         true => vec![jdk_classes(jvm, &packages, folder)?],
@@ -91,13 +93,21 @@ pub fn analyse(
     table::per_package(&text, &packages).map_err(|e| fail(&csv.display().to_string(), e))
 }
 
-/// The packages of the classes in scope.
+/// The packages of the classes in scope, but [`UNMEASURED`] and its subpackages.
 fn scope_packages(model: &ApiModel) -> BTreeSet<String> {
     model
         .classes
         .keys()
         .map(|c| c.rsplit_once('.').map_or("", |(p, _)| p).to_string())
+        .filter(|p| !is_unmeasured(p))
         .collect()
+}
+
+/// Whether `package` is [`UNMEASURED`] or one of its subpackages.
+pub fn is_unmeasured(package: &str) -> bool {
+    package
+        .strip_prefix(UNMEASURED)
+        .is_some_and(|rest| rest.is_empty() || rest.starts_with('.'))
 }
 
 /// Copies the class files of `packages` out of the reference's runtime image, with the
