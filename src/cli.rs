@@ -388,6 +388,11 @@ pub struct RecordArgs {
     /// suite observed is kept and rerun (see docs/commands.md)
     #[arg(long)]
     pub keep_all: bool,
+    /// Measure the branch coverage of the scope that generation reaches (JaCoCo's agent in
+    /// the generation workers) and print it per package; the suite is the same without it
+    /// (see docs/record.md)
+    #[arg(long)]
+    pub coverage: bool,
     /// Leave out API deprecated for removal (kept by default: its removal is a difference)
     #[arg(long)]
     pub skip_deprecated_for_removal: bool,

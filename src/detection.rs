@@ -11,10 +11,16 @@
 //! implementation's suite on the older one (`missing` there); removed API through the
 //! forward replay. A message-only difference is reported as *shown*, not found: the gate
 //! does not count it.
+//!
+//! Every item belongs to a half, tuning or validation (`half`), by a fixed rule that
+//! `load` enforces.
+
+mod half;
 
 use crate::compare::Kind;
 use crate::report::{Report, TestStatus};
 use crate::scope::{OmitList, glob};
+pub use half::{Half, SplitBase};
 use regex::Regex;
 use serde::Deserialize;
 use std::collections::HashSet;
@@ -38,6 +44,7 @@ pub enum ChangeKind {
 struct RawChange {
     id: String,
     pair: String,
+    half: Half,
     kind: ChangeKind,
     title: String,
     source: String,
@@ -68,6 +75,8 @@ pub struct KnownChange {
     pub id: String,
     /// `17-21`: the older and the newer feature release.
     pub pair: String,
+    /// Tuning or validation, as the split rule gives it.
+    pub half: Half,
     pub kind: ChangeKind,
     pub title: String,
     pub source: String,
@@ -94,12 +103,15 @@ pub enum DetectionError {
     },
 }
 
-/// Reads and checks a list of known changes.
+/// Reads and checks a list of known changes, and `split-base.txt` beside it (the ids whose
+/// half the hash decides).
 pub fn load(path: &Path) -> Result<Vec<KnownChange>, DetectionError> {
     let read_error = |message: String| DetectionError::Read {
         path: path.to_path_buf(),
         message,
     };
+    let base = SplitBase::beside(path)
+        .map_err(|(path, message)| DetectionError::Read { path, message })?;
     let text = std::fs::read_to_string(path).map_err(|e| read_error(e.to_string()))?;
     let raw: Vec<RawChange> = serde_yaml::from_str(&text).map_err(|e| read_error(e.to_string()))?;
     let mut ids = HashSet::new();
@@ -114,6 +126,14 @@ pub fn load(path: &Path) -> Result<Vec<KnownChange>, DetectionError> {
                 return Err(item_error("the id is used twice".into()));
             }
             check_pair(&r.pair).map_err(&item_error)?;
+            let rule = base.half(&r.id);
+            if r.half != rule {
+                return Err(item_error(format!(
+                    "half is {}, the split rule gives {} (set-halves.py writes it)",
+                    r.half.name(),
+                    rule.name()
+                )));
+            }
             if r.callees.is_empty() || r.classes.is_empty() {
                 return Err(item_error("needs at least one class and one callee".into()));
             }
@@ -128,6 +148,7 @@ pub fn load(path: &Path) -> Result<Vec<KnownChange>, DetectionError> {
                 after: pattern(&r.after)?,
                 id: r.id,
                 pair: r.pair,
+                half: r.half,
                 kind: r.kind,
                 title: r.title,
                 source: r.source,
@@ -292,12 +313,14 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("changes.yaml");
         std::fs::write(&path, text).unwrap();
+        std::fs::write(dir.path().join(half::SPLIT_BASE), "nnbsp\nclamp\n").unwrap();
         (dir, path)
     }
 
     const ONE: &str = r#"
 - id: nnbsp
   pair: 17-21
+  half: tuning
   kind: behaviour
   title: narrow no-break space before AM/PM
   source: JDK-8284840
@@ -307,6 +330,7 @@ mod tests {
   tgt: "\\\\u202FAM"
 - id: clamp
   pair: 17-21
+  half: validation
   kind: added
   title: Math.clamp
   source: JDK-8301226
@@ -434,14 +458,35 @@ mod tests {
         let (_d, path) = write(&twice);
         let err = load(&path).unwrap_err().to_string();
         assert!(err.contains("item nnbsp: the id is used twice"), "{err}");
-        let (_d, path) =
-            write(&ONE.replace("pair: 17-21\n  kind: added", "pair: 21-17\n  kind: added"));
+        let (_d, path) = write(&ONE.replace(
+            "pair: 17-21\n  half: validation",
+            "pair: 21-17\n  half: validation",
+        ));
         let err = load(&path).unwrap_err().to_string();
         assert!(err.contains("item clamp: pair must be OLD-NEW"), "{err}");
         let (_d, path) = write(&ONE.replace(r#""\\d AM""#, r#""(""#));
         assert!(load(&path).unwrap_err().to_string().contains("item nnbsp"));
         let (_d, path) = write("- id: x\n  colour: red\n");
         assert!(load(&path).is_err());
+    }
+
+    #[test]
+    fn refuses_a_half_the_split_rule_does_not_give() {
+        let (_d, path) = write(&ONE.replace("half: tuning", "half: validation"));
+        let err = load(&path).unwrap_err().to_string();
+        assert!(
+            err.contains(
+                "changes.yaml: item nnbsp: half is validation, the split rule gives tuning"
+            ),
+            "{err}"
+        );
+        // An id added after the split is validation, whatever its hash.
+        let (dir, path) = write(ONE);
+        std::fs::write(dir.path().join(half::SPLIT_BASE), "clamp\n").unwrap();
+        assert!(load(&path).unwrap_err().to_string().contains("item nnbsp"));
+        std::fs::remove_file(dir.path().join(half::SPLIT_BASE)).unwrap();
+        let err = load(&path).unwrap_err().to_string();
+        assert!(err.contains("split-base.txt"), "{err}");
     }
 
     #[test]
@@ -470,5 +515,8 @@ mod tests {
             Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/known-changes/changes.yaml");
         let items = load(&path).unwrap();
         assert!(items.len() >= 40, "{} items", items.len());
+        for half in Half::BOTH {
+            assert!(items.iter().any(|c| c.half == half), "no {half:?} item");
+        }
     }
 }

@@ -200,3 +200,35 @@ fn verbose_shows_a_targets_own_timeout() {
         stderr(&out)
     );
 }
+
+#[test]
+fn bench_detection_refuses_a_list_whose_half_breaks_the_split_rule() {
+    let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/known-changes");
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(shipped.join("changes.yaml")).unwrap();
+    // The first item is a tuning one (README: SHA-256 of its id); say it is held out.
+    let first = text.find("  half: tuning").expect("a tuning item");
+    let moved = format!(
+        "{}  half: validation{}",
+        &text[..first],
+        &text[first + "  half: tuning".len()..]
+    );
+    std::fs::write(dir.path().join("changes.yaml"), moved).unwrap();
+    std::fs::copy(
+        shipped.join("split-base.txt"),
+        dir.path().join("split-base.txt"),
+    )
+    .unwrap();
+    let list = dir.path().join("changes.yaml");
+    let out = difftest(
+        &["bench", "detection", "--changes", list.to_str().unwrap()],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(
+        err.contains("changes.yaml: item cldr42-nnbsp-dateformat: half is validation, the split rule gives tuning"),
+        "{err}"
+    );
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+}

@@ -12,6 +12,7 @@
 //! - `constants(request)` → `{"NAME":["S…","I…","J…","F…","D…"]}`: the String, int, long,
 //!   float and double constants of each `\n`-separated class's constant pool, each a type
 //!   letter and the value as Java renders it (Strings escaped);
+//! - `coverage(_)` → a JaCoCo agent's execution data as hex, or `!reason` without one;
 //! - `run(encoded)` → a [`crate::sequence::SeqResult::Done`] for one encoded sequence. It
 //!   throws `IllegalArgumentException` only for input the encoder cannot have produced.
 //!

@@ -2,10 +2,11 @@
 //! record's flags, records on the older release, replays on the newer (and, with
 //! `--both-directions`, the other way round), and prints which documented changes of
 //! `examples/known-changes/changes.yaml` the reports show. Every variant gets the same
-//! budget (seconds of generation, or `--output-limit` tests), seed and reruns.
+//! budget (seconds of generation, or `--output-limit` tests), seed and reruns. Every score
+//! is given for each half of the list (tuning, validation) apart.
 
 use crate::cli::{BenchDetectionArgs, GlobalArgs};
-use crate::detection::{self, KnownChange, Observation, Scope, Verdict};
+use crate::detection::{self, Half, KnownChange, Observation, Scope, Verdict};
 use crate::exit::{Exit, bad_input};
 use crate::report::Report;
 use crate::scope::{DEFAULT_CLASSES, DEFAULT_PACKAGES, OmitList};
@@ -210,12 +211,18 @@ fn print_pair(
 ) {
     let mut table = Table::new();
     table.load_preset(UTF8_FULL_CONDENSED);
-    let mut header = vec!["item".to_string(), "kind".into(), "in scope".into()];
+    let mut header = vec![
+        "item".to_string(),
+        "half".into(),
+        "kind".into(),
+        "in scope".into(),
+    ];
     header.extend(variants.iter().map(|v| v.name.clone()));
     table.set_header(header);
     for (i, c) in items.iter().enumerate() {
         let mut row = vec![
             c.id.clone(),
+            c.half.name().to_string(),
             format!("{:?}", c.kind).to_lowercase(),
             if scope.reaches(c) { "yes" } else { "no" }.to_string(),
         ];
@@ -229,24 +236,95 @@ fn print_pair(
         "old → new"
     };
     for (v, col) in variants.iter().zip(columns) {
-        let found = |keep: &dyn Fn(&KnownChange) -> bool| {
-            let of = items.iter().filter(|c| keep(c)).count();
-            let hit = items
-                .iter()
-                .zip(col)
-                .filter(|(c, verdict)| keep(c) && **verdict == Verdict::Found)
-                .count();
-            format!(
-                "{hit}/{of} ({:.0} %)",
-                100.0 * hit as f64 / of.max(1) as f64
-            )
+        for half in Half::BOTH {
+            println!(
+                "{pair} {} ({direction}) {}",
+                v.name,
+                score(half, items, scope, col)
+            );
+        }
+    }
+}
+
+/// One half's score: found of the reachable items (added API, which only a reverse replay
+/// shows, left out as before), and of all its items.
+fn score(half: Half, items: &[&KnownChange], scope: &Scope, col: &[Verdict]) -> String {
+    let found = |keep: &dyn Fn(&KnownChange) -> bool| {
+        let of = items.iter().filter(|c| c.half == half && keep(c)).count();
+        let hit = items
+            .iter()
+            .zip(col)
+            .filter(|(c, verdict)| c.half == half && keep(c) && **verdict == Verdict::Found)
+            .count();
+        format!(
+            "{hit}/{of} ({:.0} %)",
+            100.0 * hit as f64 / of.max(1) as f64
+        )
+    };
+    let in_scope = |c: &KnownChange| scope.reaches(c) && c.kind != detection::ChangeKind::Added;
+    format!(
+        "{}: found {} of the reachable in the default scope, {} of all",
+        half.name(),
+        found(&in_scope),
+        found(&|_| true),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::detection::ChangeKind;
+
+    fn item(id: &str, half: Half, class: &str, kind: ChangeKind) -> KnownChange {
+        KnownChange {
+            id: id.into(),
+            pair: "17-21".into(),
+            half,
+            kind,
+            title: String::new(),
+            source: String::new(),
+            classes: vec![class.into()],
+            callees: vec![format!("{class}.*")],
+            before: None,
+            after: None,
+        }
+    }
+
+    #[test]
+    fn each_half_is_scored_on_its_own_items() {
+        let items = [
+            item("a", Half::Tuning, "java.lang.Math", ChangeKind::Behaviour),
+            item("b", Half::Tuning, "java.io.File", ChangeKind::Behaviour),
+            item(
+                "c",
+                Half::Validation,
+                "java.lang.Math",
+                ChangeKind::Behaviour,
+            ),
+            item(
+                "d",
+                Half::Validation,
+                "java.lang.Math",
+                ChangeKind::Behaviour,
+            ),
+            item("e", Half::Validation, "java.lang.Math", ChangeKind::Added),
+        ];
+        let items: Vec<&KnownChange> = items.iter().collect();
+        let omit = OmitList::default();
+        let scope = Scope {
+            packages: &["java.lang"],
+            classes: &[],
+            omit: &omit,
         };
-        let in_scope = |c: &KnownChange| scope.reaches(c) && c.kind != detection::ChangeKind::Added;
-        println!(
-            "{pair} {} ({direction}): found {} of the reachable in the default scope, {} of all",
-            v.name,
-            found(&in_scope),
-            found(&|_| true),
+        use Verdict::{Found, Missed};
+        let col = [Found, Found, Missed, Found, Found];
+        assert_eq!(
+            score(Half::Tuning, &items, &scope, &col),
+            "tuning: found 1/1 (100 %) of the reachable in the default scope, 2/2 (100 %) of all"
+        );
+        assert_eq!(
+            score(Half::Validation, &items, &scope, &col),
+            "validation: found 1/2 (50 %) of the reachable in the default scope, 2/3 (67 %) of all"
         );
     }
 }

@@ -9,6 +9,7 @@
 
 pub mod accept;
 pub mod compare;
+pub mod coverage;
 pub mod export;
 pub mod header;
 pub mod record;
@@ -44,6 +45,9 @@ pub enum Error {
     },
     #[error("cannot handle Ctrl-C: {0}")]
     Signals(std::io::Error),
+    /// `--coverage` could not measure (its jars, JaCoCo's report): exit code 3.
+    #[error("coverage: {0}")]
+    Coverage(String),
     /// The reference's class path lacks a class the code in scope needs: exit code 3.
     #[error(
         "{needer} needs {missing}, which is missing from the class path of {reference}: \
@@ -68,7 +72,9 @@ impl Error {
             Error::Suite(e) => e.into(),
             Error::Report(e) => e.into(),
             Error::Accepted(e) => e.into(),
-            e @ (Error::Lock { .. } | Error::MissingClasses { .. }) => anyhow::anyhow!(e),
+            e @ (Error::Lock { .. } | Error::MissingClasses { .. } | Error::Coverage(_)) => {
+                anyhow::anyhow!(e)
+            }
             Error::Signals(e) => anyhow::anyhow!("cannot handle Ctrl-C: {e}"),
         }
     }

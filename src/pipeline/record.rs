@@ -7,6 +7,7 @@
 //! reruns. The time limit is a hard deadline too.
 
 use super::Error;
+use super::coverage;
 use super::header::{self, Made};
 use crate::flakes::{RerunReport, remove_flakes};
 use crate::generate::mined::{self, Mined};
@@ -43,6 +44,8 @@ pub struct Plan {
     pub options: BTreeMap<String, String>,
     /// The `--observers` file, if any.
     pub observers_file: Option<PathBuf>,
+    /// Measure the branch coverage generation reaches (`--coverage`).
+    pub coverage: bool,
 }
 
 /// What a record tells as it goes; every method does nothing unless overridden.
@@ -78,6 +81,8 @@ pub struct Recording {
     pub generation_rss_kib: u64,
     /// The suite is partial: interrupted, or generation failed.
     pub partial: bool,
+    /// With `--coverage`: the branches generation reached, per package of the scope.
+    pub coverage: Option<Vec<coverage::PackageCoverage>>,
 }
 
 /// Generation gives each sequence a fifth of the per-call timeout (1 s of the default 5 s),
@@ -97,11 +102,17 @@ pub fn record(
     let provisioned = store.provision(&spec)?;
     // The first Ctrl-C (or SIGTERM) kills the calls running in generation at once…
     config.abort = Some(&interrupt::FIRST);
+    let jacoco = coverage_jars(store, &plan, &provisioned)?;
     let generating = PoolConfig {
         timeout_fraction: GENERATION_TIMEOUT_FRACTION,
+        coverage: jacoco.is_some(),
         ..config.clone()
     };
-    let pool = Pool::start(&plan.reference, provisioned.jvm.clone(), generating)?;
+    let pool = Pool::start(
+        &plan.reference,
+        generation_jvm(&plan, &provisioned, jacoco.as_ref()),
+        generating,
+    )?;
     // …the second those of a rerun.
     config.abort = Some(&interrupt::SECOND);
     let model = describe(&pool, &mut plan, &provisioned.library)?;
@@ -115,6 +126,7 @@ pub fn record(
     }
     let mut kinds = header::exception_kinds(&rec, &model, &pool);
     let generation_rss_kib: u64 = pool.peak_rss_kib().iter().sum();
+    let exec_data = jacoco.as_ref().map(|_| pool.coverage()).transpose()?;
     drop(pool);
     if let Some(n) = plan.generation.output_limit {
         rec.tests.truncate(n);
@@ -145,6 +157,21 @@ pub fn record(
     }
     let header = header::header(made, &rec, &kinds);
     header::write(&plan.output, &header, &kinds, &rec)?;
+    let coverage = match (&jacoco, &exec_data) {
+        (Some(jars), Some(data)) => {
+            let folder = coverage::folder_for(&plan.output);
+            let library = &provisioned.library;
+            Some(coverage::analyse(
+                jars,
+                &provisioned.jvm,
+                library,
+                &model,
+                data,
+                &folder,
+            )?)
+        }
+        _ => None,
+    };
     Ok(Recording {
         rec,
         reason: generated.reason,
@@ -153,7 +180,48 @@ pub fn record(
         reruns,
         generation_rss_kib,
         partial,
+        coverage,
     })
+}
+
+/// With `--coverage`, the JaCoCo jars (fetched and checked before any worker starts).
+fn coverage_jars(
+    store: &TargetStore,
+    plan: &Plan,
+    provisioned: &Provisioned,
+) -> Result<Option<crate::targets::jacoco::JacocoJars>, Error> {
+    if !plan.coverage {
+        return Ok(None);
+    }
+    if provisioned.jvm.espresso.is_some() {
+        return Err(Error::BadInput(format!(
+            "--coverage: target {} runs on Espresso, where JaCoCo's agent cannot run",
+            plan.reference
+        )));
+    }
+    let jars =
+        crate::targets::jacoco::jacoco_jars(store.cache_dir(), store.echo()).map_err(|e| {
+            Error::Coverage(format!(
+                "cannot get JaCoCo {}: {e}",
+                crate::targets::jacoco::JACOCO_VERSION
+            ))
+        })?;
+    Ok(Some(jars))
+}
+
+/// The reference's JVM for generation: with `--coverage`, JaCoCo's agent added.
+fn generation_jvm(
+    plan: &Plan,
+    provisioned: &Provisioned,
+    jars: Option<&crate::targets::jacoco::JacocoJars>,
+) -> JvmSpec {
+    let mut jvm = provisioned.jvm.clone();
+    if let Some(jars) = jars {
+        let library = !provisioned.library.is_empty();
+        let option = coverage::agent_option(jars, &plan.classes, &plan.packages, library);
+        jvm.options.push(option);
+    }
+    jvm
 }
 
 /// Why a record kept no regression test, on one line: a suite of none would pass any gate,

@@ -12,6 +12,7 @@
 //! killer) is not the sequence's doing: a sequence is run again (twice at most) before such a
 //! death is blamed on it, and a worker killed while starting or describing is replaced.
 
+mod coverage;
 pub mod executor;
 #[cfg(test)]
 pub(crate) mod fake;
@@ -73,6 +74,9 @@ pub struct PoolConfig {
     /// A value whose escaped text is longer is answered as `Observed::Large`; `None` keeps
     /// every value whole (a suite recorded before the limit existed).
     pub max_value_bytes: Option<u64>,
+    /// The workers run JaCoCo's agent: their data is taken over now and then as they
+    /// finish a chunk (see `pool/coverage`), so a worker killed later loses little.
+    pub coverage: bool,
 }
 
 impl PoolConfig {
@@ -90,6 +94,7 @@ impl PoolConfig {
             worker_memory: Some(DEFAULT_WORKER_MEMORY),
             abort: None,
             max_value_bytes: None,
+            coverage: false,
         }
     }
 }
@@ -136,6 +141,7 @@ pub struct Pool {
     crashes: AtomicU64,
     peak_rss: Mutex<Vec<u64>>,
     deadline: Mutex<Option<Instant>>,
+    harvest: coverage::Harvest,
 }
 
 impl Pool {
@@ -164,6 +170,7 @@ impl Pool {
             crashes: AtomicU64::new(0),
             peak_rss: Mutex::new(Vec::new()),
             deadline: Mutex::new(None),
+            harvest: coverage::Harvest::default(),
         };
         let first = pool.spawn()?;
         pool.checkin(first);
@@ -373,7 +380,9 @@ impl Pool {
                 }
             }
         }
-        self.checkin(worker);
+        if self.harvest_from(&mut worker) {
+            self.checkin(worker);
+        }
         Ok(results)
     }
 

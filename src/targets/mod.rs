@@ -22,6 +22,7 @@ pub mod dependency;
 mod error;
 pub mod espresso;
 pub mod fingerprint;
+pub mod jacoco;
 mod jar_index;
 mod launcher;
 pub mod maven;
@@ -224,6 +225,11 @@ impl TargetStore {
 
     pub fn cache_dir(&self) -> &Path {
         self.cache.root()
+    }
+
+    /// Whether provisioning tells what it does on stderr (see [`TargetStore::set_progress`]).
+    pub fn echo(&self) -> bool {
+        self.echo
     }
 
     /// The names of all `*.yaml` files in the folders searched, sorted, each once.

@@ -27,6 +27,7 @@ pub enum Entry {
     Describe,
     Constants,
     Properties,
+    Coverage,
     Run,
 }
 
@@ -128,6 +129,7 @@ impl Jvm {
             Entry::Describe => jni_str!("describe"),
             Entry::Constants => jni_str!("constants"),
             Entry::Properties => jni_str!("properties"),
+            Entry::Coverage => jni_str!("coverage"),
             Entry::Run => jni_str!("run"),
         };
         self.call_named(name, input)

@@ -17,6 +17,7 @@ enum RequestMsg {
     Describe,
     Properties,
     Constants,
+    Coverage,
     Run,
     Bye,
 }
@@ -64,6 +65,7 @@ impl TryFrom<RequestWire> for Request {
                 max_value_bytes: w.max_value_bytes,
                 sequences: need(w.sequences, "sequences", "run")?,
             },
+            RequestMsg::Coverage => Request::Coverage,
             RequestMsg::Bye => Request::Bye,
         })
     }
@@ -77,6 +79,7 @@ enum ResponseMsg {
     Model,
     Properties,
     Constants,
+    Coverage,
     Result,
     RunDone,
 }
@@ -95,6 +98,7 @@ pub struct ResponseWire {
     classes: Option<BTreeMap<String, Vec<String>>>,
     id: Option<u64>,
     result: Option<SeqResult>,
+    hex: Option<String>,
 }
 
 impl TryFrom<ResponseWire> for Response {
@@ -123,6 +127,9 @@ impl TryFrom<ResponseWire> for Response {
             ResponseMsg::Result => Response::Result {
                 id: need(w.id, "id", "result")?,
                 result: need(w.result, "result", "result")?,
+            },
+            ResponseMsg::Coverage => Response::Coverage {
+                hex: need(w.hex, "hex", "coverage")?,
             },
             ResponseMsg::RunDone => Response::RunDone,
         })

@@ -12,7 +12,7 @@ use std::io::{self, BufRead, Write};
 use std::path::PathBuf;
 
 /// Bumped whenever a message changes shape.
-pub const PROTOCOL_VERSION: u32 = 3;
+pub const PROTOCOL_VERSION: u32 = 4;
 
 /// One sequence to run, with the observers to call after it.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
@@ -56,6 +56,8 @@ pub enum Request {
         max_value_bytes: Option<u64>,
         sequences: Vec<SeqRequest>,
     },
+    /// The execution data of the JaCoCo agent the JVM was started with, since the last ask.
+    Coverage,
     /// Leave.
     Bye,
 }
@@ -89,6 +91,10 @@ pub enum Response {
     /// Per class, its constants as a type letter (`S I J F D`) and the rendered value.
     Constants {
         classes: BTreeMap<String, Vec<String>>,
+    },
+    /// JaCoCo execution data (the `.exec` format), as hex.
+    Coverage {
+        hex: String,
     },
     /// The result of sequence `id`; then `RunDone` after the last one.
     Result {

@@ -210,6 +210,7 @@ fn answer(jvm: &Jvm, req: Request, out: &mut Answers) -> std::io::Result<()> {
         } => describe(jvm, &classes, &packages, &jars),
         Request::Properties { names } => properties(jvm, &names),
         Request::Constants { classes } => constants(jvm, &classes),
+        Request::Coverage => coverage(jvm),
         Request::Run {
             first_id,
             isolate,
@@ -268,6 +269,18 @@ fn properties(jvm: &Jvm, names: &[String]) -> Response {
     let answer = jvm.call(Entry::Properties, &names.join("\n"));
     match answer.and_then(|text| serde_json::from_str(&text).map_err(|e| e.to_string())) {
         Ok(values) => Response::Properties { values },
+        Err(error) => Response::Failed { error },
+    }
+}
+
+fn coverage(jvm: &Jvm) -> Response {
+    match jvm.call(Entry::Coverage, "") {
+        Ok(text) => match text.strip_prefix('!') {
+            Some(error) => Response::Failed {
+                error: error.to_string(),
+            },
+            None => Response::Coverage { hex: text },
+        },
         Err(error) => Response::Failed { error },
     }
 }

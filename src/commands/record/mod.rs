@@ -142,6 +142,24 @@ fn summary(output: &Path, done: &Recording, shown: &progress::Shown) {
         plural(rec.tests.len(), "regression test"),
         rec.errors.len(),
     );
+    if let Some(rows) = &done.coverage {
+        let folder = crate::pipeline::coverage::folder_for(output);
+        println!(
+            "branch coverage of the scope reached by generation (JaCoCo; data in {}):",
+            folder.display()
+        );
+        for line in crate::pipeline::coverage::coverage_lines(rows) {
+            println!("{line}");
+        }
+        let left = crate::pipeline::coverage::UNMEASURED;
+        println!("  ({left} and its subpackages are never measured: JaCoCo's agent runs on them)");
+        if rows.iter().all(|r| r.covered == 0) {
+            println!(
+                "  warning: the agent recorded no branch at all: its instrumentation failed on \
+                 this scope (see docs/record.md#coverage)"
+            );
+        }
+    }
     println!(
         "peak RSS: difftest {} MiB (CPU {:.1} s), workers {} MiB while generating, {} MiB while \
          rerunning",

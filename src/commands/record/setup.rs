@@ -66,6 +66,7 @@ pub fn plan(args: &RecordArgs) -> anyhow::Result<Plan> {
         output,
         options: options(args),
         observers_file: args.observers.clone(),
+        coverage: args.coverage,
     })
 }
 
