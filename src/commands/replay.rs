@@ -112,7 +112,7 @@ pub fn print(reports: &[Report], wide: bool) {
     }
     for r in reports {
         for line in table::footnotes(r) {
-            println!("{line}");
+            println!("{}", table::wrapped(&line, width));
         }
         println!("{}", crate::color::gate(&table::summary_lines(r, width)));
     }

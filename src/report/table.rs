@@ -10,7 +10,7 @@ use comfy_table::{ContentArrangement, Table, presets::UTF8_FULL_CONDENSED};
 
 mod summary_line;
 use std::collections::BTreeMap;
-pub use summary_line::{partial, summary_line, summary_lines};
+pub use summary_line::{partial, summary_line, summary_lines, wrapped};
 
 /// Widest value shown in a cell (the Markdown and JSON reports have them whole).
 pub(crate) const CELL: usize = 48;

@@ -20,6 +20,18 @@ pub fn summary_lines(report: &Report, width: Width) -> String {
     }
 }
 
+/// A footnote or note wrapped between its words to at most `columns` columns when `width`
+/// fits (continuation lines indented by two spaces); one line with [`Width::Wide`].
+pub fn wrapped(text: &str, width: Width) -> String {
+    match width {
+        Width::Wide => text.to_string(),
+        Width::Fit(columns) => {
+            let words: Vec<String> = text.split_whitespace().map(str::to_string).collect();
+            pack(&words, columns)
+        }
+    }
+}
+
 /// Words joined by spaces into lines of at most `columns` characters where they fit.
 fn pack(parts: &[String], columns: usize) -> String {
     let mut out = String::new();
@@ -126,5 +138,24 @@ fn distinct(s: &Summary) -> String {
         format!(" ({})", plural(s.new_changes, "distinct cause"))
     } else {
         String::new()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Width, wrapped};
+
+    #[test]
+    fn a_long_footnote_wraps_between_words_to_the_width_unless_wide() {
+        let note = "* 3 groups did not differ when temurin17 and temurin21 ran side by side: \
+                    the recorded value depends on when or where it was recorded (clock, \
+                    randomness, JVM state); not counted by the gate";
+        let fitted = wrapped(note, Width::Fit(100));
+        assert!(fitted.lines().count() > 1, "{fitted}");
+        assert!(fitted.lines().all(|l| l.chars().count() <= 100), "{fitted}");
+        assert!(fitted.lines().skip(1).all(|l| l.starts_with("  ")), "{fitted}");
+        let words = |s: &str| s.split_whitespace().map(str::to_string).collect::<Vec<_>>();
+        assert_eq!(words(&fitted), words(note));
+        assert_eq!(wrapped(note, Width::Wide), note);
     }
 }
