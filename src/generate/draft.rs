@@ -54,10 +54,15 @@ impl Generator<'_> {
         }
         let positions: Vec<u32> = chosen.iter().map(|c| c.0).collect();
         let mut last = b.push_stmt(op.tmpl, &positions);
-        if self.rng.random_bool(self.cfg.repeat_probability)
-            && self.repeatable.get(&op_index) == Some(&true)
-        {
+        if self.rng.random_bool(self.cfg.repeat_probability) {
+            // Drawn whether or not the call may repeat, so the random stream (and with it
+            // every later draft of a seed) is the same as when every call could; a call that
+            // once returned a value too large to store whole is not repeated.
             let times = self.rng.random_range(1..=self.cfg.repeat_max.max(1));
+            let times = match self.repeatable.get(&op_index) {
+                Some(false) => 1,
+                _ => times,
+            };
             for _ in 1..times {
                 if b.len as usize >= self.cfg.max_size {
                     break;

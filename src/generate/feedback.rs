@@ -99,10 +99,8 @@ impl Generator<'_> {
     }
 
     /// Whether operation `op` may be repeated from now on, from what its call gave at the end
-    /// of a sequence that ran whole: yes once it returned normally with a value stored whole;
-    /// never once it returned a value too large to store (each repeat would hold another such
-    /// value, and a hundred of them outlast any timeout, so a scope of one such method kept
-    /// no test at all).
+    /// of a sequence that ran whole: never once it returned a value too large to store (each
+    /// repeat would hold another such value, and a hundred of them outlast any timeout).
     fn note_repeatable(&mut self, op: usize, last: &Observed) {
         if matches!(last, Observed::Large { .. }) {
             self.repeatable.insert(op, false);

@@ -266,8 +266,8 @@ pub struct Generator<'m> {
     banned: HashSet<u32>,
     /// Operation families that timed out once (a second timeout bans them).
     timed_out: HashSet<u32>,
-    /// Operations whose call a draft may repeat: only after one returned normally with a
-    /// value stored whole, never after one returned a capped value (`feedback::note_repeatable`).
+    /// Operations whose call a draft must not repeat (`false`): one returned a value too large
+    /// to store whole (`feedback::note_repeatable`); a draft may repeat any other call.
     repeatable: HashMap<usize, bool>,
     /// Callables whose calls the class path could not serve (`feedback::left_out`).
     left_out: BTreeMap<String, ClasspathFault>,
