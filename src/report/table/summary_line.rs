@@ -153,7 +153,10 @@ mod tests {
         let fitted = wrapped(note, Width::Fit(100));
         assert!(fitted.lines().count() > 1, "{fitted}");
         assert!(fitted.lines().all(|l| l.chars().count() <= 100), "{fitted}");
-        assert!(fitted.lines().skip(1).all(|l| l.starts_with("  ")), "{fitted}");
+        assert!(
+            fitted.lines().skip(1).all(|l| l.starts_with("  ")),
+            "{fitted}"
+        );
         let words = |s: &str| s.split_whitespace().map(str::to_string).collect::<Vec<_>>();
         assert_eq!(words(&fitted), words(note));
         assert_eq!(wrapped(note, Width::Wide), note);
