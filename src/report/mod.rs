@@ -46,26 +46,6 @@ struct Sealed<'a> {
     checksum: String,
 }
 
-/// A JSON error as one line of at most 300 characters: serde quotes the offending text, and
-/// a report handed back to us may put a newline or a megabyte into a field.
-fn one_line(e: &serde_json::Error) -> String {
-    let text: String = e
-        .to_string()
-        .chars()
-        .flat_map(|c| {
-            if c.is_control() {
-                c.escape_default().collect::<Vec<_>>()
-            } else {
-                vec![c]
-            }
-        })
-        .collect();
-    match text.char_indices().nth(300) {
-        None => text,
-        Some((at, _)) => format!("{}… ({} characters)", &text[..at], text.chars().count()),
-    }
-}
-
 /// The checksum of a report's JSON value (without its `checksum` field).
 fn checksum_of(value: &serde_json::Value) -> String {
     let compact = serde_json::to_string(value).unwrap_or_default();
@@ -397,8 +377,8 @@ impl Report {
             path: path.to_path_buf(),
             message,
         };
-        let mut value: serde_json::Value =
-            serde_json::from_str(text).map_err(|e| parse(one_line(&e)))?;
+        let mut value: serde_json::Value = serde_json::from_str(text)
+            .map_err(|e| parse(crate::exit::escaped_line(&e.to_string())))?;
         let found = value.get("schema_version").and_then(|v| v.as_u64());
         let Some(found) = found.filter(|&v| v > 0) else {
             return Err(parse("no schema_version".into()));
@@ -424,7 +404,8 @@ impl Report {
                     .into(),
             ));
         }
-        let report: Report = serde_json::from_value(value).map_err(|e| parse(one_line(&e)))?;
+        let report: Report = serde_json::from_value(value)
+            .map_err(|e| parse(crate::exit::escaped_line(&e.to_string())))?;
         report.check_ids().map_err(corrupt)?;
         Ok(report)
     }

@@ -523,23 +523,3 @@ fn a_group_not_reproduced_side_by_side_is_an_artefact_the_gate_does_not_count() 
     assert_eq!(r.summary.new_groups, 0);
     assert_eq!(r.gate, Gate::Pass);
 }
-
-#[test]
-fn a_json_error_quoting_a_newline_or_a_long_value_is_one_short_line() {
-    let err = serde_json::from_str::<u32>("\"excepti\\n\"").unwrap_err();
-    assert!(
-        err.to_string().contains('\n'),
-        "serde quotes the newline: {err}"
-    );
-    let line = super::one_line(&err);
-    assert!(
-        !line.contains('\n') && line.contains("excepti\\n"),
-        "{line}"
-    );
-    let long = format!("\"{}\"", "x".repeat(10_000));
-    let line = super::one_line(&serde_json::from_str::<u32>(&long).unwrap_err());
-    assert!(
-        line.chars().count() < 340 && line.contains("characters)"),
-        "{line}"
-    );
-}

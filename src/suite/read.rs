@@ -525,6 +525,9 @@ impl Uses {
         let Some((n, left)) = number.and_then(|n| Some(n).zip(self.left.get_mut(&n))) else {
             return false;
         };
+        if *left == 0 {
+            return false; // more references than the block's `used by` declared
+        }
         *left -= 1;
         if *left == 0 {
             self.left.remove(&n);

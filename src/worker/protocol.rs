@@ -122,8 +122,9 @@ pub fn receive<T: for<'de> Deserialize<'de>>(input: &mut impl BufRead) -> io::Re
 }
 
 /// Decodes one message from its line (the supervisor's and the worker's one decoder).
-pub fn decode<T: for<'de> Deserialize<'de>>(line: &str) -> serde_json::Result<T> {
-    serde_json::from_str(line)
+/// Its error is one line, whatever the message quoted.
+pub fn decode<T: for<'de> Deserialize<'de>>(line: &str) -> Result<T, String> {
+    serde_json::from_str(line).map_err(|e| crate::exit::escaped_line(&e.to_string()))
 }
 
 #[cfg(test)]
