@@ -215,6 +215,7 @@ fn several_targets_make_one_matrix_that_names_the_odd_one_out() {
             "-j",
             "2",
             "--no-minimize",
+            "--wide",
         ],
     );
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
