@@ -60,7 +60,7 @@ pub fn read_patterns(path: &Path) -> Result<Vec<String>, ObserversError> {
         return Err(ObserversError::Pattern {
             path: path.to_path_buf(),
             line: n + 1,
-            message: format!("not a `Class.method` pattern: {}", crate::exit::clip(line)),
+            message: format!("not a `Class.method` pattern: {}", crate::text::clip(line)),
         });
     }
     Ok(parse_patterns(&text))

@@ -258,7 +258,7 @@ pub fn read_class_list(path: &Path) -> anyhow::Result<(Vec<String>, Vec<String>)
         };
         if let Err(why) = parsed {
             let what = format!("{}:{}: {why}", path.display(), n + 1);
-            return Err(bad_input(crate::exit::clip(&what)));
+            return Err(bad_input(crate::text::clip(&what)));
         }
     }
     if classes.is_empty() && packages.is_empty() {

@@ -86,7 +86,7 @@ pub fn parse(text: &str) -> Result<Vec<Literal>, (usize, String)> {
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        let clipped = crate::exit::clip(line);
+        let clipped = crate::text::clip(line);
         let at = |m: String| (n + 1, m.replace(line, &clipped));
         out.push(parse_line(line).map_err(at)?);
     }

@@ -378,7 +378,7 @@ impl Report {
             message,
         };
         let mut value: serde_json::Value = serde_json::from_str(text)
-            .map_err(|e| parse(crate::exit::escaped_line(&e.to_string())))?;
+            .map_err(|e| parse(crate::text::escaped_line(&e.to_string())))?;
         let found = value.get("schema_version").and_then(|v| v.as_u64());
         let Some(found) = found.filter(|&v| v > 0) else {
             return Err(parse("no schema_version".into()));
@@ -405,7 +405,7 @@ impl Report {
             ));
         }
         let report: Report = serde_json::from_value(value)
-            .map_err(|e| parse(crate::exit::escaped_line(&e.to_string())))?;
+            .map_err(|e| parse(crate::text::escaped_line(&e.to_string())))?;
         report.check_ids().map_err(corrupt)?;
         Ok(report)
     }

@@ -124,7 +124,7 @@ pub fn receive<T: for<'de> Deserialize<'de>>(input: &mut impl BufRead) -> io::Re
 /// Decodes one message from its line (the supervisor's and the worker's one decoder).
 /// Its error is one line, whatever the message quoted.
 pub fn decode<T: for<'de> Deserialize<'de>>(line: &str) -> Result<T, String> {
-    serde_json::from_str(line).map_err(|e| crate::exit::escaped_line(&e.to_string()))
+    serde_json::from_str(line).map_err(|e| crate::text::escaped_line(&e.to_string()))
 }
 
 #[cfg(test)]
