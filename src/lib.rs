@@ -12,7 +12,7 @@
 //! `cli` and `commands` are public only for the `difftest` binary and hidden from the docs.
 
 mod agent;
-mod atomic;
+use difftest_base::atomic;
 #[doc(hidden)]
 pub mod cli;
 mod color;
@@ -40,7 +40,7 @@ pub mod suite;
 pub mod targets;
 mod text;
 pub mod triage;
-pub mod usage;
+pub use difftest_base::usage;
 pub mod worker;
 
 pub use difftest_protocol::{model, sequence};

@@ -3,8 +3,7 @@
 //! with `similar` (`[-removed-]{+added+}`, an escape sequence counting as one character),
 //! and shortening that keeps the interesting part.
 
-mod line;
-pub use line::{clip, escaped_line};
+pub use difftest_base::line::{clip, escaped_line};
 
 use crate::sequence::Observed;
 use similar::{Algorithm, DiffOp, capture_diff_slices};

@@ -180,8 +180,8 @@ pub fn lock(path: &Path) -> io::Result<FileLock> {
 
 /// Test support: runs each of `writers` on its own thread while `read` runs over and over on
 /// another, until every writer is done (`read` asserts what a reader must always see).
-#[cfg(test)]
-pub(crate) fn race(writers: &[&(dyn Fn() + Sync)], read: &(dyn Fn() + Sync)) {
+#[cfg(any(test, feature = "test-support"))]
+pub fn race(writers: &[&(dyn Fn() + Sync)], read: &(dyn Fn() + Sync)) {
     let done = std::sync::atomic::AtomicBool::new(false);
     std::thread::scope(|s| {
         s.spawn(|| {
