@@ -19,36 +19,11 @@ use super::provision::Located;
 use super::spec::EspressoSpec;
 use super::tools;
 use crate::hash::fnv1a64;
-use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// Host JVM options an Espresso worker needs, whatever the target adds.
-pub const HOST_OPTIONS: &[&str] = &["--enable-native-access=ALL-UNNAMED"];
-
-/// What a worker needs, beyond the host JVM, to start an Espresso context.
-#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
-pub struct EspressoRuntime {
-    /// The guest's class library (`java.JavaHome`).
-    pub guest_home: PathBuf,
-    /// The host class path: polyglot, Espresso, Truffle and their dependencies.
-    pub jars: Vec<PathBuf>,
-    /// `-Dpolyglot.engine.userResourceCache`, already unpacked.
-    pub resource_cache: PathBuf,
-}
-
-impl EspressoRuntime {
-    /// The host's own options for this runtime.
-    pub fn host_options(&self) -> Vec<String> {
-        let mut options: Vec<String> = HOST_OPTIONS.iter().map(|s| s.to_string()).collect();
-        options.push(format!(
-            "-Dpolyglot.engine.userResourceCache={}",
-            self.resource_cache.display()
-        ));
-        options
-    }
-}
+pub use difftest_protocol::jvm::{EspressoRuntime, HOST_OPTIONS};
 
 /// The folder of one set of coordinates.
 fn folder(layout: &CacheLayout, e: &EspressoSpec) -> PathBuf {

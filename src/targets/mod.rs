@@ -39,8 +39,6 @@ pub use fingerprint::Fingerprint;
 pub use spec::{ClasspathEntry, JdkSource, TargetSpec};
 
 use cache::CacheLayout;
-use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 /// Environment variable naming the targets directory (same as `--targets-dir`).
@@ -48,40 +46,7 @@ pub const TARGETS_ENV: &str = "DIFFTEST_TARGETS";
 /// Environment variable naming the cache directory (same as `--cache-dir`).
 pub const CACHE_ENV: &str = "DIFFTEST_CACHE";
 
-/// Everything a worker needs to start a target's JVM.
-#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
-pub struct JvmSpec {
-    pub java_home: PathBuf,
-    /// Absolute path of the libjvm to load (`JavaVM::with_libjvm`).
-    pub libjvm: PathBuf,
-    /// Defaults ([`options::DEFAULT_JVM_OPTIONS`]) then the target's; validated. Does not
-    /// include the class path: see [`JvmSpec::class_path_option`].
-    pub options: Vec<String>,
-    /// Absolute jar and folder paths.
-    pub classpath: Vec<PathBuf>,
-    /// Variables to set in the worker's environment ([`options::DEFAULT_ENV`] merged with
-    /// the target's).
-    pub env: BTreeMap<String, String>,
-    /// Set for Espresso targets: the JVM above is only the host, and `classpath` is the
-    /// guest's.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub espresso: Option<espresso::EspressoRuntime>,
-    /// The target's `timeout:`, which the pool uses unless `--timeout` was given (the
-    /// supervisor's business: not sent to the worker).
-    #[serde(skip)]
-    pub timeout: Option<std::time::Duration>,
-}
-
-impl JvmSpec {
-    /// `-Djava.class.path=a.jar:b.jar`, or `None` when the classpath is empty.
-    pub fn class_path_option(&self) -> Option<String> {
-        if self.classpath.is_empty() {
-            return None;
-        }
-        let joined = std::env::join_paths(&self.classpath).ok()?;
-        Some(format!("-Djava.class.path={}", joined.to_string_lossy()))
-    }
-}
+pub use difftest_protocol::jvm::JvmSpec;
 
 /// A target ready to run.
 #[derive(Clone, Debug)]

@@ -4,6 +4,7 @@
 //! threads provisioning at once.
 
 use super::*;
+use std::collections::BTreeMap;
 use std::time::Instant;
 
 fn store_with(files: &[(&str, &str)]) -> (tempfile::TempDir, TargetStore) {
