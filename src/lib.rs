@@ -43,4 +43,4 @@ pub mod triage;
 pub use difftest_base::usage;
 pub mod worker;
 
-pub use difftest_protocol::{model, sequence};
+pub use difftest_protocol::{message, model, sequence};

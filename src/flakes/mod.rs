@@ -437,9 +437,9 @@ fn settle(expected: &Observed, got: &Observed) -> Settled {
 mod tests {
     use super::*;
     use crate::generate::on_fake;
+    use crate::message::SeqRequest;
     use crate::pool::Executor;
     use crate::pool::fake::{Fake, Flavor, FreshLane};
-    use crate::worker::protocol::SeqRequest;
 
     fn rerun(rec: &mut Recorded, reruns: usize, lane: &dyn Lane) -> RerunReport {
         let stop = AtomicBool::new(false);

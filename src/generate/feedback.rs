@@ -12,10 +12,10 @@ use super::taint::{iteration_order, unordered};
 use super::type_names::NameId;
 use super::{Candidate, Generator, Role};
 use crate::contracts::exception_violation;
+use crate::message::SeqRequest;
 use crate::observe::looks_identity_based;
 use crate::sequence::caller_stack;
 use crate::sequence::{ClasspathFault, Observed, SeqResult, Statement, Violation};
-use crate::worker::protocol::SeqRequest;
 use std::collections::BTreeMap;
 
 /// Largest magnitude of a number a call returned that later calls may use: hash codes and

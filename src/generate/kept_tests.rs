@@ -5,9 +5,9 @@
 use super::components::key_of;
 use super::store::{SeqId, Store};
 use super::type_names::{NameId, Names};
+use crate::message::SeqRequest;
 use crate::sequence::{Observed, ObserverCall, Violation};
 use crate::suite::{ErrorTest, Test};
-use crate::worker::protocol::SeqRequest;
 use std::collections::HashMap;
 
 /// Observed values, each stored once (the index holds 128-bit keys, not copies).

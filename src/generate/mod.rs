@@ -37,11 +37,11 @@ mod sweep;
 pub(crate) mod taint;
 pub mod type_names;
 
+use crate::message::SeqRequest;
 use crate::model::{ApiModel, boxed};
 use crate::observe::Observers;
 use crate::pool::{Executor, Pipeline, PoolError};
 use crate::sequence::{ClasspathFault, Observed, Statement};
-use crate::worker::protocol::SeqRequest;
 use components::{Components, ValueRef};
 use kept_tests::{ErrorKept, KeptTest, Values};
 use literals::Literal;

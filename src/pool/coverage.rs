@@ -9,7 +9,7 @@
 
 use super::process::WorkerProcess;
 use super::{Pool, PoolError, Watch, describe_failure};
-use crate::worker::protocol::{Request, Response};
+use crate::message::{Request, Response};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 

@@ -5,9 +5,9 @@
 //! production; the one fake of the unit tests (`pool::fake`) otherwise.
 
 use super::{Pool, PoolConfig, PoolError};
+use crate::message::SeqRequest;
 use crate::sequence::SeqResult;
 use crate::targets::JvmSpec;
-use crate::worker::protocol::SeqRequest;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 

@@ -18,9 +18,9 @@ mod world;
 
 pub use world::{counter_test, expect, model};
 
+use crate::message::SeqRequest;
 use crate::pool::{Executor, Lane, PoolError};
 use crate::sequence::SeqResult;
-use crate::worker::protocol::SeqRequest;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 

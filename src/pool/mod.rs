@@ -22,10 +22,10 @@ mod process;
 pub use executor::{Executor, Lane, PoolLane, Usage};
 pub use pipeline::Pipeline;
 
+use crate::message::{Request, Response, SeqRequest};
 use crate::model::ApiModel;
 use crate::sequence::SeqResult;
 use crate::targets::JvmSpec;
-use crate::worker::protocol::{Request, Response, SeqRequest};
 use process::{Failure, Launch, Watch, WorkerProcess};
 use rayon::prelude::*;
 use std::collections::BTreeMap;

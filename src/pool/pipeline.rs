@@ -7,8 +7,8 @@
 //! Used by generation's rounds and flake removal's reruns, on any [`Executor`].
 
 use super::{Executor, PoolError};
+use crate::message::SeqRequest;
 use crate::sequence::SeqResult;
-use crate::worker::protocol::SeqRequest;
 use std::collections::VecDeque;
 use std::thread::{Scope, ScopedJoinHandle};
 

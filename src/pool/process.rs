@@ -7,9 +7,9 @@
 //! `PR_SET_PDEATHSIG`, which fires when the thread that forked it ends, not the process, so
 //! spawning from a pool thread that later exits would kill a worker still in use.
 
+use crate::message::{PROTOCOL_VERSION, Request, Response, decode, send};
 use crate::targets::JvmSpec;
 use crate::text::clip;
-use crate::worker::protocol::{PROTOCOL_VERSION, Request, Response, decode, send};
 use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, BufWriter, Read, Write};
 use std::os::unix::process::{CommandExt, ExitStatusExt};

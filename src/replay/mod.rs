@@ -8,9 +8,9 @@ pub mod samples;
 pub mod stream;
 
 use crate::compare::{Verdict, compare};
+use crate::message::SeqRequest;
 use crate::pool::{Executor, Lane, PoolError};
 use crate::suite::Test;
-use crate::worker::protocol::SeqRequest;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicUsize, Ordering};

@@ -5,11 +5,11 @@
 //! `2.0E23` on 19+), plus seeded random variations of a dozen templates; and [`record`],
 //! which turns sequences into tests by running them on a reference twice.
 
+use crate::message::SeqRequest;
 use crate::pool::Executor;
 use crate::pool::PoolError;
 use crate::sequence::{Observed, ObserverCall, SeqResult, Statement};
 use crate::suite::Test;
-use crate::worker::protocol::SeqRequest;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 

@@ -16,8 +16,8 @@ pub mod syntax;
 pub mod write;
 
 use crate::contracts::ExceptionKind;
+use crate::message::SeqRequest;
 use crate::sequence::{Observed, ObserverCall, Statement, Violation};
-use crate::worker::protocol::SeqRequest;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

@@ -10,11 +10,11 @@
 
 use super::{Examples, Group, Minimized};
 use crate::compare::{Divergence, Kind, Site, compare};
+use crate::message::SeqRequest;
 use crate::pool::Executor;
 use crate::pool::PoolError;
 use crate::sequence::{Observed, SeqResult, Statement};
 use crate::suite::Test;
-use crate::worker::protocol::SeqRequest;
 
 /// Budget of candidate runs per group for timeouts and crashes, which cost a worker each.
 const SLOW_KIND_BUDGET: u32 = 8;

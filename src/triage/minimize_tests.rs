@@ -99,7 +99,7 @@ fn observer_differences_keep_their_observer() {
     ];
     let test = expect(
         1,
-        crate::worker::protocol::SeqRequest {
+        crate::message::SeqRequest {
             statements,
             observers,
         },

@@ -2,8 +2,8 @@
 //! reads: one line per statement or observer, tab-separated fields, every text field
 //! escaped with [`escape_str`] so the payload is plain ASCII without tabs or newlines.
 
+use crate::message::SeqRequest;
 use crate::sequence::{ObserverCall, Statement, escape_str};
-use crate::worker::protocol::SeqRequest;
 use std::fmt::Write as _;
 
 /// How a sequence is run, beyond its statements.

@@ -5,9 +5,9 @@
 use super::answers::Answers;
 use super::encode::{Encoding, encode};
 use super::jvm::{Entry, Jvm};
-use super::protocol::{PROTOCOL_VERSION, Request, Response, SeqRequest, receive, send};
 use super::sandbox;
 use crate::agent;
+use crate::message::{PROTOCOL_VERSION, Request, Response, SeqRequest, receive, send};
 use crate::model::ApiModel;
 use crate::sequence::SeqResult;
 use std::collections::BTreeMap;

@@ -3,10 +3,10 @@
 //! is `generate::on_fake`, above the pool).
 
 use super::{Fake, Flavor};
+use crate::message::SeqRequest;
 use crate::model::{ApiClass, ApiModel, Callable, ClassKind};
 use crate::sequence::{Observed, SeqResult, Statement, Violation};
 use crate::suite::Test;
-use crate::worker::protocol::SeqRequest;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 const COUNTER: &str = "t.Counter";

@@ -1,15 +1,17 @@
-//! The private protocol between the supervisor ([`crate::pool`]) and a worker process:
+//! The private protocol between the supervisor (the library's `pool`) and a worker process:
 //! one JSON message per line over the worker's stdin and stdout. The first exchange is
 //! `Hello`/`Ready`, which checks [`PROTOCOL_VERSION`]; runs are batched, and the worker
 //! answers each sequence as it finishes so that a hang or crash is pinned to one sequence.
 
+use crate::jvm::JvmSpec;
 use crate::model::ApiModel;
 use crate::sequence::{ObserverCall, SeqResult, Statement};
-use crate::targets::JvmSpec;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::io::{self, BufRead, Write};
 use std::path::PathBuf;
+
+mod wire;
 
 /// Bumped whenever a message changes shape.
 pub const PROTOCOL_VERSION: u32 = 4;
@@ -24,11 +26,7 @@ pub struct SeqRequest {
 
 /// Supervisor to worker.
 #[derive(Serialize, Deserialize, Debug)]
-#[serde(
-    tag = "msg",
-    rename_all = "snake_case",
-    try_from = "super::message_wire::RequestWire"
-)]
+#[serde(tag = "msg", rename_all = "snake_case", try_from = "wire::RequestWire")]
 pub enum Request {
     /// Start the JVM described by `jvm`.
     Hello { version: u32, jvm: JvmSpec },
@@ -67,7 +65,7 @@ pub enum Request {
 #[serde(
     tag = "msg",
     rename_all = "snake_case",
-    try_from = "super::message_wire::ResponseWire"
+    try_from = "wire::ResponseWire"
 )]
 pub enum Response {
     Ready {
@@ -124,7 +122,7 @@ pub fn receive<T: for<'de> Deserialize<'de>>(input: &mut impl BufRead) -> io::Re
 /// Decodes one message from its line (the supervisor's and the worker's one decoder).
 /// Its error is one line, whatever the message quoted.
 pub fn decode<T: for<'de> Deserialize<'de>>(line: &str) -> Result<T, String> {
-    serde_json::from_str(line).map_err(|e| crate::text::escaped_line(&e.to_string()))
+    serde_json::from_str(line).map_err(|e| difftest_base::line::escaped_line(&e.to_string()))
 }
 
 #[cfg(test)]

@@ -2,11 +2,11 @@
 //! [`crate::sequence::wire`] for why: serde buffers an internally tagged enum whole before
 //! reading it; these read in one pass and are checked into their enums by `TryFrom`).
 
-use super::protocol::{Request, Response, SeqRequest};
+use super::{Request, Response, SeqRequest};
+use crate::jvm::JvmSpec;
 use crate::model::ApiModel;
 use crate::sequence::SeqResult;
 use crate::sequence::wire::need;
-use crate::targets::JvmSpec;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 
@@ -138,8 +138,8 @@ impl TryFrom<ResponseWire> for Response {
 
 #[cfg(test)]
 mod tests {
+    use crate::message::{Request, Response, SeqRequest};
     use crate::sequence::{SeqResult, Statement};
-    use crate::worker::protocol::{Request, Response, SeqRequest};
 
     fn round_trip<T: serde::Serialize + serde::de::DeserializeOwned>(v: &T) -> T {
         serde_json::from_str(&serde_json::to_string(v).unwrap()).unwrap()
