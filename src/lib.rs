@@ -11,8 +11,8 @@
 //! (atomic files, flake removal, contracts, hashing, progress, resource usage) are private.
 //! `cli` and `commands` are public only for the `difftest` binary and hidden from the docs.
 
-mod agent;
 use difftest_base::atomic;
+use difftest_worker::agent;
 #[doc(hidden)]
 pub mod cli;
 mod color;
@@ -41,6 +41,6 @@ pub mod targets;
 mod text;
 pub mod triage;
 pub use difftest_base::usage;
-pub mod worker;
+pub use difftest_worker as worker;
 
 pub use difftest_protocol::{message, model, sequence};

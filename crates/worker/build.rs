@@ -1,6 +1,6 @@
 //! Build script: compiles the Java agent (`java/**/*.java`) with `javac --release 11` and
 //! generates `$OUT_DIR/agent_classes.rs`, which embeds every produced class file in the binary
-//! (see `src/worker/agent.rs`).
+//! (see `src/agent.rs`).
 
 use std::env;
 use std::fs;

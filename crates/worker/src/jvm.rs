@@ -6,7 +6,7 @@
 //! builds one Espresso context in it (`difftest.EspressoHost`), and the same entry points,
 //! called on `EspressoHost`, run the agent inside the guest.
 
-use crate::targets::espresso::EspressoRuntime;
+use difftest_protocol::jvm::EspressoRuntime;
 use jni::objects::{JClass, JString, JValue};
 use jni::refs::Global;
 use jni::{Env, InitArgsBuilder, JNIVersion, JavaVM, jni_sig, jni_str};

@@ -2,11 +2,11 @@
 //! under test can neither read our requests nor print into our answers), starts the JVM on
 //! a thread with a large stack, and answers requests until `Bye` or end of input.
 
+use super::agent;
 use super::answers::Answers;
 use super::encode::{Encoding, encode};
 use super::jvm::{Entry, Jvm};
 use super::sandbox;
-use crate::agent;
 use crate::message::{PROTOCOL_VERSION, Request, Response, SeqRequest, receive, send};
 use crate::model::ApiModel;
 use crate::sequence::SeqResult;
