@@ -335,5 +335,4 @@ pub fn observer_callee(test: &Test, j: usize) -> String {
 }
 
 #[cfg(test)]
-#[path = "compare_tests.rs"]
 mod tests;

@@ -252,5 +252,4 @@ fn confirm_round(
 }
 
 #[cfg(test)]
-#[path = "tests.rs"]
 mod tests;

@@ -222,5 +222,4 @@ impl Suite {
 }
 
 #[cfg(test)]
-#[path = "suite_tests.rs"]
 mod tests;

@@ -258,5 +258,4 @@ pub fn plan<'a, I: Iterator<Item = &'a Test>>(tests: impl Fn() -> I) -> Plan {
 }
 
 #[cfg(test)]
-#[path = "share_tests.rs"]
 mod tests;

@@ -534,5 +534,4 @@ fn observed(c: &mut Cursor) -> Parsed<Observed> {
 }
 
 #[cfg(test)]
-#[path = "syntax_tests.rs"]
 mod tests;

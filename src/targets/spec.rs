@@ -437,5 +437,4 @@ fn classpath_entry(
 }
 
 #[cfg(test)]
-#[path = "spec_tests.rs"]
 mod tests;

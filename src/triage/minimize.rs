@@ -320,7 +320,6 @@ fn last_call(statements: &[Statement]) -> Option<usize> {
 }
 
 #[cfg(test)]
-#[path = "minimize_tests.rs"]
 mod tests;
 
 /// Whether the reference's outcome now is the one recorded: equal values, or the same

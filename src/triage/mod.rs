@@ -199,5 +199,4 @@ fn placeholder(callee: &str, kind: Kind) -> Divergence {
 }
 
 #[cfg(test)]
-#[path = "tests.rs"]
 mod tests;
