@@ -511,8 +511,7 @@ mod tests {
 
     #[test]
     fn the_shipped_list_loads() {
-        let path =
-            Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/known-changes/changes.yaml");
+        let path = crate::targets::source_root().join("examples/known-changes/changes.yaml");
         let items = load(&path).unwrap();
         assert!(items.len() >= 40, "{} items", items.len());
         for half in Half::BOTH {

@@ -40,7 +40,7 @@ fn malformed_yaml_is_located() {
 
 #[test]
 fn every_shipped_target_parses() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("targets");
+    let dir = crate::targets::source_root().join("targets");
     let mut seen = Vec::new();
     for entry in std::fs::read_dir(&dir).unwrap() {
         let path = entry.unwrap().path();

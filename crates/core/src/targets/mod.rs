@@ -41,6 +41,13 @@ pub use spec::{ClasspathEntry, JdkSource, TargetSpec};
 use cache::CacheLayout;
 use std::path::{Path, PathBuf};
 
+/// The source tree this build came from (the workspace root, two folders above this crate's
+/// manifest), where the shipped `targets/` live.
+pub fn source_root() -> &'static Path {
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    manifest.parent().and_then(Path::parent).unwrap_or(manifest)
+}
+
 /// Environment variable naming the targets directory (same as `--targets-dir`).
 pub const TARGETS_ENV: &str = "DIFFTEST_TARGETS";
 /// Environment variable naming the cache directory (same as `--cache-dir`).
@@ -459,7 +466,7 @@ fn resolve_targets_dirs(given: Option<PathBuf>) -> Result<(Vec<PathBuf>, PathBuf
     }
     let local = std::path::absolute("targets")
         .map_err(|e| TargetError::io("cannot resolve", "targets", e))?;
-    let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join("targets");
+    let shipped = source_root().join("targets");
     let same = |a: &Path, b: &Path| {
         std::fs::canonicalize(a)
             .ok()

@@ -15,7 +15,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 /// The shipped list of observers whose values change from run to run.
-pub const UNSTABLE_OBSERVERS: &str = include_str!("../oracles/unstable-observers.txt");
+pub const UNSTABLE_OBSERVERS: &str = include_str!("../../../oracles/unstable-observers.txt");
 
 /// Observers at most per value, by default.
 pub const DEFAULT_MAX_OBSERVERS: usize = 20;

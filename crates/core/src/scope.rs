@@ -64,7 +64,7 @@ pub fn default_scope() -> (Vec<String>, Vec<String>) {
 pub const SHARED_INSTANCES: &[&str] = &["java.security.Provider"];
 
 /// The omit list shipped with difftest (`targets/omit.txt`).
-pub const DEFAULT_OMIT: &str = include_str!("../targets/omit.txt");
+pub const DEFAULT_OMIT: &str = include_str!("../../../targets/omit.txt");
 
 /// Glob patterns naming classes and members never to call.
 #[derive(Clone, Debug, Default)]

@@ -266,7 +266,7 @@ fn sequence(out: &mut String, g: &GroupReport) {
 /// A heading ("Minimized from 7 to 3 statements …") and the minimized sequence, or the
 /// example when there is none, as Java with the diverging line annotated with both values.
 /// The HTML report and `difftest explain` show the same.
-pub(crate) fn example_java(g: &GroupReport) -> (String, Vec<String>) {
+pub fn example_java(g: &GroupReport) -> (String, Vec<String>) {
     match &g.minimized {
         Some(m) => {
             let heading = if m.statements < m.original_statements {

@@ -23,7 +23,7 @@ fn store_with(files: &[(&str, &str)]) -> (tempfile::TempDir, TargetStore) {
 /// finds one) when that is a 17, else the JDK the shipped `openjdk17` target names; none,
 /// after saying the test is skipped, when neither is there.
 fn jdk17() -> Option<PathBuf> {
-    let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join("targets/openjdk17.yaml");
+    let shipped = source_root().join("targets/openjdk17.yaml");
     let shipped = match spec::load_file(&shipped, "openjdk17").map(|s| s.jdk) {
         Ok(JdkSource::Path { home }) => Some(home),
         _ => None,
