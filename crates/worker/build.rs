@@ -66,7 +66,7 @@ fn find_javac() -> PathBuf {
     });
     from_home.filter(|p| p.is_file()).or(from_path).unwrap_or_else(|| {
         panic!(
-            "javac not found: building difftest compiles its Java agent (java/difftest/*.java), \
+            "javac not found: building difftest compiles its Java agent (crates/worker/java/difftest/*.java), \
              which needs a JDK 11 or newer. Set JAVA_HOME to a JDK or put javac on PATH."
         )
     })
