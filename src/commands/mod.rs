@@ -22,7 +22,9 @@ mod shell;
 mod suite;
 mod targets;
 
-use crate::cli::{Cli, Command, GlobalArgs, PoolArgs};
+#[cfg(feature = "bench")]
+use crate::cli::PoolArgs;
+use crate::cli::{Cli, Command, GlobalArgs};
 use crate::exit::Exit;
 use crate::targets::TargetStore;
 
