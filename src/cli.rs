@@ -4,9 +4,7 @@
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
 
-#[path = "cli_extra.rs"]
 mod extra;
-#[path = "cli_values.rs"]
 pub mod values;
 pub use extra::{BenchDetectionArgs, BenchReplayArgs, ExplainArgs, SuiteCommand, TargetsNewArgs};
 

@@ -9,9 +9,9 @@
 mod common;
 
 use common::support;
+use difftest::message::SeqRequest;
 use difftest::replay::samples;
 use difftest::sequence::{SeqResult, Statement};
-use difftest::worker::protocol::SeqRequest;
 
 fn call(class: &str, method: &str, params: &[&str], args: &[usize]) -> SeqRequest {
     let mut statements: Vec<Statement> = args

@@ -6,9 +6,9 @@
 mod common;
 use common::support;
 
+use difftest::message::SeqRequest;
 use difftest::sequence::{Observed, Statement};
 use difftest::suite::Suite;
-use difftest::worker::protocol::SeqRequest;
 use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};

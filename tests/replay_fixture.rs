@@ -6,8 +6,8 @@
 mod common;
 use common::support;
 
+use difftest::message::SeqRequest;
 use difftest::sequence::{ObserverCall, Statement};
-use difftest::worker::protocol::SeqRequest;
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

@@ -6,8 +6,8 @@
 mod common;
 use common::support;
 
+use difftest::message::SeqRequest;
 use difftest::replay::samples;
-use difftest::worker::protocol::SeqRequest;
 use serde_json::Value;
 use std::path::Path;
 use support::{difftest, report_json, stderr, stdout};

@@ -10,8 +10,8 @@
 mod common;
 use common::support;
 
+use difftest::message::SeqRequest;
 use difftest::sequence::Statement;
-use difftest::worker::protocol::SeqRequest;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use support::{difftest, report_json, stderr, stdout};

@@ -4,9 +4,9 @@
 
 mod common;
 
+use difftest::message::SeqRequest;
 use difftest::pool::{Pool, PoolConfig};
 use difftest::sequence::{Observed, SeqResult, Statement};
-use difftest::worker::protocol::SeqRequest;
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;

@@ -3,8 +3,8 @@
 
 mod common;
 
+use difftest::message::SeqRequest;
 use difftest::sequence::{Observed, ObserverCall, SeqResult, Statement};
-use difftest::worker::protocol::SeqRequest;
 
 fn seq(statements: Vec<Statement>) -> SeqRequest {
     SeqRequest {

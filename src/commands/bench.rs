@@ -4,9 +4,9 @@
 use super::{pool_config, start_pool, store};
 use crate::cli::{BenchCommand, GlobalArgs};
 use crate::exit::Exit;
+use crate::message::SeqRequest;
 use crate::pool::Pool;
 use crate::sequence::Statement;
-use crate::worker::protocol::SeqRequest;
 use std::time::Instant;
 
 pub fn run(global: &GlobalArgs, cmd: BenchCommand) -> anyhow::Result<Exit> {

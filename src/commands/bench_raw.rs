@@ -5,10 +5,10 @@
 
 use super::{pool_config, start_pool, store};
 use crate::cli::{BenchReplayArgs, GlobalArgs, PoolArgs};
+use crate::message::SeqRequest;
 use crate::pool::PoolConfig;
 use crate::suite::entries::Entries;
 use crate::suite::read::SuiteReader;
-use crate::worker::protocol::SeqRequest;
 use std::path::Path;
 use std::time::Instant;
 

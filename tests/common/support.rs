@@ -4,11 +4,11 @@
 
 #![allow(dead_code)]
 
+use difftest::message::SeqRequest;
 use difftest::pool::{Pool, PoolConfig};
 use difftest::replay::samples;
 use difftest::suite::{FORMAT_VERSION, Header, Suite, Test};
 use difftest::targets::{Provisioned, TargetStore};
-use difftest::worker::protocol::SeqRequest;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::Duration;

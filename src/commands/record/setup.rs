@@ -9,7 +9,6 @@ use crate::generate::literals;
 use crate::observe::read_patterns;
 use crate::pipeline::record::Plan;
 use crate::scope::{OmitList, check_class, package_scope, read_class_list};
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -64,7 +63,7 @@ pub fn plan(args: &RecordArgs) -> anyhow::Result<Plan> {
         reduce: !args.keep_all,
         reruns: args.reruns,
         output,
-        options: options(args),
+        options: super::suite_options::suite_options(args),
         observers_file: args.observers.clone(),
         coverage: args.coverage,
     })
@@ -144,98 +143,6 @@ fn check_writable(path: &Path) -> anyhow::Result<()> {
     };
     super::super::check_folder_writable(&dir)
         .map_err(|e| bad_input(format!("{}: cannot write: {e}", path.display())))
-}
-
-fn options(args: &RecordArgs) -> BTreeMap<String, String> {
-    let path = |p: &Option<PathBuf>| p.as_ref().map(|p| p.display().to_string());
-    let mut o: Vec<(&str, Option<String>)> = vec![
-        ("time-limit", Some(args.time_limit.to_string())),
-        ("output-limit", args.output_limit.map(|n| n.to_string())),
-        ("reruns", Some(args.reruns.to_string())),
-        ("null-ratio", Some(args.null_ratio.to_string())),
-        (
-            "mined-literal-ratio",
-            Some(if args.no_mined_literals {
-                "off".to_string()
-            } else {
-                args.mined_literal_ratio.to_string()
-            }),
-        ),
-        (
-            "edge-ratio",
-            Some(if args.no_edge_values {
-                "off".to_string()
-            } else {
-                args.edge_ratio.to_string()
-            }),
-        ),
-        (
-            "repeat-probability",
-            Some(args.repeat_probability.to_string()),
-        ),
-        ("repeat-max", Some(args.repeat_max.to_string())),
-        (
-            crate::suite::MAX_VALUE_BYTES_OPTION,
-            Some(args.max_value_bytes.to_string()),
-        ),
-        ("twin-ratio", Some(args.twin_ratio.to_string())),
-        ("index-ratio", Some(args.index_ratio.to_string())),
-        (
-            "harvest",
-            Some(if args.no_harvest { "off" } else { "on" }.to_string()),
-        ),
-        (
-            "sorted-copies",
-            Some(if args.no_sorted_copies { "off" } else { "on" }.to_string()),
-        ),
-        (
-            "products",
-            Some(if args.no_products { "off" } else { "on" }.to_string()),
-        ),
-        (
-            "ops-drawn",
-            Some(
-                if args.ops_by_signature {
-                    "by-signature"
-                } else {
-                    "uniformly"
-                }
-                .to_string(),
-            ),
-        ),
-        (
-            "observers-on",
-            Some(
-                if args.declared_observers {
-                    "declared"
-                } else {
-                    "runtime"
-                }
-                .to_string(),
-            ),
-        ),
-        ("max-size", Some(args.max_size.to_string())),
-        ("round-size", Some(args.round_size.to_string())),
-        ("errors-per-group", Some(args.errors_per_group.to_string())),
-        ("timeout", args.pool.timeout.map(|t| t.to_string())),
-        ("literals-file", path(&args.literals_file)),
-        ("observers", path(&args.observers)),
-        ("omit-replace", path(&args.omit_replace)),
-        ("keep-all", args.keep_all.then(|| "true".to_string())),
-        (
-            "allow-missing-classes",
-            args.allow_missing_classes.then(|| "true".to_string()),
-        ),
-        (
-            "skip-deprecated-for-removal",
-            args.skip_deprecated_for_removal.then(|| "true".to_string()),
-        ),
-    ];
-    let omit: Vec<String> = args.omit.iter().map(|p| p.display().to_string()).collect();
-    o.push(("omit", (!omit.is_empty()).then(|| omit.join(","))));
-    o.into_iter()
-        .filter_map(|(k, v)| v.map(|v| (k.to_string(), v)))
-        .collect()
 }
 
 /// Where the suite goes: `--output`, with `.zst` added for `--compress`, or

@@ -9,6 +9,7 @@
 //! Inputs guarded by a checksum are tried twice: as given, and sealed again the way the
 //! writer seals them, so mutated inputs also reach the parsers behind the checksum.
 
+use difftest::message::{Request, Response, decode};
 use difftest::report::Report;
 use difftest::report::merge::merge;
 use difftest::suite::checksum::{digest, seal};
@@ -16,7 +17,6 @@ use difftest::suite::compress::MAGIC;
 use difftest::suite::file::SuiteFile;
 use difftest::suite::read::{SuiteReader, collect, verify};
 use difftest::triage::accepted::{AcceptedEntry, AcceptedList};
-use difftest::worker::protocol::{Request, Response, decode};
 use std::fmt::Display;
 use std::path::Path;
 

@@ -242,7 +242,7 @@ pub enum Observed {
     Object { class: String },
     /// A `Value` whose escaped text is longer than the record's `max_value_bytes`: its first
     /// characters (escaped), its length in UTF-16 units and a 64-bit digest of its text (hex:
-    /// CRC-32C and CRC-32 of its UTF-16 units, `java/difftest/Digest.java`), so it is stored and
+    /// CRC-32C and CRC-32 of its UTF-16 units, `crates/worker/java/difftest/Digest.java`), so it is stored and
     /// compared without the text itself.
     Large {
         class: Box<str>,
@@ -266,7 +266,7 @@ pub enum Observed {
 }
 
 /// What the class path lacked when a call threw a linkage error: the environment's fault,
-/// not the library's behaviour. The agent decides (`java/difftest/Linkage.java`):
+/// not the library's behaviour. The agent decides (`crates/worker/java/difftest/Linkage.java`):
 /// a `NoClassDefFoundError` naming a class that does not load, an
 /// `IncompatibleClassChangeError` (`NoSuchMethodError`, `AbstractMethodError`, …), a native
 /// method that failed to link, or a static initializer that failed with one of these or a

@@ -1,6 +1,6 @@
 //! Flat read forms of the internally tagged enums the supervisor and the workers exchange
 //! millions of times a replay ([`Statement`], [`Observed`], [`SeqResult`]; the requests and
-//! responses around them are read the same way in `worker::message_wire`). serde reads an internally tagged enum by first buffering the whole value,
+//! responses around them are read the same way in `message::wire`). serde reads an internally tagged enum by first buffering the whole value,
 //! nested values included, into a generic tree, since the tag may come last; a request of
 //! 500 sequences was buffered three levels deep. Each form here is a plain struct of every
 //! field any variant has, read in one pass, then checked into its enum by `TryFrom`

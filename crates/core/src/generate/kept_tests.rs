@@ -1,0 +1,139 @@
+//! What generation keeps, in compact form until the suite is written: regression tests as a
+//! stored sequence plus its checks (step index and interned expected value) and observer
+//! calls, error-revealing tests as a stored sequence plus the violated contract.
+
+use super::components::key_of;
+use super::store::{SeqId, Store};
+use super::type_names::{NameId, Names};
+use crate::message::SeqRequest;
+use crate::sequence::{Observed, ObserverCall, Violation};
+use crate::suite::{ErrorTest, Test};
+use std::collections::HashMap;
+
+/// Observed values, each stored once (the index holds 128-bit keys, not copies).
+#[derive(Default)]
+pub struct Values {
+    list: Vec<Observed>,
+    index: HashMap<u128, u32>,
+}
+
+impl Values {
+    pub fn intern(&mut self, o: &Observed) -> u32 {
+        let key = key_of(o);
+        if let Some(&id) = self.index.get(&key) {
+            return id;
+        }
+        let id = self.list.len() as u32;
+        self.list.push(o.clone());
+        self.index.insert(key, id);
+        id
+    }
+
+    pub fn get(&self, id: u32) -> &Observed {
+        &self.list[id as usize]
+    }
+}
+
+/// An observer call: method `method` of type `class` on the value of statement `stmt`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ObsRef {
+    pub stmt: u32,
+    pub class: NameId,
+    pub method: NameId,
+}
+
+impl ObsRef {
+    pub fn call(&self, names: &Names) -> ObserverCall {
+        ObserverCall {
+            stmt: self.stmt as usize,
+            class: names.name(self.class).to_string(),
+            method: names.name(self.method).to_string(),
+        }
+    }
+}
+
+/// Keeps the observers (and their expected values, kept alongside) whose variable `keep`
+/// accepts.
+pub fn retain_observers(
+    observers: &mut Vec<ObsRef>,
+    values: &mut Vec<u32>,
+    keep: impl Fn(u32) -> bool,
+) {
+    let mut i = 0;
+    values.retain(|_| {
+        i += 1;
+        keep(observers[i - 1].stmt)
+    });
+    observers.retain(|o| keep(o.stmt));
+}
+
+/// A regression test in compact form.
+#[derive(Clone, Debug)]
+pub struct KeptTest {
+    pub id: u64,
+    pub seq: SeqId,
+    /// `(step, expected value)`, by step.
+    pub checks: Vec<(u32, u32)>,
+    pub observers: Vec<ObsRef>,
+    /// Expected value of each observer.
+    pub observations: Vec<u32>,
+    /// Steps whose value (even whether they return) varies from run to run, by step.
+    pub varies: Vec<u32>,
+    /// `(step, digest)` of what each array a step returned held
+    /// ([`SeqResult::Done::contents`](crate::sequence::SeqResult)): flake removal compares
+    /// them to learn which arrays are random.
+    pub contents: Vec<(u32, i32)>,
+}
+
+impl KeptTest {
+    pub fn check_count(&self) -> usize {
+        self.checks.len() + self.observers.len()
+    }
+
+    /// What a worker runs to replay this test.
+    pub fn request(&self, store: &Store, names: &Names) -> SeqRequest {
+        SeqRequest {
+            statements: store.statements(&store.node(self.seq).parts),
+            observers: self.observers.iter().map(|o| o.call(names)).collect(),
+        }
+    }
+
+    /// The full test, with its statements and values spelled out.
+    pub fn expand(&self, store: &Store, names: &Names, values: &Values) -> Test {
+        let statements = store.statements(&store.node(self.seq).parts);
+        let mut expected_steps = vec![None; statements.len()];
+        for &(step, v) in &self.checks {
+            expected_steps[step as usize] = Some(values.get(v).clone());
+        }
+        Test {
+            id: self.id,
+            statements,
+            observers: self.observers.iter().map(|o| o.call(names)).collect(),
+            expected_steps,
+            expected_observations: self
+                .observations
+                .iter()
+                .map(|&v| values.get(v).clone())
+                .collect(),
+            varies: self.varies.iter().map(|&s| s as usize).collect(),
+        }
+    }
+}
+
+/// An error-revealing test in compact form.
+#[derive(Clone, Debug)]
+pub struct ErrorKept {
+    pub id: u64,
+    pub seq: SeqId,
+    pub violation: Violation,
+}
+
+impl ErrorKept {
+    pub fn expand(&self, store: &Store) -> ErrorTest {
+        ErrorTest {
+            id: self.id,
+            statements: store.statements(&store.node(self.seq).parts),
+            violation: self.violation.clone(),
+        }
+    }
+}

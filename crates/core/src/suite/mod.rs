@@ -1,0 +1,225 @@
+//! The regression suite: tests recorded on a reference implementation with their expected
+//! outcomes (`oracles/NAME.yaml`), and the error-revealing tests that broke a contract.
+//!
+//! The file is YAML, written and read by our own code for speed (see [`write`] and
+//! [`read`]): a header mapping, the classification of the exceptions the tests expect, then
+//! one entry per test whose statements are a block of Java-like lines ([`syntax`]).
+
+pub mod blocks;
+pub mod checksum;
+pub mod compress;
+pub mod entries;
+pub mod file;
+pub mod read;
+pub mod share;
+pub mod syntax;
+pub mod write;
+
+use crate::contracts::ExceptionKind;
+use crate::message::SeqRequest;
+use crate::sequence::{Observed, ObserverCall, Statement, Violation};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+pub use write::Writer;
+
+/// Version of the suite file format. 2 added `// varies`; 3 added a checksum to every test
+/// and an end line with the counts and the whole file's checksum ([`checksum`]); 4 added
+/// shared blocks, statements written once and named by the tests that start from them
+/// ([`blocks`], [`share`]).
+pub const FORMAT_VERSION: u32 = 4;
+
+/// The oldest format read: older suites carry no checksums, so a corrupt byte in them
+/// could pass the gate; they are refused and must be recorded again.
+pub const MIN_FORMAT_VERSION: u32 = 3;
+
+/// One regression test: a sequence, the observers called after it, and what the reference
+/// gave. `expected_steps[i]` is `None` where step `i` is not checked (an object, or unstable).
+/// An expected `Threw` without a message checks the exception's class only (its message
+/// changed between reruns on the reference). Steps in `varies` gave different values on the
+/// reference from run to run, or read such a value: they are never checked, and one that
+/// throws on the target ends the comparison without a difference.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+pub struct Test {
+    pub id: u64,
+    pub statements: Vec<Statement>,
+    pub observers: Vec<ObserverCall>,
+    pub expected_steps: Vec<Option<Observed>>,
+    pub expected_observations: Vec<Observed>,
+    /// Steps whose value varies on the reference, in order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub varies: Vec<usize>,
+}
+
+impl Test {
+    /// Whether step `i`'s value varies on the reference.
+    pub fn varies_at(&self, i: usize) -> bool {
+        self.varies.binary_search(&i).is_ok()
+    }
+
+    /// What a worker must run to replay this test.
+    pub fn request(&self) -> SeqRequest {
+        SeqRequest {
+            statements: self.statements.clone(),
+            observers: self.observers.clone(),
+        }
+    }
+
+    /// Number of values this test checks (expected steps and observations).
+    pub fn check_count(&self) -> usize {
+        self.expected_steps.iter().flatten().count() + self.expected_observations.len()
+    }
+}
+
+/// A sequence that broke a contract on the reference (never extended, never replayed as a
+/// regression test).
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+pub struct ErrorTest {
+    pub id: u64,
+    pub statements: Vec<Statement>,
+    pub violation: Violation,
+}
+
+/// `record --max-value-bytes` by default: the longest escaped value text stored whole.
+pub const DEFAULT_MAX_VALUE_BYTES: u64 = 64 * 1024;
+
+/// The header option recording `--max-value-bytes`; a suite without it (written before the
+/// limit existed) holds every value whole, and is replayed so.
+pub const MAX_VALUE_BYTES_OPTION: &str = "max-value-bytes";
+
+/// What a suite file says about how it was made.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+pub struct Header {
+    /// [`FORMAT_VERSION`] of the writer.
+    pub format: u32,
+    /// `difftest X.Y.Z`.
+    pub tool: String,
+    /// The reference target's name and fingerprint.
+    pub reference: String,
+    pub fingerprint: crate::targets::Fingerprint,
+    pub seed: u64,
+    /// Classes and packages in scope, as given.
+    pub classes: Vec<String>,
+    pub packages: Vec<String>,
+    /// Record options as `name: value` text (time limit, reruns, probabilities …).
+    pub options: BTreeMap<String, String>,
+    /// Counts: sequences executed, tests kept, observations dropped as unstable, …
+    pub counts: BTreeMap<String, u64>,
+    /// True when the record was interrupted and the suite holds what was kept until then.
+    #[serde(default)]
+    pub partial: bool,
+}
+
+impl Header {
+    /// The value limit the suite was recorded with (`None`: values stored whole), or a
+    /// message when the header's option is not a number.
+    pub fn max_value_bytes(&self) -> Result<Option<u64>, String> {
+        let Some(text) = self.options.get(MAX_VALUE_BYTES_OPTION) else {
+            return Ok(None);
+        };
+        match text.parse::<u64>() {
+            Ok(n) if n > 0 => Ok(Some(n)),
+            _ => Err(format!(
+                "the header's {MAX_VALUE_BYTES_OPTION} is not a positive number: {text:?}"
+            )),
+        }
+    }
+}
+
+/// A whole suite file.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+pub struct Suite {
+    pub header: Header,
+    pub tests: Vec<Test>,
+    pub error_revealing: Vec<ErrorTest>,
+    /// How each exception class that a test expects looks (JCrasher's classification).
+    #[serde(default)]
+    pub exceptions: BTreeMap<String, ExceptionKind>,
+}
+
+/// Why a suite file could not be read or written. Messages name the file, and the line
+/// where there is one.
+#[derive(Debug, thiserror::Error)]
+pub enum SuiteError {
+    #[error("{}: {source}", path.display())]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{}:{line}: {message}", path.display())]
+    Syntax {
+        path: PathBuf,
+        line: usize,
+        message: String,
+    },
+    #[error(
+        "{}: suite format {found} is newer than this difftest reads ({FORMAT_VERSION}); \
+         upgrade difftest or record the suite again",
+        path.display()
+    )]
+    Format { path: PathBuf, found: u64 },
+    #[error(
+        "{}: suite format {found} has no checksums, so its content cannot be verified \
+         (this difftest reads format {MIN_FORMAT_VERSION} to {FORMAT_VERSION}); record the suite again",
+        path.display()
+    )]
+    Unchecked { path: PathBuf, found: u64 },
+    #[error("{}: suite format {found} does not exist (this difftest reads format {MIN_FORMAT_VERSION} to {FORMAT_VERSION})", path.display())]
+    NoSuchFormat { path: PathBuf, found: u64 },
+    #[error("{}: not a regular file; a suite is read from a file", path.display())]
+    NotAFile { path: PathBuf },
+    #[error(
+        "{}: the suite changed while it was read ({what}): what was checked is no longer what \
+         would be replayed, so nothing of this run is used",
+        path.display()
+    )]
+    Changed { path: PathBuf, what: String },
+    #[error("{}: test {id}: {message}", path.display())]
+    Invalid {
+        path: PathBuf,
+        id: u64,
+        message: String,
+    },
+}
+
+impl SuiteError {
+    /// Whether the file changed under a run that had checked it: not bad input but a broken
+    /// run (exit code 3), since the input checked was good.
+    pub fn is_change(&self) -> bool {
+        matches!(self, SuiteError::Changed { .. })
+    }
+}
+
+impl Suite {
+    /// Reads a whole suite file (plain or zstd) into memory, once [`read::verify`] found it
+    /// whole; see [`read::SuiteReader`] to read it test by test.
+    pub fn load(path: &Path) -> Result<Suite, SuiteError> {
+        let file = file::SuiteFile::open(path)?;
+        read::verify(&file, |_| true)?;
+        read::collect(read::SuiteReader::of(&file)?)
+    }
+
+    /// Every statement of the suite: regression tests first, then error-revealing ones.
+    pub fn statements(&self) -> impl Iterator<Item = &Statement> {
+        let errors = self.error_revealing.iter().flat_map(|e| &e.statements);
+        self.tests.iter().flat_map(|t| &t.statements).chain(errors)
+    }
+
+    /// Writes the suite atomically (a temporary file in the same folder, then a rename),
+    /// with the statements its tests share written once ([`share`]).
+    pub fn save(&self, path: &Path) -> Result<(), SuiteError> {
+        let mut w = Writer::create(path, &self.header, &self.exceptions)?;
+        w.share(share::plan(|| self.tests.iter()));
+        for t in &self.tests {
+            w.test(t)?;
+        }
+        for e in &self.error_revealing {
+            w.error_test(e)?;
+        }
+        w.finish()
+    }
+}
+
+#[cfg(test)]
+mod tests;

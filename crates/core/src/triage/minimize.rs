@@ -1,0 +1,335 @@
+//! Delta debugging of one example test per group: the shortest sequence that still shows
+//! the same kind of difference at the same callee between the reference and the target.
+//!
+//! Removing a statement removes every statement that (transitively) reads its value; the
+//! diverging statement and what it reads are never removed. Each round splits the removable
+//! statements into `n` chunks and tries removing each (ddmin's complements): the first
+//! candidate that still reproduces wins and `n` shrinks, else `n` doubles until single
+//! statements were tried. Candidates of every group in a round run as one batch on both
+//! implementations, so the work is parallel and batched; each group has a budget of runs.
+
+use super::{Examples, Group, Minimized};
+use crate::compare::{Divergence, Kind, Site, compare};
+use crate::message::SeqRequest;
+use crate::pool::Executor;
+use crate::pool::PoolError;
+use crate::sequence::{Observed, SeqResult, Statement};
+use crate::suite::Test;
+
+/// Budget of candidate runs per group for timeouts and crashes, which cost a worker each.
+const SLOW_KIND_BUDGET: u32 = 8;
+
+/// The search state of one group.
+struct Search {
+    original: Test,
+    callee: String,
+    kind: Kind,
+    /// Statements (original indices) still in the sequence.
+    keep: Vec<bool>,
+    /// Statements that must stay: the diverging one and what it reads.
+    required: Vec<bool>,
+    /// The original observer index to keep (for an observer divergence).
+    observer: Option<usize>,
+    n: usize,
+    runs: u32,
+    budget: u32,
+    best: Option<(Test, Divergence)>,
+    /// What the reference gave at the diverging site when the suite was recorded.
+    recorded: Option<Observed>,
+    /// Whether the example, run now on both implementations, still differs, with the
+    /// reference giving what it gave when recorded.
+    reproduced: Option<bool>,
+    done: bool,
+    /// The last round was cut short by the budget.
+    truncated: bool,
+}
+
+/// One candidate sequence: which original statements it keeps, the test to run, and which
+/// of its steps are checked (those the original test checked).
+struct Candidate {
+    keep: Vec<bool>,
+    test: Test,
+    checked: Vec<bool>,
+}
+
+type Found = Option<(Test, Divergence)>;
+
+/// Minimizes every group's example in place (`group.minimized`), running candidates on both
+/// runners; at most `budget` candidates per group. The first candidate is the example itself
+/// (with only the diverging observer): if the reference and the target agree on it now, the
+/// recorded value depended on when or where it was recorded, and the group says so
+/// (`reproduced: Some(false)`, no minimized sequence). A group whose example is not in
+/// `examples` is left as it is.
+pub fn minimize_all(
+    groups: &mut [Group],
+    examples: &Examples,
+    reference: &dyn Executor,
+    target: &dyn Executor,
+    budget: u32,
+) -> Result<(), PoolError> {
+    let todo: Vec<&mut Group> = groups
+        .iter_mut()
+        .filter(|g| examples.contains_key(&g.example))
+        .collect();
+    let mut searches: Vec<Search> = todo
+        .iter()
+        .map(|g| Search::new(examples[&g.example], &g.divergence, budget))
+        .collect();
+    loop {
+        let mut owners = Vec::new();
+        let mut batch: Vec<Candidate> = Vec::new();
+        for (gi, s) in searches.iter_mut().enumerate() {
+            for keep in s.candidates() {
+                owners.push(gi);
+                batch.push(s.build(keep));
+            }
+        }
+        if batch.is_empty() {
+            break;
+        }
+        let requests: Vec<SeqRequest> = batch.iter().map(|c| c.test.request()).collect();
+        let (r, t) = run_both(reference, target, &requests)?;
+        let mut verdicts: Vec<Vec<(Vec<bool>, Found)>> =
+            searches.iter().map(|_| Vec::new()).collect();
+        for (((gi, c), r), t) in owners.into_iter().zip(batch).zip(&r).zip(&t) {
+            let found = searches[gi].reproduces(c.test, &c.checked, r, t);
+            verdicts[gi].push((c.keep, found));
+        }
+        for (s, v) in searches.iter_mut().zip(verdicts) {
+            if !v.is_empty() {
+                s.feed(v);
+            }
+        }
+    }
+    for (g, s) in todo.into_iter().zip(searches) {
+        g.reproduced = s.reproduced;
+        g.minimized = s.best.map(|(test, divergence)| Minimized {
+            original_len: s.original.statements.len(),
+            test,
+            divergence,
+            runs: s.runs,
+        });
+    }
+    Ok(())
+}
+
+fn run_both(
+    reference: &dyn Executor,
+    target: &dyn Executor,
+    requests: &[SeqRequest],
+) -> Result<(Vec<SeqResult>, Vec<SeqResult>), PoolError> {
+    let (r, t) = std::thread::scope(|scope| {
+        let r = scope.spawn(|| reference.run(requests, false));
+        let t = target.run(requests, false);
+        (r.join(), t)
+    });
+    let r = r.map_err(|_| PoolError::Threads("the reference run panicked".into()))?;
+    Ok((r?, t?))
+}
+
+impl Search {
+    fn new(original: &Test, d: &Divergence, budget: u32) -> Search {
+        let n = original.statements.len();
+        let (anchor, observer) = match d.site {
+            Site::Step(i) => (Some(i), None),
+            Site::Observer(j) => (original.observers.get(j).map(|o| o.stmt), Some(j)),
+            Site::Whole => (last_call(&original.statements), None),
+        };
+        let slow = matches!(d.kind, Kind::Timeout | Kind::Crash);
+        Search {
+            original: original.clone(),
+            callee: d.callee.clone(),
+            kind: d.kind,
+            keep: vec![true; n],
+            required: closure(&original.statements, anchor),
+            observer,
+            n: 2,
+            runs: 0,
+            budget: if slow {
+                budget.min(SLOW_KIND_BUDGET)
+            } else {
+                budget
+            },
+            best: None,
+            recorded: d.expected.clone(),
+            reproduced: None,
+            done: false,
+            truncated: false,
+        }
+    }
+
+    /// The candidates of the next round (keep masks), within the budget.
+    fn candidates(&mut self) -> Vec<Vec<bool>> {
+        if self.done || self.runs >= self.budget {
+            return Vec::new();
+        }
+        if self.reproduced.is_none() {
+            return vec![self.keep.clone()];
+        }
+        let units = self.units();
+        if units.is_empty() {
+            self.done = true;
+            return Vec::new();
+        }
+        let n = self.n.min(units.len());
+        let size = units.len().div_ceil(n);
+        let left = (self.budget - self.runs) as usize;
+        self.truncated = units.len().div_ceil(size) > left;
+        units
+            .chunks(size)
+            .take(left)
+            .map(|chunk| remove(&self.original.statements, &self.keep, chunk))
+            .collect()
+    }
+
+    /// Kept statements that may be removed.
+    fn units(&self) -> Vec<usize> {
+        (0..self.keep.len())
+            .filter(|&i| self.keep[i] && !self.required[i])
+            .collect()
+    }
+
+    /// Takes a round's results: the first candidate that reproduced wins.
+    fn feed(&mut self, results: Vec<(Vec<bool>, Found)>) {
+        self.runs += results.len() as u32;
+        let winner = results.into_iter().find_map(|(k, f)| f.map(|f| (k, f)));
+        if self.reproduced.is_none() {
+            // The reference must give what it gave when recorded: a recorded value it no
+            // longer gives (a comparison with the clock, state left by an earlier test)
+            // is no oracle, even when the two sides now differ another way.
+            let winner = winner
+                .filter(|(_, (_, d))| same_outcome(self.recorded.as_ref(), d.expected.as_ref()));
+            self.reproduced = Some(winner.is_some());
+            self.done = winner.is_none();
+            self.best = winner.map(|(_, found)| found);
+            return;
+        }
+        let units = self.units().len();
+        match winner {
+            Some((keep, found)) => {
+                self.keep = keep;
+                self.best = Some(found);
+                self.n = (self.n.saturating_sub(1)).max(2);
+            }
+            None if self.n >= units || self.truncated => self.done = true,
+            None => self.n = (self.n * 2).min(units),
+        }
+    }
+
+    /// The candidate for a keep mask (expectations are filled in from the REF run).
+    fn build(&self, keep: Vec<bool>) -> Candidate {
+        let mut index = vec![usize::MAX; keep.len()];
+        let (mut statements, mut checked, mut varies) = (Vec::new(), Vec::new(), Vec::new());
+        for (i, s) in self.original.statements.iter().enumerate() {
+            if keep[i] {
+                index[i] = statements.len();
+                if self.original.varies_at(i) {
+                    varies.push(index[i]);
+                }
+                statements.push(s.remap(|j| index[j]));
+                checked.push(
+                    self.original
+                        .expected_steps
+                        .get(i)
+                        .is_none_or(Option::is_some),
+                );
+            }
+        }
+        let observers = self
+            .observer
+            .and_then(|j| self.original.observers.get(j))
+            .map(|o| {
+                let mut o = o.clone();
+                o.stmt = index[o.stmt];
+                vec![o]
+            })
+            .unwrap_or_default();
+        let test = Test {
+            id: self.original.id,
+            statements,
+            observers,
+            expected_steps: Vec::new(),
+            expected_observations: Vec::new(),
+            varies,
+        };
+        Candidate {
+            keep,
+            test,
+            checked,
+        }
+    }
+
+    /// Whether the candidate shows the same kind of difference at the same callee; if so,
+    /// the test with the reference's values as expectations and the divergence.
+    fn reproduces(&self, mut test: Test, checked: &[bool], r: &SeqResult, t: &SeqResult) -> Found {
+        let SeqResult::Done {
+            steps,
+            observations,
+            ..
+        } = r
+        else {
+            return None;
+        };
+        test.expected_steps = steps
+            .iter()
+            .enumerate()
+            .map(|(i, o)| (checked.get(i) != Some(&false) || o.is_abnormal()).then(|| o.clone()))
+            .collect();
+        test.expected_observations = observations.clone();
+        let verdict = compare(&test, t);
+        let d = verdict.divergence()?;
+        (d.callee == self.callee && d.kind == self.kind).then(|| (test.clone(), d.clone()))
+    }
+}
+
+/// The keep mask without `chunk` and every statement that reads a removed one.
+fn remove(statements: &[Statement], keep: &[bool], chunk: &[usize]) -> Vec<bool> {
+    let mut out = keep.to_vec();
+    for &i in chunk {
+        out[i] = false;
+    }
+    for (i, s) in statements.iter().enumerate() {
+        if out[i] && s.inputs().iter().any(|&j| !out[j]) {
+            out[i] = false;
+        }
+    }
+    out
+}
+
+/// `anchor` and every statement it reads, transitively.
+fn closure(statements: &[Statement], anchor: Option<usize>) -> Vec<bool> {
+    let mut required = vec![false; statements.len()];
+    let Some(a) = anchor.filter(|&a| a < statements.len()) else {
+        return required;
+    };
+    required[a] = true;
+    for i in (0..=a).rev() {
+        if required[i] {
+            for j in statements[i].inputs() {
+                required[j] = true;
+            }
+        }
+    }
+    required
+}
+
+fn last_call(statements: &[Statement]) -> Option<usize> {
+    statements
+        .iter()
+        .rposition(|s| matches!(s, Statement::New { .. } | Statement::Call { .. }))
+}
+
+#[cfg(test)]
+mod tests;
+
+/// Whether the reference's outcome now is the one recorded: equal values, or the same
+/// exception class (a message may name what differs from run to run); `true` when nothing
+/// was recorded there.
+fn same_outcome(recorded: Option<&Observed>, now: Option<&Observed>) -> bool {
+    match (recorded, now) {
+        (None, _) => true,
+        (Some(Observed::Threw { class: a, .. }), Some(Observed::Threw { class: b, .. })) => a == b,
+        (Some(a), Some(b)) => a == b,
+        (Some(_), None) => false,
+    }
+}

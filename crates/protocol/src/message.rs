@@ -1,0 +1,153 @@
+//! The private protocol between the supervisor (the library's `pool`) and a worker process:
+//! one JSON message per line over the worker's stdin and stdout. The first exchange is
+//! `Hello`/`Ready`, which checks [`PROTOCOL_VERSION`]; runs are batched, and the worker
+//! answers each sequence as it finishes so that a hang or crash is pinned to one sequence.
+
+use crate::jvm::JvmSpec;
+use crate::model::ApiModel;
+use crate::sequence::{ObserverCall, SeqResult, Statement};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::io::{self, BufRead, Write};
+use std::path::PathBuf;
+
+mod wire;
+
+/// Bumped whenever a message changes shape.
+pub const PROTOCOL_VERSION: u32 = 4;
+
+/// One sequence to run, with the observers to call after it.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+pub struct SeqRequest {
+    pub statements: Vec<Statement>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub observers: Vec<ObserverCall>,
+}
+
+/// Supervisor to worker.
+#[derive(Serialize, Deserialize, Debug)]
+#[serde(tag = "msg", rename_all = "snake_case", try_from = "wire::RequestWire")]
+pub enum Request {
+    /// Start the JVM described by `jvm`.
+    Hello { version: u32, jvm: JvmSpec },
+    /// Describe these classes, every public class of these packages (`p` alone, `p.*` with
+    /// its subpackages) and every public class in these jars or class folders.
+    Describe {
+        classes: Vec<String>,
+        packages: Vec<String>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        jars: Vec<PathBuf>,
+    },
+    /// Read system properties.
+    Properties { names: Vec<String> },
+    /// The literal constants of these classes' class files.
+    Constants { classes: Vec<String> },
+    /// Run sequences; `first_id` numbers them. Every answer is sent as soon as it is
+    /// complete; with `isolate`, it is written before the next sequence runs, so that even a
+    /// crash is pinned to one sequence (used after a crash).
+    Run {
+        first_id: u64,
+        isolate: bool,
+        contracts: bool,
+        /// Values whose escaped text is longer come back as `Observed::Large`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        max_value_bytes: Option<u64>,
+        sequences: Vec<SeqRequest>,
+    },
+    /// The execution data of the JaCoCo agent the JVM was started with, since the last ask.
+    Coverage,
+    /// Leave.
+    Bye,
+}
+
+/// Worker to supervisor.
+#[derive(Serialize, Deserialize, Debug)]
+#[serde(
+    tag = "msg",
+    rename_all = "snake_case",
+    try_from = "wire::ResponseWire"
+)]
+pub enum Response {
+    Ready {
+        version: u32,
+        millis: u64,
+        /// What the sandbox could not do on this kernel, one line each.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        warnings: Vec<String>,
+    },
+    /// The worker could not do what was asked; it stays usable unless it said so at start-up.
+    Failed {
+        error: String,
+    },
+    Model {
+        model: ApiModel,
+        unknown: Vec<String>,
+    },
+    Properties {
+        values: BTreeMap<String, String>,
+    },
+    /// Per class, its constants as a type letter (`S I J F D`) and the rendered value.
+    Constants {
+        classes: BTreeMap<String, Vec<String>>,
+    },
+    /// JaCoCo execution data (the `.exec` format), as hex.
+    Coverage {
+        hex: String,
+    },
+    /// The result of sequence `id`; then `RunDone` after the last one.
+    Result {
+        id: u64,
+        result: SeqResult,
+    },
+    RunDone,
+}
+
+/// Writes one message as a line.
+pub fn send<T: Serialize>(out: &mut impl Write, msg: &T) -> io::Result<()> {
+    serde_json::to_writer(&mut *out, msg)?;
+    out.write_all(b"\n")
+}
+
+/// Reads one message; `Ok(None)` at end of input.
+pub fn receive<T: for<'de> Deserialize<'de>>(input: &mut impl BufRead) -> io::Result<Option<T>> {
+    let mut line = String::new();
+    if input.read_line(&mut line)? == 0 {
+        return Ok(None);
+    }
+    decode(&line)
+        .map(Some)
+        .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))
+}
+
+/// Decodes one message from its line (the supervisor's and the worker's one decoder).
+/// Its error is one line, whatever the message quoted.
+pub fn decode<T: for<'de> Deserialize<'de>>(line: &str) -> Result<T, String> {
+    serde_json::from_str(line).map_err(|e| difftest_base::line::escaped_line(&e.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sequence::Observed;
+
+    #[test]
+    fn messages_round_trip_as_single_lines() {
+        let msg = Response::Result {
+            id: 7,
+            result: SeqResult::Done {
+                steps: vec![Observed::Value {
+                    class: "java.lang.String".into(),
+                    text: "a\\nb".into(),
+                }],
+                observations: vec![],
+                violations: vec![],
+                contents: vec![],
+            },
+        };
+        let mut buf = Vec::new();
+        send(&mut buf, &msg).unwrap();
+        assert_eq!(buf.iter().filter(|&&b| b == b'\n').count(), 1);
+        let back: Option<Response> = receive(&mut &buf[..]).unwrap();
+        assert!(matches!(back, Some(Response::Result { id: 7, .. })));
+    }
+}

@@ -1,0 +1,325 @@
+//! The worker's main loop: takes the protocol channel away from stdin/stdout (so the code
+//! under test can neither read our requests nor print into our answers), starts the JVM on
+//! a thread with a large stack, and answers requests until `Bye` or end of input.
+
+use super::agent;
+use super::answers::Answers;
+use super::encode::{Encoding, encode};
+use super::jvm::{Entry, Jvm};
+use super::sandbox;
+use crate::message::{PROTOCOL_VERSION, Request, Response, SeqRequest, receive, send};
+use crate::model::ApiModel;
+use crate::sequence::SeqResult;
+use std::collections::BTreeMap;
+use std::fs::File;
+use std::io::{BufReader, Write};
+use std::os::fd::FromRawFd;
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// Native stack of the thread that runs Java code: deep recursion in the code under test
+/// must end in a `StackOverflowError`, not in a crash of the worker.
+const JAVA_THREAD_STACK: usize = 16 << 20;
+
+/// How the supervisor asked this worker to run (the flags of `difftest __worker`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Options {
+    /// The supervisor's process id: the worker dies with it.
+    pub parent: Option<i32>,
+    /// Apply the sandbox before the JVM starts.
+    pub sandbox: bool,
+    /// Kernel bound on the worker's writable private memory (RLIMIT_DATA), in bytes.
+    pub data_limit: Option<u64>,
+}
+
+/// Entry point of `difftest __worker`; returns the process exit code.
+pub fn main(args: &Options) -> i32 {
+    let began = Instant::now(); // start-up as reported counts the sandbox too
+    if let Some(parent) = args.parent {
+        sandbox::die_with_parent(parent);
+    }
+    // Still one thread here, as a new user namespace requires.
+    let warnings = match args.sandbox {
+        true => match std::env::current_dir() {
+            Ok(dir) => sandbox::apply(&dir),
+            Err(e) => vec![format!("sandbox: not applied: no working directory ({e})")],
+        },
+        false => Vec::new(),
+    };
+    let data_limit = args.data_limit;
+    give_fatal_signals_to_the_jvm();
+    let (input, output) = match take_protocol_channel() {
+        Ok(pair) => pair,
+        Err(e) => {
+            eprintln!("difftest worker: cannot set up its channel: {e}");
+            return 3;
+        }
+    };
+    let thread = std::thread::Builder::new()
+        .name("difftest-java".into())
+        .stack_size(JAVA_THREAD_STACK)
+        .spawn(move || serve(input, output, began, warnings, data_limit));
+    match thread.map(|t| t.join()) {
+        Ok(Ok(code)) => code,
+        _ => 3,
+    }
+}
+
+/// Rust's runtime installs SIGSEGV/SIGBUS handlers (for its own stack overflows). The JVM
+/// would chain to them for faults it cannot handle, and Rust's handler then ends the
+/// process silently. Without them the JVM reports a fatal error (hs_err) on stderr.
+fn give_fatal_signals_to_the_jvm() {
+    // SAFETY: restoring default dispositions before any other thread exists.
+    unsafe {
+        libc::signal(libc::SIGSEGV, libc::SIG_DFL);
+        libc::signal(libc::SIGBUS, libc::SIG_DFL);
+    }
+}
+
+/// Moves the protocol to fresh descriptors; stdout then points at stderr, stdin at /dev/null.
+fn take_protocol_channel() -> std::io::Result<(File, File)> {
+    // SAFETY: plain descriptor juggling on descriptors this process owns; no Rust object
+    // holds descriptors 0 or 1 across these calls.
+    unsafe {
+        let input = libc::dup(0);
+        let output = libc::dup(1);
+        if input < 0 || output < 0 || libc::dup2(2, 1) < 0 {
+            return Err(std::io::Error::last_os_error());
+        }
+        let null = libc::open(c"/dev/null".as_ptr(), libc::O_RDONLY);
+        if null >= 0 {
+            libc::dup2(null, 0);
+            libc::close(null);
+        }
+        Ok((File::from_raw_fd(input), File::from_raw_fd(output)))
+    }
+}
+
+fn serve(
+    input: File,
+    output: File,
+    began: Instant,
+    warnings: Vec<String>,
+    data_limit: Option<u64>,
+) -> i32 {
+    let mut input = BufReader::with_capacity(1 << 20, input);
+    let mut out = match Answers::new(output) {
+        Ok(out) => out,
+        Err(e) => {
+            eprintln!("difftest worker: cannot start its answer writer: {e}");
+            return 3;
+        }
+    };
+    let jvm = match start(&mut input, &mut out, began, warnings, data_limit) {
+        Some(jvm) => jvm,
+        None => return 3,
+    };
+    while let Ok(Some(req)) = receive::<Request>(&mut input) {
+        let ok = match req {
+            Request::Bye => break,
+            other => answer(&jvm, other, &mut out).is_ok(),
+        };
+        if !ok {
+            return 3;
+        }
+    }
+    let _ = out.finish();
+    // The JVM cannot be unloaded, and DestroyJavaVM may wait forever for a stuck thread.
+    // SAFETY: ends the process without running destructors, which is what we want here.
+    unsafe { libc::_exit(0) }
+}
+
+fn start(
+    input: &mut impl std::io::BufRead,
+    out: &mut impl Write,
+    began: Instant,
+    mut warnings: Vec<String>,
+    data_limit: Option<u64>,
+) -> Option<Jvm> {
+    let spec = match receive::<Request>(input) {
+        Ok(Some(Request::Hello { version, jvm })) if version == PROTOCOL_VERSION => jvm,
+        Ok(Some(Request::Hello { version, .. })) => {
+            fail(
+                out,
+                format!("protocol version {version}, worker speaks {PROTOCOL_VERSION}"),
+            );
+            return None;
+        }
+        _ => {
+            fail(out, "expected hello".into());
+            return None;
+        }
+    };
+    // An Espresso guest loads the agent lazily, so its copy lives in the worker's own folder
+    // (removed with the worker); a plain JVM loads it at once and the copy is deleted.
+    let espresso = spec.espresso.as_ref();
+    let dir = match (espresso, std::env::current_dir()) {
+        (Some(_), Ok(cwd)) => cwd.join("difftest-agent"),
+        _ => std::env::temp_dir().join(format!("difftest-agent-{}", std::process::id())),
+    };
+    // Java's temporary files go to the worker's own folder: the one place it may write in the
+    // sandbox, and removed with the worker.
+    let mut options = spec.options.clone();
+    if let Ok(cwd) = std::env::current_dir() {
+        options.push(format!("-Djava.io.tmpdir={}", cwd.display()));
+    }
+    let started = agent::install(&dir)
+        .map_err(|e| format!("cannot write the agent to {}: {e}", dir.display()))
+        .and_then(|_| match espresso {
+            Some(rt) => Jvm::start_espresso(&spec.libjvm, &options, &dir, &spec.classpath, rt),
+            None => Jvm::start(&spec.libjvm, &options, &dir, &spec.classpath),
+        });
+    if espresso.is_none() {
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+    if let (Ok(_), Some(bytes)) = (&started, data_limit)
+        && let Err(e) = sandbox::limit_data(bytes)
+    {
+        warnings.push(format!(
+            "sandbox: worker memory not bounded by the kernel: {e}"
+        ));
+    }
+    match started {
+        Ok(jvm) => {
+            let millis = began.elapsed().as_millis() as u64;
+            let ready = Response::Ready {
+                version: PROTOCOL_VERSION,
+                millis,
+                warnings,
+            };
+            (send(out, &ready).is_ok() && out.flush().is_ok()).then_some(jvm)
+        }
+        Err(e) => {
+            fail(out, e);
+            None
+        }
+    }
+}
+
+fn fail(out: &mut impl Write, error: String) {
+    let _ = send(out, &Response::Failed { error });
+    let _ = out.flush();
+}
+
+fn answer(jvm: &Jvm, req: Request, out: &mut Answers) -> std::io::Result<()> {
+    let resp = match req {
+        Request::Describe {
+            classes,
+            packages,
+            jars,
+        } => describe(jvm, &classes, &packages, &jars),
+        Request::Properties { names } => properties(jvm, &names),
+        Request::Constants { classes } => constants(jvm, &classes),
+        Request::Coverage => coverage(jvm),
+        Request::Run {
+            first_id,
+            isolate,
+            contracts,
+            max_value_bytes,
+            sequences,
+        } => {
+            let encoding = Encoding {
+                contracts,
+                max_value_bytes,
+            };
+            return run(jvm, first_id, isolate, encoding, &sequences, out);
+        }
+        Request::Hello { .. } | Request::Bye => Response::Failed {
+            error: "unexpected message".into(),
+        },
+    };
+    send(out, &resp)?;
+    out.flush()
+}
+
+#[derive(serde::Deserialize)]
+struct Described {
+    classes: BTreeMap<String, crate::model::ApiClass>,
+    unknown: Vec<String>,
+}
+
+fn describe(jvm: &Jvm, classes: &[String], packages: &[String], jars: &[PathBuf]) -> Response {
+    let mut lines: Vec<String> = classes.iter().map(|c| format!("class {c}")).collect();
+    lines.extend(packages.iter().map(|p| match p.strip_suffix(".*") {
+        Some(tree) => format!("tree {tree}"),
+        None => format!("package {p}"),
+    }));
+    lines.extend(jars.iter().map(|j| format!("jar {}", j.display())));
+    let answer = jvm.call(Entry::Describe, &lines.join("\n"));
+    match answer
+        .and_then(|text| serde_json::from_str::<Described>(&text).map_err(|e| e.to_string()))
+    {
+        Ok(d) => Response::Model {
+            model: ApiModel { classes: d.classes },
+            unknown: d.unknown,
+        },
+        Err(error) => Response::Failed { error },
+    }
+}
+
+fn constants(jvm: &Jvm, classes: &[String]) -> Response {
+    let answer = jvm.call(Entry::Constants, &classes.join("\n"));
+    match answer.and_then(|text| serde_json::from_str(&text).map_err(|e| e.to_string())) {
+        Ok(classes) => Response::Constants { classes },
+        Err(error) => Response::Failed { error },
+    }
+}
+
+fn properties(jvm: &Jvm, names: &[String]) -> Response {
+    let answer = jvm.call(Entry::Properties, &names.join("\n"));
+    match answer.and_then(|text| serde_json::from_str(&text).map_err(|e| e.to_string())) {
+        Ok(values) => Response::Properties { values },
+        Err(error) => Response::Failed { error },
+    }
+}
+
+fn coverage(jvm: &Jvm) -> Response {
+    match jvm.call(Entry::Coverage, "") {
+        Ok(text) => match text.strip_prefix('!') {
+            Some(error) => Response::Failed {
+                error: error.to_string(),
+            },
+            None => Response::Coverage { hex: text },
+        },
+        Err(error) => Response::Failed { error },
+    }
+}
+
+/// Runs the sequences, each answer handed to the writer as soon as it is complete; with
+/// `isolate`, each is written before the next call runs (see [`Answers`]).
+fn run(
+    jvm: &Jvm,
+    first_id: u64,
+    isolate: bool,
+    encoding: Encoding,
+    sequences: &[SeqRequest],
+    out: &mut Answers,
+) -> std::io::Result<()> {
+    for (i, seq) in sequences.iter().enumerate() {
+        let result = run_one(jvm, seq, encoding);
+        send(
+            out,
+            &Response::Result {
+                id: first_id + i as u64,
+                result,
+            },
+        )?;
+        match isolate {
+            true => out.flush_written()?,
+            false => out.flush()?,
+        }
+    }
+    send(out, &Response::RunDone)?;
+    out.flush()
+}
+
+fn run_one(jvm: &Jvm, seq: &SeqRequest, encoding: Encoding) -> SeqResult {
+    let answer = jvm.call(Entry::Run, &encode(seq, encoding));
+    match answer.and_then(|text| serde_json::from_str(&text).map_err(|e| e.to_string())) {
+        Ok(result) => result,
+        Err(e) => SeqResult::Crash {
+            exit: "agent error".into(),
+            stderr_tail: e,
+        },
+    }
+}
