@@ -23,7 +23,8 @@
 #
 # Usage: nice bash examples/soak/soak.sh [CYCLES] (default 200). SOAK_RESET=N removes the
 # accepted list every N cycles (so accepts go on once every group was accepted); SOAK_DELAY
-# is the latest moment of a kill in hundredths of a second (default 600). DIFFTEST names the binary
+# is the latest moment of a kill in hundredths of a second (default 600); SOAK_TIME_LIMIT the
+# record's --time-limit in seconds (default 2; more on a loaded machine). DIFFTEST names the binary
 # (default: a copy of target/release/difftest, so a rebuild does not change it mid-run).
 # Prints one line per cycle and a summary; exit 1 if anything was lost, torn or left over.
 set -uo pipefail
@@ -253,7 +254,7 @@ cycle_in() {
   local dir="$1" how="$2" seed="$3"
   local suite="$dir/oracles/soak-v1.yaml.zst" list="$dir/oracles/soak-v1.accepted.yaml"
   local reports="$dir/reports" report="$dir/reports/soak-v2-vs-soak-v1.json"
-  local rec=(record --impl soak-v1 --packages example.lib --time-limit 2 --output-limit 200
+  local rec=(record --impl soak-v1 --packages example.lib --time-limit "${SOAK_TIME_LIMIT:-2}" --output-limit 200
     --reruns 1 --timeout 2 --jobs 1 --seed "$seed" --quiet --omit "$work/omit.txt" -o "$suite")
   local rep=(replay --impl soak-v2 --suite "$suite" --report-dir "$reports" --no-minimize
     --timeout 2 --jobs 1 --quiet)
