@@ -158,8 +158,14 @@ pub fn settle(dir: &Path, stem: &str, exts: &[&str]) -> io::Result<()> {
     }
     match Unit::open(dir, stem, exts) {
         Ok(_) => Ok(()),
-        // A folder this user cannot write holds no write of theirs to finish.
-        Err(e) if e.kind() == io::ErrorKind::PermissionDenied => {
+        // A folder this user cannot write (or a read-only mount) holds no write of theirs
+        // to finish, unless a journal says otherwise.
+        Err(e)
+            if matches!(
+                e.kind(),
+                io::ErrorKind::PermissionDenied | io::ErrorKind::ReadOnlyFilesystem
+            ) =>
+        {
             match dir.join(format!("{stem}.journal")).exists() {
                 true => Err(e),
                 false => Ok(()),
