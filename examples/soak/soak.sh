@@ -23,7 +23,8 @@
 #
 # Usage: nice bash examples/soak/soak.sh [CYCLES] (default 200). SOAK_RESET=N removes the
 # accepted list every N cycles (so accepts go on once every group was accepted); SOAK_DELAY
-# is the latest moment of a kill in hundredths of a second (default 600). DIFFTEST names the binary
+# is the latest moment of a kill in hundredths of a second (default 600); SOAK_TIME_LIMIT the
+# record's --time-limit in seconds (default 2; more on a loaded machine). DIFFTEST names the binary
 # (default: a copy of target/release/difftest, so a rebuild does not change it mid-run).
 # Prints one line per cycle and a summary; exit 1 if anything was lost, torn or left over.
 set -uo pipefail
@@ -188,8 +189,20 @@ EOF
 # summary row (with the run's seconds), the HTML's counts and the JUnit's test count are the
 # JSON's.
 check_reports() {
-  local dir="$1"
+  local dir="$1" pending stem
   [ -d "$dir" ] || return 0
+  # A writer killed between its renames leaves a journal (or, before its commit point,
+  # staged files): the next reader of the set finishes it. Be that reader, as a replay,
+  # `report` or `accept` would, then check the set.
+  pending="$(find "$dir" -maxdepth 1 \( -name '*.journal' -o -name '.*.staged' \) 2>/dev/null)"
+  for stem in $(echo "$pending" | sed -E 's#.*/\.?##; s/\.(journal|json\.staged|md\.staged|html\.staged|junit\.xml\.staged)$//' | sort -u); do
+    note "settled $( [ -e "$dir/$stem.journal" ] && echo journal || echo staged)"
+    "$difftest" report --merge "$dir/$stem.json" --report-dir "$work/settled" -q >/dev/null 2>&1
+    rm -rf "$work/settled"
+  done
+  if [ -n "$(find "$dir" -maxdepth 1 \( -name '*.journal' -o -name '.*.staged' \) 2>/dev/null)" ]; then
+    fail "report set in $dir: a journal or staged file left after a reader settled it"
+  fi
   python3 - "$dir" <<'EOF' || fail "report set in $dir: see above"
 import glob, json, os, re, sys
 d = sys.argv[1]
@@ -241,7 +254,7 @@ cycle_in() {
   local dir="$1" how="$2" seed="$3"
   local suite="$dir/oracles/soak-v1.yaml.zst" list="$dir/oracles/soak-v1.accepted.yaml"
   local reports="$dir/reports" report="$dir/reports/soak-v2-vs-soak-v1.json"
-  local rec=(record --impl soak-v1 --packages example.lib --time-limit 2 --output-limit 200
+  local rec=(record --impl soak-v1 --packages example.lib --time-limit "${SOAK_TIME_LIMIT:-2}" --output-limit 200
     --reruns 1 --timeout 2 --jobs 1 --seed "$seed" --quiet --omit "$work/omit.txt" -o "$suite")
   local rep=(replay --impl soak-v2 --suite "$suite" --report-dir "$reports" --no-minimize
     --timeout 2 --jobs 1 --quiet)

@@ -5,13 +5,16 @@
 //! half of one, and two writers never share a temporary name. Files are created with mode
 //! `0666` less the user's umask, like any other program's files. Read-modify-write cycles
 //! (`difftest accept`) and sets of files written as one unit (a report's JSON, Markdown, HTML
-//! and JUnit) also hold a [`FileLock`] on a lock file beside them; under it, temporaries a
-//! killed writer left are removed ([`remove_stale_temporaries`]).
+//! and JUnit, [`unit`]) also hold a [`FileLock`] on a lock file beside them; under it,
+//! temporaries a killed writer left are removed ([`remove_stale_temporaries`]). Files
+//! difftest did not just write are read through [`bounded`].
 
 use std::fs::{File, OpenOptions};
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
+pub mod bounded;
+pub mod unit;
 mod unnamed;
 use unnamed::Temp;
 
@@ -26,7 +29,7 @@ pub struct AtomicFile {
 }
 
 /// The folder `path` lives in (`.` for a bare file name).
-fn folder(path: &Path) -> PathBuf {
+pub(crate) fn folder(path: &Path) -> PathBuf {
     match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => PathBuf::from("."),
@@ -81,16 +84,6 @@ impl Finished {
     pub fn rename(self) -> io::Result<()> {
         self.file.persist(&self.path)
     }
-}
-
-/// Renames each of `files` into place, in order, then syncs their folders once.
-pub fn commit_all(files: Vec<Finished>) -> io::Result<()> {
-    let mut folders: Vec<PathBuf> = files.iter().map(|f| folder(&f.path)).collect();
-    folders.dedup();
-    for f in files {
-        f.rename()?;
-    }
-    folders.iter().try_for_each(|d| sync_folder(d))
 }
 
 /// `.NAME.` for the destination `FOLDER/NAME`: the start of its temporaries' names.

@@ -112,7 +112,9 @@ pub fn load(path: &Path) -> Result<Vec<KnownChange>, DetectionError> {
     };
     let base = SplitBase::beside(path)
         .map_err(|(path, message)| DetectionError::Read { path, message })?;
-    let text = std::fs::read_to_string(path).map_err(|e| read_error(e.to_string()))?;
+    use crate::atomic::bounded::{MAX_TEXT_BYTES, read_text};
+    let text = read_text(path, MAX_TEXT_BYTES, "list of changes")
+        .map_err(|e| read_error(e.problem.to_string()))?;
     let raw: Vec<RawChange> = serde_yaml::from_str(&text).map_err(|e| read_error(e.to_string()))?;
     let mut ids = HashSet::new();
     raw.into_iter()

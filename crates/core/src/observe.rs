@@ -23,11 +23,8 @@ pub const DEFAULT_MAX_OBSERVERS: usize = 20;
 /// An `--observers` file that cannot be read, or a line of it that is not a pattern.
 #[derive(Debug, thiserror::Error)]
 pub enum ObserversError {
-    #[error("{}: cannot read observer list: {source}", path.display())]
-    Read {
-        path: PathBuf,
-        source: std::io::Error,
-    },
+    #[error(transparent)]
+    Read(#[from] crate::atomic::bounded::ReadError),
     #[error("{}:{line}: {message}", path.display())]
     Pattern {
         path: PathBuf,
@@ -48,10 +45,8 @@ pub fn parse_patterns(text: &str) -> Vec<String> {
 /// Reads a user observer list: every line must be a `Class.method` glob (Java name
 /// characters, `*` and `?`).
 pub fn read_patterns(path: &Path) -> Result<Vec<String>, ObserversError> {
-    let text = std::fs::read_to_string(path).map_err(|source| ObserversError::Read {
-        path: path.to_path_buf(),
-        source,
-    })?;
+    use crate::atomic::bounded::{MAX_TEXT_BYTES, read_text};
+    let text = read_text(path, MAX_TEXT_BYTES, "observer list")?;
     for (n, line) in text.lines().enumerate() {
         let line = line.split('#').next().unwrap_or("").trim();
         if line.is_empty() || is_pattern(line) {

@@ -4,6 +4,7 @@
 //! with their subpackages, `p.` for one package alone, class globs), and the omit list of
 //! methods and classes never to call.
 
+use crate::atomic::bounded::{MAX_TEXT_BYTES, read_text};
 use crate::exit::bad_input;
 use crate::model::{ApiClass, ApiModel, Callable};
 use std::path::Path;
@@ -91,8 +92,8 @@ impl OmitList {
 
     /// Reads a list from a file; the error names the file.
     pub fn read(path: &Path) -> anyhow::Result<OmitList> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| bad_input(format!("{}: cannot read omit list: {e}", path.display())))?;
+        let text =
+            read_text(path, MAX_TEXT_BYTES, "omit list").map_err(|e| bad_input(e.to_string()))?;
         Ok(OmitList::parse(&text))
     }
 
@@ -244,8 +245,8 @@ pub fn check_class(name: &str) -> Result<(), String> {
 /// Reads a class-list file: one class (or class glob), `package.*` (with subpackages) or
 /// `package.` (alone) a line, `#` comments.
 pub fn read_class_list(path: &Path) -> anyhow::Result<(Vec<String>, Vec<String>)> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| bad_input(format!("{}: cannot read class list: {e}", path.display())))?;
+    let text =
+        read_text(path, MAX_TEXT_BYTES, "class list").map_err(|e| bad_input(e.to_string()))?;
     let (mut classes, mut packages) = (Vec::new(), Vec::new());
     for (n, line) in text.lines().enumerate() {
         let line = line.split('#').next().unwrap_or("").trim();

@@ -42,7 +42,9 @@ impl SplitBase {
     /// Reads `split-base.txt` beside `changes`: one id a line, `#` comments.
     pub fn beside(changes: &Path) -> Result<SplitBase, (PathBuf, String)> {
         let path = changes.with_file_name(SPLIT_BASE);
-        let text = std::fs::read_to_string(&path).map_err(|e| (path.clone(), e.to_string()))?;
+        use crate::atomic::bounded::{MAX_TEXT_BYTES, read_text};
+        let text = read_text(&path, MAX_TEXT_BYTES, "split base")
+            .map_err(|e| (path.clone(), e.problem.to_string()))?;
         Ok(SplitBase::parse(&text))
     }
 

@@ -66,10 +66,11 @@ pub fn defaults() -> Vec<Literal> {
 
 /// Reads a literals file.
 pub fn read(path: &Path) -> Result<Vec<Literal>, LiteralsError> {
-    let text = std::fs::read_to_string(path).map_err(|e| LiteralsError {
+    use crate::atomic::bounded::{MAX_TEXT_BYTES, read_text};
+    let text = read_text(path, MAX_TEXT_BYTES, "literals file").map_err(|e| LiteralsError {
         path: path.to_path_buf(),
         line: 0,
-        message: format!("cannot read literals: {e}"),
+        message: e.problem.to_string(),
     })?;
     parse(&text).map_err(|(line, message)| LiteralsError {
         path: path.to_path_buf(),

@@ -38,6 +38,13 @@ use std::path::{Path, PathBuf};
 /// (for `report --merge`, `accept`) only when it matches.
 pub const SCHEMA_VERSION: u32 = 2;
 
+/// The files of a report set, `DIR/TGT-vs-REF.EXT`, in the order they are written.
+pub const REPORT_FILES: [&str; 4] = ["json", "md", "html", "junit.xml"];
+
+/// The largest JSON report read. Reports hold each differing test's values, capped by the
+/// suite's value limit; a replay with a million differing tests stays far below this.
+pub const MAX_REPORT_BYTES: u64 = 1 << 30;
+
 /// A report with its checksum, as written: the report's fields, then `checksum`.
 #[derive(Serialize)]
 struct Sealed<'a> {
@@ -334,6 +341,8 @@ pub enum ReportError {
     Corrupt { path: PathBuf, message: String },
     #[error("cannot merge: {0}")]
     Mismatch(String),
+    #[error(transparent)]
+    Read(Box<crate::atomic::bounded::ReadError>),
 }
 
 impl Report {
@@ -356,13 +365,21 @@ impl Report {
         )
     }
 
-    /// Reads a JSON report.
+    /// Reads a JSON report (at most [`MAX_REPORT_BYTES`]). When it is the JSON of a report
+    /// set (`DIR/STEM.json` beside `DIR/STEM.lock`), a write of that set interrupted between
+    /// its renames is finished first, so the JSON read belongs to the set around it.
     pub fn read(path: &Path) -> Result<Report, ReportError> {
         let io = |source| ReportError::Io {
             path: path.to_path_buf(),
             source,
         };
-        let text = std::fs::read_to_string(path).map_err(io)?;
+        let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+        if let Some(stem) = name.as_deref().and_then(|n| n.strip_suffix(".json")) {
+            let dir = crate::atomic::folder(path);
+            crate::atomic::unit::settle(&dir, stem, &REPORT_FILES).map_err(io)?;
+        }
+        let text = crate::atomic::bounded::read_text(path, MAX_REPORT_BYTES, "report")
+            .map_err(|e| ReportError::Read(Box::new(e)))?;
         Report::from_json(&text, path)
     }
 
@@ -423,40 +440,39 @@ impl Report {
         Ok(())
     }
 
-    /// Writes `DIR/TGT-vs-REF.{json,md,html,junit.xml}` as one unit; returns the paths
-    /// written. Under the lock of `DIR/TGT-vs-REF.lock`, so two replays into one folder write
-    /// one after the other, each file is written and synced to a temporary first; only when
-    /// all four are on disk are they renamed into place. A failure (a full disk) before that
-    /// leaves the files of the last run whole and none of this one; two runs never leave the
-    /// files of both.
+    /// Writes `DIR/TGT-vs-REF.{json,md,html,junit.xml}` as one unit ([`crate::atomic::unit`]);
+    /// returns the paths written. Under the lock of `DIR/TGT-vs-REF.lock`, so two replays
+    /// into one folder write one after the other; each file is written and synced to a
+    /// staged name first, and only when all four are on disk is the set committed (a
+    /// journal) and renamed into place. A failure (a full disk) before the commit leaves the
+    /// files of the last run whole and none of this one; a kill after it is finished by the
+    /// next writer or reader; two runs never leave the files of both.
     pub fn write_all(&self, dir: &Path) -> Result<Vec<PathBuf>, ReportError> {
         let io = |path: &Path| {
             let path = path.to_path_buf();
             move |source| ReportError::Io { path, source }
         };
-        std::fs::create_dir_all(dir).map_err(io(dir))?;
         let stem = self.stem();
-        let unit = dir.join(&stem);
-        let _lock = crate::atomic::lock(&unit).map_err(io(&crate::atomic::lock_path(&unit)))?;
-        let writers: [(&str, Render); 4] = [
-            ("json", |r, out| r.write_json(out)),
-            ("md", |r, out| out.write_all(markdown::render(r).as_bytes())),
-            ("html", |r, out| out.write_all(html::render(r).as_bytes())),
-            ("junit.xml", junit::write),
+        let unit = crate::atomic::unit::Unit::open(dir, &stem, &REPORT_FILES)
+            .map_err(io(&crate::atomic::lock_path(&dir.join(&stem))))?;
+        let writers: [Render; 4] = [
+            |r, out| r.write_json(out),
+            |r, out| out.write_all(markdown::render(r).as_bytes()),
+            |r, out| out.write_all(html::render(r).as_bytes()),
+            junit::write,
         ];
         let mut paths = Vec::new();
         let mut finished = Vec::new();
-        for (ext, write) in writers {
-            let path = dir.join(format!("{stem}.{ext}"));
-            crate::atomic::remove_stale_temporaries(&path);
-            let mut file = crate::atomic::AtomicFile::create(&path).map_err(io(&path))?;
+        for (ext, write) in REPORT_FILES.into_iter().zip(writers) {
+            let path = unit.path(ext);
+            let mut file = unit.create(ext).map_err(io(&path))?;
             let done = write(self, &mut file)
                 .and_then(|()| file.finish())
                 .map_err(io(&path))?;
             finished.push(done);
             paths.push(path);
         }
-        crate::atomic::commit_all(finished).map_err(io(dir))?;
+        unit.commit(finished).map_err(io(dir))?;
         Ok(paths)
     }
 

@@ -151,13 +151,12 @@ impl TargetSpec {
 pub fn load_file(file: &Path, expected_name: &str) -> Result<TargetSpec, TargetError> {
     // Whatever stops the file from being read (missing, a folder, binary or not UTF-8) is
     // about the file the user named: bad input, not infrastructure.
-    let text = std::fs::read_to_string(file).map_err(|e| TargetError::Invalid {
-        location: file.display().to_string(),
-        message: match e.kind() {
-            std::io::ErrorKind::InvalidData => "not a UTF-8 text file".to_string(),
-            _ => format!("cannot read the target file: {e}"),
-        },
-    })?;
+    use crate::atomic::bounded::{MAX_TEXT_BYTES, read_text};
+    let text =
+        read_text(file, MAX_TEXT_BYTES, "target file").map_err(|e| TargetError::Invalid {
+            location: file.display().to_string(),
+            message: e.problem.to_string(),
+        })?;
     parse(&text, file, expected_name)
 }
 

@@ -176,62 +176,26 @@ pub fn path_for(suite: &Path) -> PathBuf {
     suite.with_file_name(format!("{stem}.accepted.yaml"))
 }
 
-/// The largest accepted list read, in bytes. A list is written by `accept` and reviewed by
-/// people, a few KiB; a larger file (a sparse file, a wrong path) is refused before it is
-/// read, so no list costs more memory or time than this.
-const MAX_LIST_BYTES: u64 = 64 << 20;
-
-/// The text of the list at `path`, `None` when there is no file. Only a regular file of at
-/// most [`MAX_LIST_BYTES`] is read; it is opened without blocking, so a named pipe given
-/// as the list is refused rather than waited on.
+/// The text of the list at `path`, `None` when there is no file; read by the bounded reader
+/// (a regular file of at most [`MAX_TEXT_BYTES`](crate::atomic::bounded::MAX_TEXT_BYTES),
+/// opened without blocking, so a named pipe given as the list is refused, not waited on).
 fn read_list(path: &Path) -> Result<Option<String>, AcceptedError> {
-    use std::io::Read;
-    use std::os::unix::fs::OpenOptionsExt;
-    let read = |source| AcceptedError::Read {
-        path: path.to_path_buf(),
-        source,
-    };
-    let refuse = |message: String| AcceptedError::Parse {
-        path: path.to_path_buf(),
-        message,
-    };
-    let file = std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NONBLOCK)
-        .open(path);
-    let file = match file {
-        Ok(file) => file,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(source) => return Err(read(source)),
-    };
-    let meta = file.metadata().map_err(read)?;
-    let too_large = |n: u64| {
-        refuse(format!(
-            "{n} bytes, more than the {} MiB an accepted list may hold",
-            MAX_LIST_BYTES >> 20
-        ))
-    };
-    if !meta.is_file() {
-        return Err(refuse(
-            "not a regular file; an accepted list is a file".into(),
-        ));
+    use crate::atomic::bounded::{MAX_TEXT_BYTES, Problem, read_text};
+    let path_buf = path.to_path_buf();
+    match read_text(path, MAX_TEXT_BYTES, "accepted list") {
+        Ok(text) => Ok(Some(text)),
+        Err(e) if e.is_not_found() => Ok(None),
+        Err(e) => Err(match e.problem {
+            Problem::Io { source, .. } => AcceptedError::Read {
+                path: path_buf,
+                source,
+            },
+            problem => AcceptedError::Parse {
+                path: path_buf,
+                message: problem.to_string(),
+            },
+        }),
     }
-    if meta.len() > MAX_LIST_BYTES {
-        return Err(too_large(meta.len()));
-    }
-    let mut bytes = Vec::new();
-    file.take(MAX_LIST_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(read)?;
-    if bytes.len() as u64 > MAX_LIST_BYTES {
-        return Err(too_large(bytes.len() as u64));
-    }
-    String::from_utf8(bytes).map(Some).map_err(|e| {
-        refuse(format!(
-            "not UTF-8 text (byte {})",
-            e.utf8_error().valid_up_to()
-        ))
-    })
 }
 
 impl AcceptedList {
