@@ -116,6 +116,9 @@ pub fn header(made: Made, rec: &Recorded, kinds: &BTreeMap<String, ExceptionKind
     .into_iter()
     .map(|(k, v)| (k.to_string(), v))
     .collect();
+    if s.text_inputs > 0 {
+        counts.insert("text-inputs".into(), s.text_inputs);
+    }
     for kind in kinds.values() {
         *counts
             .entry(format!("exception-classes.{}", kind.as_str()))

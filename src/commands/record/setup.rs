@@ -37,6 +37,8 @@ pub fn plan(args: &RecordArgs) -> anyhow::Result<Plan> {
         allow_missing_classes: args.allow_missing_classes,
         runtime_observers: !args.declared_observers,
         twin_ratio: args.twin_ratio,
+        text_ratio: args.text_ratio,
+        per_jvm_values_in_pool: args.per_jvm_values_in_pool,
         index_ratio: args.index_ratio,
         repeat_probability: args.repeat_probability,
         repeat_max: args.repeat_max,
@@ -85,11 +87,12 @@ fn check_numbers(args: &RecordArgs) -> anyhow::Result<()> {
     probability("--mined-literal-ratio", args.mined_literal_ratio)?;
     probability("--edge-ratio", args.edge_ratio)?;
     probability("--twin-ratio", args.twin_ratio)?;
+    probability("--text-ratio", args.text_ratio)?;
     probability("--index-ratio", args.index_ratio)?;
-    if args.mined_literal_ratio + args.edge_ratio > 1.0 {
+    let sum = args.mined_literal_ratio + args.edge_ratio + args.text_ratio;
+    if sum > 1.0 {
         return Err(bad_input(format!(
-            "--mined-literal-ratio and --edge-ratio must add up to at most 1, not {}",
-            args.mined_literal_ratio + args.edge_ratio
+            "--mined-literal-ratio, --edge-ratio and --text-ratio must add up to at most 1, not {sum}"
         )));
     }
     // Durations and counts are in range already (`cli::values`, at parse time).
@@ -179,7 +182,15 @@ fn options(args: &RecordArgs) -> BTreeMap<String, String> {
             Some(args.max_value_bytes.to_string()),
         ),
         ("twin-ratio", Some(args.twin_ratio.to_string())),
+        (
+            "text-ratio",
+            (args.text_ratio > 0.0).then(|| args.text_ratio.to_string()),
+        ),
         ("index-ratio", Some(args.index_ratio.to_string())),
+        (
+            "per-jvm-values",
+            args.per_jvm_values_in_pool.then(|| "in-pool".to_string()),
+        ),
         (
             "harvest",
             Some(if args.no_harvest { "off" } else { "on" }.to_string()),
