@@ -46,7 +46,10 @@ fn text_inputs_reach_the_suite_and_replay_on_the_reference() {
         .find_map(|l| l.trim().strip_prefix("text-inputs: "))
         .and_then(|n| n.parse::<u64>().ok());
     assert!(count.is_some_and(|n| n > 0), "no text-inputs count");
-    assert!(suite.contains("text-ratio: '0.5'"), "the option in the header");
+    assert!(
+        suite.contains("text-ratio: '0.5'"),
+        "the option in the header"
+    );
     let literals: Vec<&str> = suite
         .lines()
         .filter(|l| l.contains(" = \"") && l.contains("\\u"))

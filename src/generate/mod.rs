@@ -17,7 +17,7 @@
 //! [`components`] (the component pool), [`literals`], [`draft`] (drafting a candidate),
 //! [`feedback`] (classifying results), [`kept_tests`] (what is kept), [`mined`] (constants of the class
 //! files in scope), [`edges`] (edge and random values), [`harvest`] (elements of returned
-//! arrays and collections), [`text`] (text beyond ASCII from the reference's character
+//! arrays and collections), [`numerals`] (numbers of every magnitude as text), [`text`] (text beyond ASCII from the reference's character
 //! data), [`per_jvm`] (values that differ between runs of one JVM, kept out of the pool),
 //! [`sweep`] (catalogue and constant sweeps), [`reduce`] (the
 //! subset of tests that observes every behaviour).
@@ -30,6 +30,7 @@ mod harvest;
 pub mod kept_tests;
 pub mod literals;
 pub mod mined;
+pub mod numerals;
 #[cfg(test)]
 pub(crate) mod on_fake;
 pub mod ops;
@@ -68,6 +69,8 @@ pub const DEFAULT_MINED_RATIO: f64 = 0.0;
 pub const DEFAULT_EDGE_RATIO: f64 = 0.0;
 /// Default of `--text-ratio`: off, as above.
 pub const DEFAULT_TEXT_RATIO: f64 = 0.0;
+/// Default of `--numeral-ratio`: off, as above.
+pub const DEFAULT_NUMERAL_RATIO: f64 = 0.0;
 /// Default of `--twin-ratio`: off, as above.
 pub const DEFAULT_TWIN_RATIO: f64 = 0.0;
 /// Default of `--index-ratio`: on, since the detection benchmark finds the code-point
@@ -111,6 +114,9 @@ pub struct GenConfig {
     /// Probability of taking a text input ([`text`]) for a `String`, `CharSequence`, `char`
     /// or `int` parameter.
     pub text_ratio: f64,
+    /// Probability of taking a number's text ([`numerals`]) for a `String` or
+    /// `CharSequence` parameter.
+    pub numeral_ratio: f64,
     /// Probability of taking, for a reference parameter, another copy of a value already
     /// picked for the same call (its sequence again): an equal but not identical object.
     pub twin_ratio: f64,
@@ -163,6 +169,7 @@ impl Default for GenConfig {
             edge_ratio: DEFAULT_EDGE_RATIO,
             text: None,
             text_ratio: DEFAULT_TEXT_RATIO,
+            numeral_ratio: DEFAULT_NUMERAL_RATIO,
             twin_ratio: DEFAULT_TWIN_RATIO,
             index_ratio: DEFAULT_INDEX_RATIO,
             harvest: false,
@@ -227,6 +234,8 @@ pub struct GenStats {
     pub sorted_copies: u64,
     /// Text inputs passed (`--text-ratio`, [`text`]).
     pub text_inputs: u64,
+    /// Numerals passed (`--numeral-ratio`, [`numerals`]).
+    pub numerals: u64,
 }
 
 /// What the progress display shows after each round.

@@ -119,6 +119,9 @@ pub fn header(made: Made, rec: &Recorded, kinds: &BTreeMap<String, ExceptionKind
     if s.text_inputs > 0 {
         counts.insert("text-inputs".into(), s.text_inputs);
     }
+    if s.numerals > 0 {
+        counts.insert("numerals".into(), s.numerals);
+    }
     for kind in kinds.values() {
         *counts
             .entry(format!("exception-classes.{}", kind.as_str()))
