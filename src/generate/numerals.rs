@@ -98,7 +98,7 @@ fn hex_float(rng: &mut impl Rng) -> String {
 fn grouped(digits: &str) -> String {
     let mut out = String::with_capacity(digits.len() * 4 / 3);
     for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);
