@@ -437,6 +437,23 @@ pub struct RecordArgs {
     /// No edge values nor random values
     #[arg(long)]
     pub no_edge_values: bool,
+    /// Probability of passing a number's text for a String or CharSequence parameter: a
+    /// power of two or ten from 1e-400 to 1e400, a type's limit or one past it, written
+    /// plain, signed, with leading zeros, scientific, hexadecimal, grouped, with a suffix or
+    /// padded; 0 turns it off
+    #[arg(long, default_value_t = crate::generate::DEFAULT_NUMERAL_RATIO, value_name = "P")]
+    pub numeral_ratio: f64,
+    /// Let values that differ between runs of one JVM (identity hashes, clocks, random
+    /// generators, what depends on a set's per-JVM order) and what is computed from them
+    /// become inputs of later calls, as before they were kept out (for comparison)
+    #[arg(long)]
+    pub per_jvm_values_in_pool: bool,
+    /// Probability of passing a text input built from the reference's own character data
+    /// (a code point of any script and category, a word of one script, a letter with a
+    /// combining mark, a joiner sequence, non-ASCII digits) for a String, CharSequence,
+    /// char or int parameter; 0 turns it off
+    #[arg(long, default_value_t = crate::generate::DEFAULT_TEXT_RATIO, value_name = "P")]
+    pub text_ratio: f64,
     /// Probability of passing, for a reference parameter, a second copy of a value already
     /// chosen for the same call (an equal but not identical object); 0 turns it off
     #[arg(long, default_value_t = crate::generate::DEFAULT_TWIN_RATIO, value_name = "P")]

@@ -40,7 +40,19 @@ pub fn suite_options(args: &RecordArgs) -> BTreeMap<String, String> {
             Some(args.max_value_bytes.to_string()),
         ),
         ("twin-ratio", Some(args.twin_ratio.to_string())),
+        (
+            "numeral-ratio",
+            (args.numeral_ratio > 0.0).then(|| args.numeral_ratio.to_string()),
+        ),
+        (
+            "text-ratio",
+            (args.text_ratio > 0.0).then(|| args.text_ratio.to_string()),
+        ),
         ("index-ratio", Some(args.index_ratio.to_string())),
+        (
+            "per-jvm-values",
+            args.per_jvm_values_in_pool.then(|| "in-pool".to_string()),
+        ),
         (
             "harvest",
             Some(if args.no_harvest { "off" } else { "on" }.to_string()),

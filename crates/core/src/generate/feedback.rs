@@ -7,6 +7,7 @@
 use super::components::{ValueRef, value_key};
 use super::harvest::Step;
 use super::kept_tests::{ErrorKept, KeptTest, ObsRef, retain_observers};
+use super::per_jvm::per_jvm_vars;
 use super::store::{Builder, Part, SeqId, Store};
 use super::taint::{iteration_order, unordered};
 use super::type_names::NameId;
@@ -213,6 +214,11 @@ impl Generator<'_> {
                 vars[i] |= v;
             }
         }
+        let per_jvm = if self.cfg.per_jvm_values_in_pool {
+            Vec::new()
+        } else {
+            per_jvm_vars(stmts, steps, &vars, &self.observers)
+        };
         let varies: Vec<u32> = (0..stmts.len() as u32)
             .filter(|&i| stack[i as usize])
             .collect();
@@ -257,8 +263,10 @@ impl Generator<'_> {
             result = elem;
             offer = elem.is_some();
         }
-        let joined =
-            offer && self.extend_pool(seq, result, last, &inputs, steps, &observers, &observed);
+        let joined = offer
+            && self.extend_pool(
+                seq, result, last, &inputs, steps, &observers, &observed, &per_jvm,
+            );
         // A lookup's object goes on unless an equal one went before (`new Locale("AD")` and
         // `Locale.forLanguageTag("AD")` are one locale).
         if joined && let Some(Step::Lookup(then)) = harvest {
@@ -292,8 +300,9 @@ impl Generator<'_> {
         self.tests.push(test);
     }
 
-    /// Offers the values the last call returned or touched to the component pool; says
-    /// whether what the last call returned joined it.
+    /// Offers the values the last call returned or touched to the component pool, except
+    /// those `per_jvm` marks ([`super::per_jvm`]); says whether what the last call returned
+    /// joined it.
     #[allow(clippy::too_many_arguments)]
     fn extend_pool(
         &mut self,
@@ -304,6 +313,7 @@ impl Generator<'_> {
         steps: &[Observed],
         observers: &[ObsRef],
         observed: &[u32],
+        per_jvm: &[bool],
     ) -> bool {
         let mut targets: Vec<(u32, NameId)> = Vec::new();
         if let Some(r) = result
@@ -317,6 +327,7 @@ impl Generator<'_> {
                 targets.push((pos, ty));
             }
         }
+        targets.retain(|&(pos, _)| per_jvm.get(pos as usize) != Some(&true));
         let mut joined = false;
         for (pos, ty) in targets {
             let new = self.offer(seq, pos, ty, &steps[pos as usize], observers, observed);

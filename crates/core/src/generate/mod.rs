@@ -17,7 +17,9 @@
 //! [`components`] (the component pool), [`literals`], [`draft`] (drafting a candidate),
 //! [`feedback`] (classifying results), [`kept_tests`] (what is kept), [`mined`] (constants of the class
 //! files in scope), [`edges`] (edge and random values), [`harvest`] (elements of returned
-//! arrays and collections), [`sweep`] (catalogue and constant sweeps), [`reduce`] (the
+//! arrays and collections), [`numerals`] (numbers of every magnitude as text), [`text`] (text beyond ASCII from the reference's character
+//! data), [`per_jvm`] (values that differ between runs of one JVM, kept out of the pool),
+//! [`sweep`] (catalogue and constant sweeps), [`reduce`] (the
 //! subset of tests that observes every behaviour).
 
 pub mod components;
@@ -28,13 +30,16 @@ mod harvest;
 pub mod kept_tests;
 pub mod literals;
 pub mod mined;
+pub mod numerals;
 #[cfg(test)]
 pub(crate) mod on_fake;
 pub mod ops;
+mod per_jvm;
 pub mod reduce;
 pub mod store;
 mod sweep;
 pub(crate) mod taint;
+pub mod text;
 pub mod type_names;
 
 use crate::message::SeqRequest;
@@ -62,6 +67,10 @@ use type_names::{NameId, Names};
 pub const DEFAULT_MINED_RATIO: f64 = 0.0;
 /// Default of `--edge-ratio`: off, as above.
 pub const DEFAULT_EDGE_RATIO: f64 = 0.0;
+/// Default of `--text-ratio`: off, as above.
+pub const DEFAULT_TEXT_RATIO: f64 = 0.0;
+/// Default of `--numeral-ratio`: off, as above.
+pub const DEFAULT_NUMERAL_RATIO: f64 = 0.0;
 /// Default of `--twin-ratio`: off, as above.
 pub const DEFAULT_TWIN_RATIO: f64 = 0.0;
 /// Default of `--index-ratio`: on, since the detection benchmark finds the code-point
@@ -100,6 +109,14 @@ pub struct GenConfig {
     pub mined_ratio: f64,
     /// Probability of taking an edge value or a seeded random value for such a parameter.
     pub edge_ratio: f64,
+    /// The reference's character data; `None` when text inputs are off.
+    pub text: Option<Arc<text::CharData>>,
+    /// Probability of taking a text input ([`text`]) for a `String`, `CharSequence`, `char`
+    /// or `int` parameter.
+    pub text_ratio: f64,
+    /// Probability of taking a number's text ([`numerals`]) for a `String` or
+    /// `CharSequence` parameter.
+    pub numeral_ratio: f64,
     /// Probability of taking, for a reference parameter, another copy of a value already
     /// picked for the same call (its sequence again): an equal but not identical object.
     pub twin_ratio: f64,
@@ -123,6 +140,10 @@ pub struct GenConfig {
     /// ([`ops::signature_weights`]), rather than uniformly over every class's operations as
     /// in Randoop.
     pub ops_by_signature: bool,
+    /// Values that differ between runs of one JVM (and what is computed from them) join the
+    /// component pool, as before [`per_jvm`]: they then steer generation, so one seed can
+    /// draw different suites (`--per-jvm-values-in-pool`, for comparison).
+    pub per_jvm_values_in_pool: bool,
     /// A call that fails because the class path lacks a class leaves the callable out of
     /// scope (`--allow-missing-classes`) instead of stopping generation.
     pub allow_missing_classes: bool,
@@ -146,6 +167,9 @@ impl Default for GenConfig {
             mined: None,
             mined_ratio: DEFAULT_MINED_RATIO,
             edge_ratio: DEFAULT_EDGE_RATIO,
+            text: None,
+            text_ratio: DEFAULT_TEXT_RATIO,
+            numeral_ratio: DEFAULT_NUMERAL_RATIO,
             twin_ratio: DEFAULT_TWIN_RATIO,
             index_ratio: DEFAULT_INDEX_RATIO,
             harvest: false,
@@ -154,6 +178,7 @@ impl Default for GenConfig {
             runtime_observers: true,
             user_observers: Vec::new(),
             ops_by_signature: false,
+            per_jvm_values_in_pool: false,
             allow_missing_classes: false,
         }
     }
@@ -207,6 +232,10 @@ pub struct GenStats {
     pub index_boundaries: u64,
     /// Sorted copies of unordered sets and maps drafted.
     pub sorted_copies: u64,
+    /// Text inputs passed (`--text-ratio`, [`text`]).
+    pub text_inputs: u64,
+    /// Numerals passed (`--numeral-ratio`, [`numerals`]).
+    pub numerals: u64,
 }
 
 /// What the progress display shows after each round.

@@ -17,6 +17,7 @@ enum RequestMsg {
     Describe,
     Properties,
     Constants,
+    Characters,
     Coverage,
     Run,
     Bye,
@@ -65,6 +66,7 @@ impl TryFrom<RequestWire> for Request {
                 max_value_bytes: w.max_value_bytes,
                 sequences: need(w.sequences, "sequences", "run")?,
             },
+            RequestMsg::Characters => Request::Characters,
             RequestMsg::Coverage => Request::Coverage,
             RequestMsg::Bye => Request::Bye,
         })
@@ -79,6 +81,7 @@ enum ResponseMsg {
     Model,
     Properties,
     Constants,
+    Characters,
     Coverage,
     Result,
     RunDone,
@@ -99,6 +102,7 @@ pub struct ResponseWire {
     id: Option<u64>,
     result: Option<SeqResult>,
     hex: Option<String>,
+    lines: Option<Vec<String>>,
 }
 
 impl TryFrom<ResponseWire> for Response {
@@ -123,6 +127,9 @@ impl TryFrom<ResponseWire> for Response {
             },
             ResponseMsg::Constants => Response::Constants {
                 classes: need(w.classes, "classes", "constants")?,
+            },
+            ResponseMsg::Characters => Response::Characters {
+                lines: need(w.lines, "lines", "characters")?,
             },
             ResponseMsg::Result => Response::Result {
                 id: need(w.id, "id", "result")?,
