@@ -35,6 +35,7 @@ pub fn plan(args: &RecordArgs) -> anyhow::Result<Plan> {
         products: !args.no_products,
         ops_by_signature: args.ops_by_signature,
         allow_missing_classes: args.allow_missing_classes,
+        coverage_guided: args.coverage_guided,
         runtime_observers: !args.declared_observers,
         twin_ratio: args.twin_ratio,
         index_ratio: args.index_ratio,
@@ -66,7 +67,7 @@ pub fn plan(args: &RecordArgs) -> anyhow::Result<Plan> {
         output,
         options: options(args),
         observers_file: args.observers.clone(),
-        coverage: args.coverage,
+        coverage: args.coverage || args.coverage_guided,
     })
 }
 
