@@ -15,6 +15,7 @@ fn coverage_rows(out: &str) -> Vec<(String, u64, u64)> {
     lines
         .skip(1)
         .take_while(|l| l.starts_with("  ") && !l.starts_with("  ("))
+        .filter(|l| !l.ends_with("not instrumented"))
         .map(|l| {
             let f: Vec<&str> = l.split_whitespace().collect();
             (
@@ -26,13 +27,12 @@ fn coverage_rows(out: &str) -> Vec<(String, u64, u64)> {
         .collect()
 }
 
-fn record(dir: &Path, output: &str, class: &str, extra: &[&str]) -> String {
+/// Records `scope` (flags, none for the default scope) on temurin17; its stdout.
+fn record(dir: &Path, output: &str, scope: &[&str], extra: &[&str]) -> String {
     let args = [
         "record",
         "--impl",
         "temurin17",
-        "--classes",
-        class,
         "--seed",
         "5",
         "--output-limit",
@@ -43,7 +43,7 @@ fn record(dir: &Path, output: &str, class: &str, extra: &[&str]) -> String {
         "--output",
         output,
     ];
-    let out = difftest(dir, &[&args[..], extra].concat());
+    let out = difftest(dir, &[&args[..], scope, extra].concat());
     assert_exit(&out, 0);
     stdout(&out)
 }
@@ -54,7 +54,7 @@ fn coverage_is_plausible_follows_the_scope_and_leaves_the_suite_alone() {
     let text = record(
         dir.path(),
         "a.yaml",
-        "java.text.ChoiceFormat",
+        &["--classes", "java.text.ChoiceFormat"],
         &["--coverage"],
     );
     let rows = coverage_rows(&text);
@@ -64,7 +64,12 @@ fn coverage_is_plausible_follows_the_scope_and_leaves_the_suite_alone() {
     assert!(0 < *covered && covered <= total, "{text}");
     assert!(dir.path().join("a.yaml.coverage/coverage.csv").is_file());
 
-    record(dir.path(), "b.yaml", "java.text.ChoiceFormat", &[]);
+    record(
+        dir.path(),
+        "b.yaml",
+        &["--classes", "java.text.ChoiceFormat"],
+        &[],
+    );
     let (a, b) = (dir.path().join("a.yaml"), dir.path().join("b.yaml"));
     assert!(
         std::fs::read(a).unwrap() == std::fs::read(b).unwrap(),
@@ -74,11 +79,38 @@ fn coverage_is_plausible_follows_the_scope_and_leaves_the_suite_alone() {
     let other = coverage_rows(&record(
         dir.path(),
         "c.yaml",
-        "java.math.BigInteger",
+        &["--classes", "java.math.BigInteger"],
         &["--coverage"],
     ));
     assert_eq!(other[0].0, "java.math", "{other:?}");
     assert!(0 < other[0].1 && other[0].1 <= other[0].2, "{other:?}");
+}
+
+/// The whole default scope is instrumented, `java.lang` included (an empty scope once gave
+/// the agent no class to instrument, and `java.lang` was left out), and the suite is still
+/// the one recorded without the agent.
+#[test]
+fn the_default_scope_is_measured_java_lang_included() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = record(dir.path(), "a.yaml", &[], &["--coverage"]);
+    let rows = coverage_rows(&text);
+    let reached = |package: &str| {
+        rows.iter()
+            .any(|(p, c, t)| p == package && 0 < *c && c <= t)
+    };
+    for package in ["java.util", "java.text", "java.math", "java.lang", "total"] {
+        assert!(reached(package), "{package} reached: {text}");
+    }
+    assert!(
+        rows.len() > 20,
+        "every package of the default scope: {text}"
+    );
+    record(dir.path(), "b.yaml", &[], &[]);
+    let (a, b) = (dir.path().join("a.yaml"), dir.path().join("b.yaml"));
+    assert!(
+        std::fs::read(a).unwrap() == std::fs::read(b).unwrap(),
+        "suites differ"
+    );
 }
 
 #[test]

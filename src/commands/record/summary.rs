@@ -86,8 +86,8 @@ pub fn summary(output: &Path, done: &Recording, shown: &Shown) {
         for line in crate::pipeline::coverage::coverage_lines(rows) {
             println!("{line}");
         }
-        let left = crate::pipeline::coverage::UNMEASURED;
-        println!("  ({left} and its subpackages are never measured: JaCoCo's agent runs on them)");
+        let left = crate::pipeline::coverage::UNMEASURED.join(" and ");
+        println!("  ({left} are never instrumented; see docs/record.md#coverage)");
         if rows.iter().all(|r| r.covered == 0) {
             println!(
                 "  warning: the agent recorded no branch at all: its instrumentation failed on \

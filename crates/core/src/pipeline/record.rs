@@ -104,6 +104,11 @@ pub fn record(
     // The first Ctrl-C (or SIGTERM) kills the calls running in generation at once…
     config.abort = Some(&interrupt::FIRST);
     let jacoco = coverage_jars(store, &plan, &provisioned)?;
+    if plan.classes.is_empty() && plan.packages.is_empty() && provisioned.library.is_empty() {
+        // A bare JDK's default scope, named now: the agent's includes are built from it
+        // before `describe` runs (an empty scope would instrument nothing).
+        (plan.classes, plan.packages) = scope::default_scope();
+    }
     let generating = PoolConfig {
         timeout_fraction: GENERATION_TIMEOUT_FRACTION,
         coverage: jacoco.is_some(),

@@ -18,9 +18,11 @@ use std::collections::BTreeSet;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
-/// The package (with its subpackages) the agent never instruments: JaCoCo's own runtime
-/// and instrumentation run on it, and instrumenting it makes the agent's calls fail.
-pub const UNMEASURED: &str = "java.lang";
+/// What the agent never instruments (a package with its subpackages, a class with its
+/// nested classes): JaCoCo's probes of a modern class file are a dynamic constant, which
+/// the JVM bootstraps through these, so an instrumented one recurses on its first probe
+/// (`StackOverflowError` in `ClassValue.get`).
+pub const UNMEASURED: &[&str] = &["java.lang.invoke", "java.lang.ClassValue"];
 
 /// The `-javaagent:` option for the generation workers: in memory only, instrumenting the
 /// JDK's own classes of the scope (`classes`, `packages`) or, for a library, every class
@@ -43,8 +45,13 @@ pub fn agent_option(
         }
     };
     format!(
-        "-javaagent:{}=output=none,dumponexit=false,excludes=difftest.*:{UNMEASURED}.*,{what}",
-        jars.agent.display()
+        "-javaagent:{}=output=none,dumponexit=false,excludes=difftest.*:{},{what}",
+        jars.agent.display(),
+        UNMEASURED
+            .iter()
+            .flat_map(|u| [u.to_string(), format!("{u}.*"), format!("{u}$*")])
+            .collect::<Vec<_>>()
+            .join(":")
     )
 }
 
@@ -93,21 +100,21 @@ pub fn analyse(
     table::per_package(&text, &packages).map_err(|e| fail(&csv.display().to_string(), e))
 }
 
-/// The packages of the classes in scope, but [`UNMEASURED`] and its subpackages.
+/// The packages of the classes in scope.
 fn scope_packages(model: &ApiModel) -> BTreeSet<String> {
     model
         .classes
         .keys()
         .map(|c| c.rsplit_once('.').map_or("", |(p, _)| p).to_string())
-        .filter(|p| !is_unmeasured(p))
         .collect()
 }
 
-/// Whether `package` is [`UNMEASURED`] or one of its subpackages.
-pub fn is_unmeasured(package: &str) -> bool {
-    package
-        .strip_prefix(UNMEASURED)
-        .is_some_and(|rest| rest.is_empty() || rest.starts_with('.'))
+/// Whether the class or package `name` is one of [`UNMEASURED`] or inside one.
+pub fn is_unmeasured(name: &str) -> bool {
+    UNMEASURED.iter().any(|u| {
+        name.strip_prefix(u)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with(['.', '$']))
+    })
 }
 
 /// Copies the class files of `packages` out of the reference's runtime image, with the

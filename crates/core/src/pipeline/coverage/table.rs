@@ -1,21 +1,25 @@
 //! JaCoCo's CSV report (one row per class) summed into branch coverage per package of the
 //! scope, and the lines the record summary prints.
 
+use super::is_unmeasured;
 use std::collections::{BTreeMap, BTreeSet};
 
-/// Branches of one package: covered of total.
+/// Branches of one package: covered of total; `measured` false for a package the agent
+/// never instruments ([`super::UNMEASURED`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PackageCoverage {
     pub package: String,
     pub covered: u64,
     pub total: u64,
+    pub measured: bool,
 }
 
 /// Columns the summary lines fit in.
 const WIDTH: usize = 100;
 
 /// The rows of `csv` summed per package, for each package of `scope` (one with no row, or
-/// no branch, counts 0 of 0); sorted by package name.
+/// no branch, counts 0 of 0); sorted by package name. Classes the agent never instruments
+/// are left out of their package's sums.
 pub fn per_package(csv: &str, scope: &BTreeSet<String>) -> Result<Vec<PackageCoverage>, String> {
     let mut lines = csv.lines();
     let header: Vec<&str> = lines.next().unwrap_or_default().split(',').collect();
@@ -25,8 +29,9 @@ pub fn per_package(csv: &str, scope: &BTreeSet<String>) -> Result<Vec<PackageCov
             .position(|h| *h == name)
             .ok_or_else(|| format!("no {name} column"))
     };
-    let (package, missed, covered) = (
+    let (package, class, missed, covered) = (
         column("PACKAGE")?,
+        column("CLASS")?,
         column("BRANCH_MISSED")?,
         column("BRANCH_COVERED")?,
     );
@@ -40,6 +45,10 @@ pub fn per_package(csv: &str, scope: &BTreeSet<String>) -> Result<Vec<PackageCov
                 .ok_or_else(|| format!("line {}: not a JaCoCo class row", n + 2))
         };
         let name = fields.get(package).copied().unwrap_or_default();
+        let simple = fields.get(class).copied().unwrap_or_default();
+        if is_unmeasured(&format!("{name}.{simple}")) {
+            continue;
+        }
         if let Some(sum) = sums.get_mut(name) {
             let (m, c) = (number(missed)?, number(covered)?);
             *sum = (sum.0 + c, sum.1 + m + c);
@@ -51,12 +60,13 @@ pub fn per_package(csv: &str, scope: &BTreeSet<String>) -> Result<Vec<PackageCov
             package: p.to_string(),
             covered,
             total,
+            measured: !is_unmeasured(p),
         })
         .collect())
 }
 
-/// A line per package (`  java.util   1234 / 5678 branches  21.7 %`), then the total;
-/// package names cut to fit [`WIDTH`] columns.
+/// A line per package (`  java.util   1234 / 5678 branches  21.7 %`, or `not instrumented`),
+/// then the total of the measured ones; package names cut to fit [`WIDTH`] columns.
 pub fn coverage_lines(rows: &[PackageCoverage]) -> Vec<String> {
     let counts = |covered: u64, total: u64| {
         let pct = match total {
@@ -71,15 +81,16 @@ pub fn coverage_lines(rows: &[PackageCoverage]) -> Vec<String> {
     let mut lines: Vec<String> = rows
         .iter()
         .map(|r| {
-            format!(
-                "  {:<width$}  {}",
-                cut(&r.package, width),
-                counts(r.covered, r.total)
-            )
+            let what = match r.measured {
+                true => counts(r.covered, r.total),
+                false => "not instrumented".to_string(),
+            };
+            format!("  {:<width$}  {what}", cut(&r.package, width))
         })
         .collect();
     let (covered, total) = rows
         .iter()
+        .filter(|r| r.measured)
         .fold((0, 0), |(c, t), r| (c + r.covered, t + r.total));
     lines.push(format!("  {:<width$}  {}", "total", counts(covered, total)));
     lines
@@ -106,7 +117,10 @@ mod tests {
     const CSV: &str = "GROUP,PACKAGE,CLASS,INSTRUCTION_MISSED,INSTRUCTION_COVERED,BRANCH_MISSED,BRANCH_COVERED,LINE_MISSED\n\
         r,java.util,A,1,2,10,5,0\n\
         r,java.util,B,1,2,4,1,0\n\
-        r,java.text,C,1,2,3,0,0\n";
+        r,java.text,C,1,2,3,0,0\n\
+        r,java.lang,ClassValue.ClassValueMap,1,2,7,7,0\n\
+        r,java.lang,Character,1,2,3,1,0\n\
+        r,java.lang.invoke,MethodHandle,1,2,3,1,0\n";
 
     #[test]
     fn rows_are_summed_per_package_of_the_scope_only() {
@@ -120,9 +134,27 @@ mod tests {
     }
 
     #[test]
+    fn classes_and_packages_never_instrumented_are_not_counted() {
+        let scope: BTreeSet<String> =
+            ["java.lang".to_string(), "java.lang.invoke".to_string()].into();
+        let rows = per_package(CSV, &scope).unwrap();
+        let got: Vec<(&str, u64, u64, bool)> = rows
+            .iter()
+            .map(|r| (r.package.as_str(), r.covered, r.total, r.measured))
+            .collect();
+        assert_eq!(
+            got,
+            [("java.lang", 1, 4, true), ("java.lang.invoke", 0, 0, false)]
+        );
+        let lines = coverage_lines(&rows);
+        assert!(lines[1].ends_with("not instrumented"), "{lines:#?}");
+        assert!(lines[2].contains("1 / 4"), "{lines:#?}");
+    }
+
+    #[test]
     fn a_damaged_report_is_an_error_naming_the_line() {
         let scope: BTreeSet<String> = ["java.util".to_string()].into();
-        let bad = "GROUP,PACKAGE,BRANCH_MISSED,BRANCH_COVERED\nr,java.util,x,1\n";
+        let bad = "GROUP,PACKAGE,CLASS,BRANCH_MISSED,BRANCH_COVERED\nr,java.util,A,x,1\n";
         assert_eq!(
             per_package(bad, &scope).unwrap_err(),
             "line 2: not a JaCoCo class row"
@@ -137,11 +169,13 @@ mod tests {
                 package: "p".repeat(150),
                 covered: 1,
                 total: 4,
+                measured: true,
             },
             PackageCoverage {
                 package: "java.util".into(),
                 covered: 0,
                 total: 0,
+                measured: true,
             },
         ];
         let lines = coverage_lines(&rows);
