@@ -14,6 +14,7 @@ use crate::exit::Exit;
 use crate::pipeline::record::{Recording, record as run_record};
 use crate::plural::plural;
 use crate::usage::{self_cpu_secs, self_peak_rss_kib};
+use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::Duration;
 
@@ -48,7 +49,7 @@ pub fn record(global: &GlobalArgs, args: &RecordArgs) -> anyhow::Result<Outcome>
     config.max_value_bytes = Some(args.max_value_bytes);
     let mut shown = progress::Shown::new(&plan, args.no_progress);
     let recording = run_record(&store, plan, config, &mut shown).map_err(|e| e.into_anyhow())?;
-    summary(&output, &recording, &shown);
+    summary(&output, &recording, &shown, global.verbose > 0);
     let Recording {
         rec,
         error,
@@ -88,9 +89,25 @@ fn left_out_line(rec: &crate::generate::Recorded) -> Option<String> {
     ))
 }
 
+/// `2 classes left out of scope: they or their public signatures need classes missing from
+/// the class path, e.g. a.B (needs c.D)`, when any were.
+pub(super) fn unloadable_line(unloadable: &BTreeMap<String, String>) -> Option<String> {
+    let (class, absent) = unloadable.iter().next()?;
+    let n = unloadable.len();
+    let verb = if n == 1 {
+        "it or its public signatures need a class"
+    } else {
+        "they or their public signatures need classes"
+    };
+    Some(format!(
+        "{} left out of scope: {verb} missing from the class path, e.g. {class} (needs {absent})",
+        plural(n, "class")
+    ))
+}
+
 /// The summary, in pipeline order: generated → reduced → reran → reduced again → written,
 /// each step's count of tests the next one's starting count.
-fn summary(output: &Path, done: &Recording, shown: &progress::Shown) {
+fn summary(output: &Path, done: &Recording, shown: &progress::Shown, verbose: bool) {
     let (rec, r) = (&done.rec, &done.reruns);
     let s = &rec.stats;
     let secs = done.generation.as_secs_f64().max(1e-3);
@@ -130,6 +147,14 @@ fn summary(output: &Path, done: &Recording, shown: &progress::Shown) {
     }
     if let Some(line) = left_out_line(rec) {
         println!("{line}");
+    }
+    if let Some(line) = unloadable_line(&done.unloadable) {
+        println!("{line}");
+        if verbose {
+            for (class, absent) in &done.unloadable {
+                eprintln!("difftest: left out of scope: {class} (needs {absent})");
+            }
+        }
     }
     let note = if done.partial {
         " (partial: interrupted)"
