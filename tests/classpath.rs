@@ -203,3 +203,65 @@ fn a_static_initializer_that_throws_is_behaviour_recorded_the_same_on_every_use(
         );
     }
 }
+
+#[test]
+fn a_class_whose_signature_names_a_missing_class_stops_record_naming_both() {
+    let work = tempfile::tempdir().unwrap();
+    let targets = setup(work.path());
+    let out = record(work.path(), &targets, "nodep", "classlib.Signed", &[]);
+    assert_exit(&out, 3);
+    let err = stderr(&out);
+    let last = err.trim().lines().last().unwrap_or("");
+    assert!(
+        last.contains("classlib.Signed needs classdep.Helper")
+            && last.contains("--allow-missing-classes"),
+        "one line naming the class and the class it needs: {err}"
+    );
+}
+
+#[test]
+fn allow_missing_classes_says_which_classes_left_the_scope_and_v_lists_them() {
+    let work = tempfile::tempdir().unwrap();
+    let targets = setup(work.path());
+    let output = "oracles/nodep.yaml";
+    let args = [
+        "record",
+        "--impl",
+        "nodep",
+        "--packages",
+        "classlib",
+        "--allow-missing-classes",
+        "-v",
+        "--time-limit",
+        "20",
+        "--output-limit",
+        "30",
+        "--seed",
+        "1",
+        "--no-progress",
+        "--jobs",
+        "1",
+        "-o",
+        output,
+        "--targets-dir",
+        targets.to_str().unwrap(),
+    ];
+    let out = difftest(work.path(), &args);
+    assert_exit(&out, 0);
+    let said = stdout(&out);
+    assert!(
+        said.contains(
+            "1 class left out of scope: it or its public signatures need a class missing from \
+             the class path, e.g. classlib.Signed (needs classdep.Helper)"
+        ),
+        "{said}"
+    );
+    assert!(
+        stderr(&out).contains("left out of scope: classlib.Signed (needs classdep.Helper)"),
+        "-v lists them: {}",
+        stderr(&out)
+    );
+    let suite = std::fs::read_to_string(work.path().join(output)).unwrap();
+    assert!(!suite.contains("classlib.Signed"), "{suite}");
+    assert!(suite.contains("classlib.Words"), "the rest is still tested");
+}

@@ -122,7 +122,8 @@ fn check(
         true => crate::scope::default_scope(),
         false => (classes, packages),
     };
-    let (model, unknown) = pool.describe_scope(&classes, &packages, &library)?;
+    let described = pool.describe_scope(&classes, &packages, &library)?;
+    let (model, unknown) = (described.model, described.unknown);
     let model = crate::scope::OmitList::default_list().filter(&model);
     if let Some(first) = unknown.first() {
         return Err(bad_input(format!("{name} does not know {first}")));
@@ -147,5 +148,11 @@ fn check(
         model.classes.len(),
         model.callable_count()
     );
+    if let Some(line) = super::record::unloadable_line(&described.missing) {
+        println!("left out:    {line}");
+        for (class, absent) in &described.missing {
+            println!("             {class} (needs {absent})");
+        }
+    }
     Ok(Exit::Success)
 }

@@ -85,6 +85,10 @@ pub enum Response {
     Model {
         model: ApiModel,
         unknown: Vec<String>,
+        /// Classes of the scope left out because loading or describing them needs a class
+        /// the class path lacks: class → the missing class.
+        #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+        missing: BTreeMap<String, String>,
     },
     Properties {
         values: BTreeMap<String, String>,

@@ -237,6 +237,8 @@ fn answer(jvm: &Jvm, req: Request, out: &mut Answers) -> std::io::Result<()> {
 struct Described {
     classes: BTreeMap<String, crate::model::ApiClass>,
     unknown: Vec<String>,
+    #[serde(default)]
+    missing: BTreeMap<String, String>,
 }
 
 fn describe(jvm: &Jvm, classes: &[String], packages: &[String], jars: &[PathBuf]) -> Response {
@@ -253,6 +255,7 @@ fn describe(jvm: &Jvm, classes: &[String], packages: &[String], jars: &[PathBuf]
         Ok(d) => Response::Model {
             model: ApiModel { classes: d.classes },
             unknown: d.unknown,
+            missing: d.missing,
         },
         Err(error) => Response::Failed { error },
     }

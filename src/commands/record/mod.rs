@@ -9,6 +9,7 @@ mod progress;
 mod setup;
 mod suite_options;
 mod summary;
+pub(crate) use summary::unloadable_line;
 
 use super::{pool_config, store};
 use crate::cli::{GlobalArgs, RecordArgs};
@@ -48,7 +49,7 @@ pub fn record(global: &GlobalArgs, args: &RecordArgs) -> anyhow::Result<Outcome>
     config.max_value_bytes = Some(args.max_value_bytes);
     let mut shown = progress::Shown::new(&plan, args.no_progress);
     let recording = run_record(&store, plan, config, &mut shown).map_err(|e| e.into_anyhow())?;
-    summary::summary(&output, &recording, &shown);
+    summary::summary(&output, &recording, &shown, global.verbose > 0);
     let Recording {
         rec,
         error,

@@ -5,6 +5,7 @@ use super::progress::Shown;
 use crate::pipeline::record::Recording;
 use crate::plural::plural;
 use crate::usage::{self_cpu_secs, self_peak_rss_kib};
+use std::collections::BTreeMap;
 use std::path::Path;
 
 /// `12 callables left out: they need classes missing from the class path, e.g. X`, when
@@ -23,9 +24,25 @@ fn left_out_line(rec: &crate::generate::Recorded) -> Option<String> {
     ))
 }
 
+/// `2 classes left out of scope: they or their public signatures need classes missing from
+/// the class path, e.g. a.B (needs c.D)`, when any were.
+pub(crate) fn unloadable_line(unloadable: &BTreeMap<String, String>) -> Option<String> {
+    let (class, absent) = unloadable.iter().next()?;
+    let n = unloadable.len();
+    let verb = if n == 1 {
+        "it or its public signatures need a class"
+    } else {
+        "they or their public signatures need classes"
+    };
+    Some(format!(
+        "{} left out of scope: {verb} missing from the class path, e.g. {class} (needs {absent})",
+        plural(n, "class")
+    ))
+}
+
 /// The summary, in pipeline order: generated → reduced → reran → reduced again → written,
 /// each step's count of tests the next one's starting count.
-pub fn summary(output: &Path, done: &Recording, shown: &Shown) {
+pub fn summary(output: &Path, done: &Recording, shown: &Shown, verbose: bool) {
     let (rec, r) = (&done.rec, &done.reruns);
     let s = &rec.stats;
     let secs = done.generation.as_secs_f64().max(1e-3);
@@ -65,6 +82,14 @@ pub fn summary(output: &Path, done: &Recording, shown: &Shown) {
     }
     if let Some(line) = left_out_line(rec) {
         println!("{line}");
+    }
+    if let Some(line) = unloadable_line(&done.unloadable) {
+        println!("{line}");
+        if verbose {
+            for (class, absent) in &done.unloadable {
+                eprintln!("difftest: left out of scope: {class} (needs {absent})");
+            }
+        }
     }
     let note = if done.partial {
         " (partial: interrupted)"

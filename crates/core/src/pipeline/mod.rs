@@ -52,7 +52,7 @@ pub enum Error {
     #[error(
         "{needer} needs {missing}, which is missing from the class path of {reference}: \
          add the jar that has it to the target, or pass --allow-missing-classes to leave \
-         such callables out"
+         what needs it out of scope"
     )]
     MissingClasses {
         reference: String,

@@ -84,6 +84,10 @@ pub struct Recording {
     pub partial: bool,
     /// With `--coverage`: the branches generation reached, per package of the scope.
     pub coverage: Option<Vec<coverage::PackageCoverage>>,
+    /// With `--allow-missing-classes`: the classes of the scope left out because loading
+    /// them or their public signatures need a class missing from the class path (class →
+    /// the missing class).
+    pub unloadable: BTreeMap<String, String>,
 }
 
 /// Generation gives each sequence a fifth of the per-call timeout (1 s of the default 5 s),
@@ -121,7 +125,7 @@ pub fn record(
     )?;
     // …the second those of a rerun.
     config.abort = Some(&interrupt::SECOND);
-    let model = describe(&pool, &mut plan, &provisioned.library)?;
+    let (model, unloadable) = describe(&pool, &mut plan, &provisioned.library)?;
     if plan.mine {
         plan.generation.mined = Some(Arc::new(mine(&pool, &model, &plan)?));
     }
@@ -190,6 +194,7 @@ pub fn record(
         generation_rss_kib,
         partial,
         coverage,
+        unloadable,
     })
 }
 
@@ -274,10 +279,15 @@ fn missing_classes(reference: &str, rec: &Recorded) -> Error {
     }
 }
 
-/// The filtered model of the scope; unknown names and an empty scope are bad input. With no
-/// scope given, the scope is every public class in the library's own jars (`library`; the
-/// packages they hold are then written as the scope), or for a bare JDK the default one.
-fn describe(pool: &Pool, plan: &mut Plan, library: &[PathBuf]) -> Result<ApiModel, Error> {
+/// The filtered model of the scope, and the classes left out of it for a class missing from
+/// the class path; unknown names and an empty scope are bad input. With no scope given, the
+/// scope is every public class in the library's own jars (`library`; the packages they hold
+/// are then written as the scope), or for a bare JDK the default one.
+fn describe(
+    pool: &Pool,
+    plan: &mut Plan,
+    library: &[PathBuf],
+) -> Result<(ApiModel, BTreeMap<String, String>), Error> {
     if plan.classes.is_empty() && plan.packages.is_empty() && !library.is_empty() {
         return describe_library(pool, plan, library);
     }
@@ -285,7 +295,9 @@ fn describe(pool: &Pool, plan: &mut Plan, library: &[PathBuf]) -> Result<ApiMode
         (plan.classes, plan.packages) = scope::default_scope();
     }
     let classes = expand_globs(pool, plan)?;
-    let (model, unknown) = pool.describe(&classes, &plan.packages)?;
+    let described = pool.describe_scope(&classes, &plan.packages, &[])?;
+    let unloadable = unloadable(described.missing, plan)?;
+    let (model, unknown) = (described.model, described.unknown);
     if let Some(first) = unknown.first() {
         let more = match unknown.len() {
             1 => String::new(),
@@ -300,12 +312,18 @@ fn describe(pool: &Pool, plan: &mut Plan, library: &[PathBuf]) -> Result<ApiMode
             "{reference} does not know {first}{more}"
         )));
     }
-    checked(model, plan)
+    Ok((checked(model, plan)?, unloadable))
 }
 
 /// The model of every public class in the library's jars; its packages become the scope.
-fn describe_library(pool: &Pool, plan: &mut Plan, library: &[PathBuf]) -> Result<ApiModel, Error> {
-    let (model, unknown) = pool.describe_scope(&[], &[], library)?;
+fn describe_library(
+    pool: &Pool,
+    plan: &mut Plan,
+    library: &[PathBuf],
+) -> Result<(ApiModel, BTreeMap<String, String>), Error> {
+    let described = pool.describe_scope(&[], &[], library)?;
+    let unloadable = unloadable(described.missing, plan)?;
+    let (model, unknown) = (described.model, described.unknown);
     if let Some(first) = unknown.first() {
         let jar = first.trim_start_matches("jar ");
         return Err(Error::BadInput(format!(
@@ -313,8 +331,31 @@ fn describe_library(pool: &Pool, plan: &mut Plan, library: &[PathBuf]) -> Result
             plan.reference
         )));
     }
-    plan.packages = scope::packages_of(model.classes.keys());
-    checked(model, plan)
+    plan.packages = scope::packages_of(model.classes.keys().chain(unloadable.keys()));
+    Ok((checked(model, plan)?, unloadable))
+}
+
+/// The classes of the scope (not omitted) that cannot be loaded or described because they
+/// need a class missing from the class path: an error naming the first (exit code 3), as a
+/// call that needs one is, unless `--allow-missing-classes` leaves them out.
+fn unloadable(
+    missing: BTreeMap<String, String>,
+    plan: &Plan,
+) -> Result<BTreeMap<String, String>, Error> {
+    let missing: BTreeMap<String, String> = missing
+        .into_iter()
+        .filter(|(class, _)| !plan.omit.omits_class(class))
+        .collect();
+    match missing.iter().next() {
+        Some((class, absent)) if !plan.generation.allow_missing_classes => {
+            Err(Error::MissingClasses {
+                reference: plan.reference.clone(),
+                missing: absent.clone(),
+                needer: class.clone(),
+            })
+        }
+        _ => Ok(missing),
+    }
 }
 
 /// The class names of `plan`'s classes, each glob (`org.example.*Builder`) replaced by the

@@ -119,6 +119,16 @@ pub enum PoolError {
     Stopped,
 }
 
+/// What a describe request found: the model, the names the JVM did not know, and the classes
+/// of the scope left out because loading or describing them needs a class the class path
+/// lacks (class → the missing class).
+#[derive(Debug)]
+pub struct Described {
+    pub model: ApiModel,
+    pub unknown: Vec<String>,
+    pub missing: BTreeMap<String, String>,
+}
+
 /// Counters for reports and benchmarks.
 #[derive(Debug, Default, Clone)]
 pub struct PoolStats {
@@ -210,23 +220,33 @@ impl Pool {
         classes: &[String],
         packages: &[String],
     ) -> Result<(ApiModel, Vec<String>), PoolError> {
-        self.describe_scope(classes, packages, &[])
+        let d = self.describe_scope(classes, packages, &[])?;
+        Ok((d.model, d.unknown))
     }
 
-    /// Like [`Pool::describe`], with every public class in these jars or class folders too.
+    /// Like [`Pool::describe`], with every public class in these jars or class folders too,
+    /// and the classes left out for a class missing from the class path.
     pub fn describe_scope(
         &self,
         classes: &[String],
         packages: &[String],
         jars: &[std::path::PathBuf],
-    ) -> Result<(ApiModel, Vec<String>), PoolError> {
+    ) -> Result<Described, PoolError> {
         let req = Request::Describe {
             classes: classes.to_vec(),
             packages: packages.to_vec(),
             jars: jars.to_vec(),
         };
         match self.ask(&req)? {
-            Response::Model { model, unknown } => Ok((model, unknown)),
+            Response::Model {
+                model,
+                unknown,
+                missing,
+            } => Ok(Described {
+                model,
+                unknown,
+                missing,
+            }),
             other => Err(self.unexpected(other)),
         }
     }

@@ -97,6 +97,8 @@ pub struct ResponseWire {
     error: Option<String>,
     model: Option<ApiModel>,
     unknown: Option<Vec<String>>,
+    #[serde(default)]
+    missing: BTreeMap<String, String>,
     values: Option<BTreeMap<String, String>>,
     classes: Option<BTreeMap<String, Vec<String>>>,
     id: Option<u64>,
@@ -121,6 +123,7 @@ impl TryFrom<ResponseWire> for Response {
             ResponseMsg::Model => Response::Model {
                 model: need(w.model, "model", "model")?,
                 unknown: need(w.unknown, "unknown", "model")?,
+                missing: w.missing,
             },
             ResponseMsg::Properties => Response::Properties {
                 values: need(w.values, "values", "properties")?,

@@ -42,10 +42,28 @@ final class Constants {
         return out.append('}').toString();
     }
 
+    /**
+     * Whether the class file of {@code name} declares a public class (its access flags, which
+     * follow the constant pool): read from the file, so it answers for a class that cannot be
+     * loaded (a superclass or interface missing from the class path). False when unreadable.
+     */
+    static boolean declaredPublic(String name, ClassLoader loader) {
+        try (InputStream in = loader.getResourceAsStream(name.replace('.', '/') + ".class")) {
+            if (in == null) {
+                return false;
+            }
+            DataInputStream data = new DataInputStream(in);
+            pool(data, new ArrayList<String>());
+            return (data.readUnsignedShort() & 0x0001) != 0;
+        } catch (Throwable t) {
+            return false;
+        }
+    }
+
     /** Reads the constant pool (JVMS 4.4) and appends its literal constants to {@code out}. */
     private static void pool(DataInputStream in, List<String> out) throws Exception {
         if (in.readInt() != 0xCAFEBABE) {
-            return;
+            throw new IllegalStateException("not a class file");
         }
         in.readUnsignedShort();
         in.readUnsignedShort();

@@ -34,6 +34,8 @@ final class Describer {
     private final ClassLoader loader;
     private final Map<String, String> classes = new TreeMap<>();
     private final List<String> unknown = new ArrayList<>();
+    /** Classes left out because loading or describing them needs a class the class path lacks: class → missing class. */
+    private final Map<String, String> missing = new TreeMap<>();
 
     Describer(ClassLoader loader) {
         this.loader = loader;
@@ -68,12 +70,23 @@ final class Describer {
             Text.json(out.append(first ? "" : ","), e.getKey()).append(':').append(e.getValue());
             first = false;
         }
-        return Text.jsonArray(out.append("},\"unknown\":"), unknown).append('}').toString();
+        Text.jsonArray(out.append("},\"unknown\":"), unknown).append(",\"missing\":{");
+        first = true;
+        for (Map.Entry<String, String> e : missing.entrySet()) {
+            Text.json(Text.json(out.append(first ? "" : ","), e.getKey()).append(':'), e.getValue());
+            first = false;
+        }
+        return out.append("}}").toString();
     }
 
-    /** Adds one class if it loads and is public API; false otherwise. */
+    /**
+     * Adds one class if it loads and is public API; false otherwise. A class that cannot be
+     * loaded or described because a class its declaration or public signatures name is not
+     * on the class path (a dependency jar left out) is listed in {@code missing} instead,
+     * never dropped without a word.
+     */
     private boolean addClass(String name) {
-        if (classes.containsKey(name)) {
+        if (classes.containsKey(name) || missing.containsKey(name)) {
             return true;
         }
         try {
@@ -84,8 +97,19 @@ final class Describer {
             classes.put(name, classJson(c));
             return true;
         } catch (Throwable t) {
-            return false;
+            String[] fault = Linkage.of(t);
+            if (fault == null || !Constants.declaredPublic(name, loader) || anonymous(name)) {
+                return false;
+            }
+            missing.put(name, fault[0]);
+            return true;
         }
+    }
+
+    /** Whether a binary name is an anonymous class's ({@code Outer$1}), never public API. */
+    private static boolean anonymous(String name) {
+        int dollar = name.lastIndexOf('$');
+        return dollar >= 0 && dollar + 1 < name.length() && Character.isDigit(name.charAt(dollar + 1));
     }
 
     /** Adds every public class of a package (and of its subpackages when {@code deep}); false if there is none. */
