@@ -55,12 +55,7 @@ fn measure(
     pool: &Pool,
     batch: &[SeqRequest],
 ) -> anyhow::Result<()> {
-    // Warm up every worker (JIT, class loading), then measure a full run.
-    pool.run(&batch[..batch.len().min(2000)], false)?;
-    let began = Instant::now();
-    let results = pool.run(batch, false)?;
-    let secs = began.elapsed().as_secs_f64();
-    let statements = results.len() * 10;
+    let (statements, secs) = raw_run(pool, batch)?;
     let rss = pool.peak_rss_kib();
     let stats = pool.stats();
     println!(
@@ -73,6 +68,17 @@ fn measure(
         rss.iter().max().copied().unwrap_or(0) / 1024,
     );
     Ok(())
+}
+
+/// Statements executed and seconds taken by `batch` ([`java_util_batch`]) on warm workers:
+/// the raw rate that `bench workers` prints and `bench record` sets beside generation's.
+pub fn raw_run(pool: &Pool, batch: &[SeqRequest]) -> anyhow::Result<(usize, f64)> {
+    // Warm up every worker (JIT, class loading), then measure a full run.
+    pool.run(&batch[..batch.len().min(2000)], false)?;
+    let began = Instant::now();
+    let results = pool.run(batch, false)?;
+    let secs = began.elapsed().as_secs_f64().max(1e-3);
+    Ok((results.len() * 10, secs))
 }
 
 /// `n` ten-statement sequences over ArrayList, HashMap and StringBuilder.

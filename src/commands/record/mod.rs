@@ -21,6 +21,12 @@ use std::time::Duration;
 #[cfg_attr(not(feature = "bench"), allow(dead_code))]
 pub struct Outcome {
     pub executed: u64,
+    /// Statements those sequences held, prefixes included.
+    pub statements: u64,
+    /// Time generation waited for the workers' results.
+    pub waited: Duration,
+    /// The generation pool's workers started, timeouts and crashes.
+    pub generation_pool: crate::pool::PoolStats,
     pub generation: Duration,
     pub tests: usize,
     pub errors: usize,
@@ -55,6 +61,7 @@ pub fn record(global: &GlobalArgs, args: &RecordArgs) -> anyhow::Result<Outcome>
         generation,
         reruns,
         generation_rss_kib,
+        generation_pool,
         partial,
         ..
     } = recording;
@@ -63,6 +70,9 @@ pub fn record(global: &GlobalArgs, args: &RecordArgs) -> anyhow::Result<Outcome>
     }
     Ok(Outcome {
         executed: rec.stats.executed,
+        statements: rec.stats.statements,
+        waited: rec.stats.waited,
+        generation_pool,
         generation,
         tests: rec.tests.len(),
         errors: rec.errors.len(),
