@@ -3,7 +3,7 @@
 
 use super::record;
 use crate::cli::{GlobalArgs, PoolArgs, RecordArgs};
-use crate::commands::bench::{java_util_batch, raw_run};
+use crate::commands::bench_batch::{java_util_batch, raw_run};
 use crate::commands::{pool_config, start_pool, store};
 use crate::exit::Exit;
 use crate::suite::Suite;
