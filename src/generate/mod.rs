@@ -69,23 +69,6 @@ pub const DEFAULT_TWIN_RATIO: f64 = 0.0;
 /// defaults").
 pub const DEFAULT_INDEX_RATIO: f64 = 0.25;
 
-/// The largest round, in first rounds: rounds double from the first up to this many times
-/// its size. Each round waits for its slowest call before the round after next is drafted,
-/// so larger rounds keep the workers busier (1.55× the sequences per second with rounds of
-/// 2,000 rather than 400, side by side on 2 cores); the first rounds stay small, so a short
-/// time limit still finishes one and the pool is fed back early (docs/benchmarks.md, "Where
-/// the time goes").
-pub const ROUND_GROWTH: usize = 5;
-
-/// Candidates in round `k` (from 0) when the first has `first`: `first`, twice it, four
-/// times it, then [`ROUND_GROWTH`] times it. It depends on `k` only, so a seed still gives
-/// one suite.
-pub fn round_size_at(first: usize, k: u64) -> usize {
-    let first = first.max(1);
-    let doubled = first.saturating_mul(1 << k.min(3));
-    doubled.min(first.saturating_mul(ROUND_GROWTH))
-}
-
 /// How generation runs.
 #[derive(Clone, Debug)]
 pub struct GenConfig {
@@ -93,8 +76,7 @@ pub struct GenConfig {
     pub time_limit: Duration,
     /// Stop once this many non-redundant regression tests are kept.
     pub output_limit: Option<usize>,
-    /// Candidates drawn in the first round (one batch on the workers); later rounds grow
-    /// ([`round_size_at`]).
+    /// Candidates drawn per round (one batch on the workers).
     pub round_size: usize,
     /// Probability of passing `null` for a reference parameter that has values.
     pub null_ratio: f64,
@@ -586,7 +568,7 @@ impl<'m> Generator<'m> {
 
     /// Drafts one round of candidates and what to send for each.
     fn round(&mut self) -> (Vec<Candidate>, Vec<SeqRequest>) {
-        let want = round_size_at(self.cfg.round_size, self.stats.rounds);
+        let want = self.cfg.round_size.max(1);
         let mut cands = Vec::with_capacity(want);
         self.harvest_round(want, &mut cands);
         self.sweep_round(want, &mut cands);

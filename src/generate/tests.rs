@@ -490,11 +490,3 @@ fn statements_count_every_statement_of_the_sequences_folded_prefixes_included() 
         "sequences of one statement only"
     );
 }
-
-#[test]
-fn rounds_double_from_the_first_up_to_five_times_it() {
-    let sizes: Vec<usize> = (0..6).map(|k| round_size_at(400, k)).collect();
-    assert_eq!(sizes, [400, 800, 1600, 2000, 2000, 2000]);
-    assert_eq!(round_size_at(0, 0), 1, "at least one candidate");
-    assert_eq!(round_size_at(usize::MAX, 9), usize::MAX, "no overflow");
-}
