@@ -1,12 +1,12 @@
 //! `difftest bench workers`: start-up time, throughput and memory of the worker pool on
 //! real targets. Numbers are ratios measured in one run on one machine; see docs/benchmarks.md.
 
+use super::bench_batch::{java_util_batch, raw_run};
 use super::{pool_config, start_pool, store};
 use crate::cli::{BenchCommand, GlobalArgs};
 use crate::exit::Exit;
 use crate::message::SeqRequest;
 use crate::pool::Pool;
-use crate::sequence::Statement;
 use std::time::Instant;
 
 pub fn run(global: &GlobalArgs, cmd: BenchCommand) -> anyhow::Result<Exit> {
@@ -55,12 +55,7 @@ fn measure(
     pool: &Pool,
     batch: &[SeqRequest],
 ) -> anyhow::Result<()> {
-    // Warm up every worker (JIT, class loading), then measure a full run.
-    pool.run(&batch[..batch.len().min(2000)], false)?;
-    let began = Instant::now();
-    let results = pool.run(batch, false)?;
-    let secs = began.elapsed().as_secs_f64();
-    let statements = results.len() * 10;
+    let (statements, secs) = raw_run(pool, batch)?;
     let rss = pool.peak_rss_kib();
     let stats = pool.stats();
     println!(
@@ -73,48 +68,4 @@ fn measure(
         rss.iter().max().copied().unwrap_or(0) / 1024,
     );
     Ok(())
-}
-
-/// `n` ten-statement sequences over ArrayList, HashMap and StringBuilder.
-pub fn java_util_batch(n: usize) -> Vec<SeqRequest> {
-    (0..n).map(one_sequence).collect()
-}
-
-fn one_sequence(i: usize) -> SeqRequest {
-    let lit = |ty: &str, v: String| Statement::Literal {
-        ty: ty.into(),
-        value: v,
-    };
-    let call = |class: &str, method: &str, params: &[&str], recv: usize, args: Vec<usize>| {
-        Statement::Call {
-            class: class.into(),
-            method: method.into(),
-            params: params.iter().map(|s| s.to_string()).collect(),
-            receiver: Some(recv),
-            args,
-        }
-    };
-    let new = |class: &str| Statement::New {
-        class: class.into(),
-        params: vec![],
-        args: vec![],
-    };
-    let (list, map) = ("java.util.ArrayList", "java.util.HashMap");
-    let obj = "java.lang.Object";
-    let statements = vec![
-        new(list),
-        lit("java.lang.String", format!("s{}", i % 97)),
-        call(list, "add", &[obj], 0, vec![1]),
-        lit("int", (i % 5).to_string()),
-        call(list, "add", &[obj], 0, vec![3]),
-        call(list, "size", &[], 0, vec![]),
-        new(map),
-        call(map, "put", &[obj, obj], 6, vec![1, 3]),
-        call(map, "containsKey", &[obj], 6, vec![1]),
-        call(list, "toString", &[], 0, vec![]),
-    ];
-    SeqRequest {
-        statements,
-        observers: vec![],
-    }
 }

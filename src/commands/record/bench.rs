@@ -3,6 +3,8 @@
 
 use super::record;
 use crate::cli::{GlobalArgs, PoolArgs, RecordArgs};
+use crate::commands::bench_batch::{java_util_batch, raw_run};
+use crate::commands::{pool_config, start_pool, store};
 use crate::exit::Exit;
 use crate::suite::Suite;
 use clap::Parser;
@@ -29,7 +31,9 @@ pub fn run(
     args.reruns = reruns;
     args.output = Some(output.clone());
     args.no_progress = true;
-    args.pool = pool;
+    args.pool = pool.clone();
+    let raw = raw_rate(global, &target, &pool)?;
+    let jobs = pool_config(&pool)?.jobs;
     let outcome = record(global, &args)?;
     let began = Instant::now();
     let suite = Suite::load(&output)?;
@@ -40,6 +44,24 @@ pub fn run(
     println!(
         "sequences executed/s:  {:.0}",
         outcome.executed as f64 / secs
+    );
+    let statements = outcome.statements as f64 / secs;
+    println!(
+        "statements executed/s: {statements:.0} in generation, {raw:.0} raw (bench workers' \
+         batch on as many workers): {:.1} %",
+        100.0 * statements / raw.max(1.0)
+    );
+    let workers = &outcome.generation_pool;
+    println!(
+        "generation workers:    {} started, {} timeouts, {} crashes; busy {:.0} % of {} × {:.1} s; \
+         the generator waited {:.1} s for them",
+        workers.workers_started,
+        workers.timeouts,
+        workers.crashes,
+        100.0 * workers.busy_ms as f64 / 1000.0 / (secs * jobs as f64),
+        jobs,
+        secs,
+        outcome.waited.as_secs_f64()
     );
     println!(
         "regression tests kept: {} (+{} error-revealing)",
@@ -57,4 +79,11 @@ pub fn run(
         suite.tests.len()
     );
     Ok(Exit::Success)
+}
+
+/// Statements per second of `bench workers`' batch on a pool like the record's.
+fn raw_rate(global: &GlobalArgs, target: &str, pool: &PoolArgs) -> anyhow::Result<f64> {
+    let (_, workers) = start_pool(&store(global)?, target, pool_config(pool)?)?;
+    let (statements, secs) = raw_run(&workers, &java_util_batch(20_000))?;
+    Ok(statements as f64 / secs)
 }

@@ -22,6 +22,12 @@ use std::time::Duration;
 #[cfg_attr(not(feature = "bench"), allow(dead_code))]
 pub struct Outcome {
     pub executed: u64,
+    /// Statements those sequences held, prefixes included.
+    pub statements: u64,
+    /// Time generation waited for the workers' results.
+    pub waited: Duration,
+    /// The generation pool's workers started, timeouts and crashes.
+    pub generation_pool: crate::pool::PoolStats,
     pub generation: Duration,
     pub tests: usize,
     pub errors: usize,
@@ -56,6 +62,7 @@ pub fn record(global: &GlobalArgs, args: &RecordArgs) -> anyhow::Result<Outcome>
         generation,
         reruns,
         generation_rss_kib,
+        generation_pool,
         partial,
         ..
     } = recording;
@@ -64,6 +71,9 @@ pub fn record(global: &GlobalArgs, args: &RecordArgs) -> anyhow::Result<Outcome>
     }
     Ok(Outcome {
         executed: rec.stats.executed,
+        statements: rec.stats.statements,
+        waited: rec.stats.waited,
+        generation_pool,
         generation,
         tests: rec.tests.len(),
         errors: rec.errors.len(),

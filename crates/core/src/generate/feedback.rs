@@ -112,6 +112,7 @@ impl Generator<'_> {
 
     pub(super) fn fold(&mut self, c: Candidate, req: &SeqRequest, result: SeqResult) {
         self.stats.executed += 1;
+        self.stats.statements += req.statements.len() as u64;
         match result {
             SeqResult::Done {
                 steps,

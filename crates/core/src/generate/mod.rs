@@ -207,6 +207,10 @@ pub enum StopReason {
 pub struct GenStats {
     pub rounds: u64,
     pub executed: u64,
+    /// Statements the executed sequences hold, prefixes included: what the workers ran.
+    pub statements: u64,
+    /// Time the generator waited for a round's results (both rounds in flight unfinished).
+    pub waited: Duration,
     pub duplicates: u64,
     pub too_long: u64,
     pub no_input: u64,
@@ -552,9 +556,12 @@ impl<'m> Generator<'m> {
         let mut empty_rounds = 0;
         let mut last_empty = false;
         loop {
-            if (!flight.has_room() || last_empty)
-                && let Some((cands, reqs, results)) = flight.take()
-            {
+            let waiting = Instant::now();
+            let taken = (!flight.has_room() || last_empty)
+                .then(|| flight.take())
+                .flatten();
+            self.stats.waited += waiting.elapsed();
+            if let Some((cands, reqs, results)) = taken {
                 for ((c, req), r) in cands.into_iter().zip(&reqs).zip(results?) {
                     self.fold(c, req, r);
                 }

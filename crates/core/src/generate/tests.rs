@@ -436,3 +436,57 @@ fn an_installed_provider_is_never_passed_where_a_map_is_expected() {
         "{wrapped} maps wrapped, {provided} providers named"
     );
 }
+
+/// The executor behind generation, counting what each batch sent: sequences and statements.
+struct Counting {
+    inner: Fake,
+    batches: std::sync::Mutex<Vec<(u64, u64)>>,
+}
+
+impl Executor for Counting {
+    fn target(&self) -> &str {
+        self.inner.target()
+    }
+
+    fn run(
+        &self,
+        seqs: &[SeqRequest],
+        contracts: bool,
+    ) -> Result<Vec<crate::sequence::SeqResult>, PoolError> {
+        let statements = seqs.iter().map(|s| s.statements.len() as u64).sum();
+        let mut batches = self.batches.lock().expect("not poisoned");
+        batches.push((seqs.len() as u64, statements));
+        drop(batches);
+        self.inner.run(seqs, contracts)
+    }
+}
+
+#[test]
+fn statements_count_every_statement_of_the_sequences_folded_prefixes_included() {
+    let model = fake::model();
+    let counting = Counting {
+        inner: Fake::reference(),
+        batches: Default::default(),
+    };
+    let mut g = Generator::new(&model, config(3, 150)).expect("scope");
+    let stop = AtomicBool::new(false);
+    g.run(&counting, &stop, |_| {}).expect("run");
+    let stats = g.finish().stats;
+    // Batches are folded whole and in the order sent; the last ones sent may be drained
+    // unfolded when generation stops.
+    let batches = counting.batches.into_inner().expect("not poisoned");
+    let (mut sequences, mut statements) = (0, 0);
+    for (s, t) in batches {
+        if sequences == stats.executed {
+            break;
+        }
+        sequences += s;
+        statements += t;
+    }
+    assert_eq!(sequences, stats.executed);
+    assert_eq!(statements, stats.statements);
+    assert!(
+        stats.statements > stats.executed,
+        "sequences of one statement only"
+    );
+}

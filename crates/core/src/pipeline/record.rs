@@ -16,7 +16,7 @@ use crate::generate::text::CharData;
 use crate::generate::{self, Generator, Recorded, StopReason};
 use crate::interrupt;
 use crate::model::ApiModel;
-use crate::pool::{Executor, Lane, Pool, PoolConfig, PoolError};
+use crate::pool::{Executor, Lane, Pool, PoolConfig, PoolError, PoolStats};
 use crate::scope::{self, OmitList};
 use crate::targets::{JvmSpec, Provisioned, TargetStore};
 use std::collections::BTreeMap;
@@ -80,6 +80,8 @@ pub struct Recording {
     pub reruns: RerunReport,
     /// The sum of the workers' peak RSS while generating, in KiB.
     pub generation_rss_kib: u64,
+    /// The generation pool's counters: workers started, timeouts, crashes.
+    pub generation_pool: PoolStats,
     /// The suite is partial: interrupted, or generation failed.
     pub partial: bool,
     /// With `--coverage`: the branches generation reached, per package of the scope.
@@ -139,6 +141,7 @@ pub fn record(
     }
     let mut kinds = header::exception_kinds(&rec, &model, &pool);
     let generation_rss_kib: u64 = pool.peak_rss_kib().iter().sum();
+    let generation_pool = pool.stats();
     let exec_data = jacoco.as_ref().map(|_| pool.coverage()).transpose()?;
     drop(pool);
     if let Some(n) = plan.generation.output_limit {
@@ -192,6 +195,7 @@ pub fn record(
         generation: generated.elapsed,
         reruns,
         generation_rss_kib,
+        generation_pool,
         partial,
         coverage,
         unloadable,

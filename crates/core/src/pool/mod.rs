@@ -136,6 +136,9 @@ pub struct PoolStats {
     pub startup_ms_total: u64,
     pub timeouts: u64,
     pub crashes: u64,
+    /// Milliseconds workers spent on batches (checked out, from sending to the last answer),
+    /// summed over workers: against jobs × wall time, how busy the pool was.
+    pub busy_ms: u64,
 }
 
 /// Workers for one target.
@@ -148,6 +151,7 @@ pub struct Pool {
     started: AtomicU64,
     startup_ms: AtomicU64,
     timeouts: AtomicU64,
+    busy_us: AtomicU64,
     crashes: AtomicU64,
     peak_rss: Mutex<Vec<u64>>,
     deadline: Mutex<Option<Instant>>,
@@ -177,6 +181,7 @@ impl Pool {
             started: AtomicU64::new(0),
             startup_ms: AtomicU64::new(0),
             timeouts: AtomicU64::new(0),
+            busy_us: AtomicU64::new(0),
             crashes: AtomicU64::new(0),
             peak_rss: Mutex::new(Vec::new()),
             deadline: Mutex::new(None),
@@ -201,6 +206,7 @@ impl Pool {
             startup_ms_total: self.startup_ms.load(Ordering::Relaxed),
             timeouts: self.timeouts.load(Ordering::Relaxed),
             crashes: self.crashes.load(Ordering::Relaxed),
+            busy_ms: self.busy_us.load(Ordering::Relaxed) / 1000,
         }
     }
 
@@ -305,7 +311,13 @@ impl Pool {
         let chunk = self.chunk_size(seqs.len());
         let parts: Vec<Result<Vec<SeqResult>, PoolError>> = self.threads.install(|| {
             seqs.par_chunks(chunk)
-                .map(|part| self.run_chunk(part, contracts))
+                .map(|part| {
+                    let began = Instant::now();
+                    let results = self.run_chunk(part, contracts);
+                    let us = began.elapsed().as_micros() as u64;
+                    self.busy_us.fetch_add(us, Ordering::Relaxed);
+                    results
+                })
                 .collect()
         });
         let mut all = Vec::with_capacity(seqs.len());
