@@ -4,7 +4,7 @@
 
 use crate::pool::Pool;
 use crate::sequence::Statement;
-use crate::worker::protocol::SeqRequest;
+use crate::message::SeqRequest;
 use std::time::Instant;
 
 /// Statements executed and seconds taken by `batch` ([`java_util_batch`]) on warm workers:

@@ -29,7 +29,7 @@ pub struct AtomicFile {
 }
 
 /// The folder `path` lives in (`.` for a bare file name).
-pub(crate) fn folder(path: &Path) -> PathBuf {
+pub fn folder(path: &Path) -> PathBuf {
     match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => PathBuf::from("."),

@@ -215,7 +215,7 @@ mod tests {
         }
         fn run(
             &self,
-            _: &[crate::worker::protocol::SeqRequest],
+            _: &[crate::message::SeqRequest],
             _: bool,
         ) -> Result<Vec<crate::sequence::SeqResult>, crate::pool::PoolError> {
             Ok(Vec::new())

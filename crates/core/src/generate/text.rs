@@ -1,7 +1,7 @@
 //! Text inputs beyond ASCII, built from the reference's own character data rather than from
 //! a list in difftest: the worker reports, for every pair of Unicode script and general
 //! category the reference knows, its first, middle and last code point and the unassigned
-//! one after its last ([`crate::worker::protocol::Request::Characters`]). From those,
+//! one after its last ([`crate::message::Request::Characters`]). From those,
 //! generation draws (with `--text-ratio`) for `String`/`CharSequence` parameters a single
 //! code point (supplementary ones as surrogate pairs), a word of one script, a letter with a
 //! combining mark, two symbols or letters around a joiner (a format character of the
