@@ -13,8 +13,10 @@ use crate::observe::Observers;
 use crate::sequence::{Observed, Statement};
 
 /// Which variables of a test hold a per-JVM value or an object that may have stored one:
-/// the calls on the unstable list and identity-based text as roots, spread forward as
-/// [`spread`] does, together with `known` (what already varies for another reason).
+/// what a call on the unstable list returns and identity-based text as roots, spread forward
+/// as [`spread`] does, together with `known` (what already varies for another reason). The
+/// receiver of such a call is not a root: asking a thread its id does not change the thread
+/// (the list names every `java.lang.Thread` method, and a thread must stay in the pool).
 pub(super) fn per_jvm_vars(
     stmts: &[Statement],
     steps: &[Observed],
@@ -25,7 +27,7 @@ pub(super) fn per_jvm_vars(
         .filter(|&i| unstable_call(&stmts[i], observers))
         .map(|i| i as u32)
         .collect();
-    let taint = spread(stmts, steps, &roots, &[]);
+    let taint = spread(stmts, steps, &[], &roots);
     (0..stmts.len())
         .map(|i| taint.var[i] || known.get(i) == Some(&true))
         .collect()
