@@ -2,9 +2,9 @@
 //! workers for the raw statement rate that `bench workers` prints and `bench record` sets
 //! beside generation's.
 
+use crate::message::SeqRequest;
 use crate::pool::Pool;
 use crate::sequence::Statement;
-use crate::message::SeqRequest;
 use std::time::Instant;
 
 /// Statements executed and seconds taken by `batch` ([`java_util_batch`]) on warm workers:
