@@ -5,12 +5,12 @@
 //! ([`maven`]) with their runtime dependencies ([`closure`]), fingerprints ([`fingerprint`]) and data versions ([`data`]).
 //!
 //! ```no_run
-//! use difftest::targets::TargetStore;
+//! use difftest_core::targets::TargetStore;
 //! let store = TargetStore::new(None, None)?;
 //! let spec = store.load("temurin21")?;
 //! let ready = store.provision(&spec)?; // downloads once, then takes milliseconds
 //! println!("{}: {}", ready.name, ready.fingerprint.one_line());
-//! # Ok::<(), difftest::targets::TargetError>(())
+//! # Ok::<(), difftest_core::targets::TargetError>(())
 //! ```
 
 mod apt;
