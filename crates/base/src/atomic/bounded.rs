@@ -5,7 +5,7 @@
 //! `/dev/zero`, a sparse file of a terabyte or a file growing while read costs at most the
 //! limit. Each error names the file and, when too large, the limit.
 
-use std::fs::OpenOptions;
+use std::fs::{File, Metadata, OpenOptions};
 use std::io::{self, Read};
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
@@ -59,6 +59,18 @@ fn size_text(bytes: u64) -> String {
     }
 }
 
+/// `path` opened for reading, with its metadata, if it is a regular file; `None` for a
+/// device, pipe, socket or folder. The open does not block on a named pipe (`O_NONBLOCK`,
+/// which a regular file ignores). The bounded reads here and the suite's one open share it.
+pub fn open_regular(path: &Path) -> io::Result<Option<(File, Metadata)>> {
+    let file = OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)?;
+    let meta = file.metadata()?;
+    Ok(meta.is_file().then_some((file, meta)))
+}
+
 /// The bytes of the regular file `path`, at most `limit` of them; `what` names the kind
 /// of file in errors ("report", "accepted list").
 pub fn read_bytes(path: &Path, limit: u64, what: &'static str) -> Result<Vec<u8>, ReadError> {
@@ -68,15 +80,9 @@ pub fn read_bytes(path: &Path, limit: u64, what: &'static str) -> Result<Vec<u8>
     };
     let io = |source| error(Problem::Io { what, source });
     let too_large = |size| error(Problem::TooLarge { what, size, limit });
-    let file = OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NONBLOCK)
-        .open(path)
-        .map_err(io)?;
-    let meta = file.metadata().map_err(io)?;
-    if !meta.is_file() {
+    let Some((file, meta)) = open_regular(path).map_err(io)? else {
         return Err(error(Problem::NotAFile { what }));
-    }
+    };
     if meta.len() > limit {
         return Err(too_large(meta.len()));
     }

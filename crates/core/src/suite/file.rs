@@ -9,7 +9,7 @@
 use super::SuiteError;
 use std::fs::File;
 use std::io::{self, Read};
-use std::os::unix::fs::{FileExt, MetadataExt, OpenOptionsExt};
+use std::os::unix::fs::{FileExt, MetadataExt};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -46,17 +46,11 @@ impl SuiteFile {
             path: path.to_path_buf(),
             source,
         };
-        let file = std::fs::OpenOptions::new()
-            .read(true)
-            .custom_flags(libc::O_NONBLOCK)
-            .open(path)
-            .map_err(io)?;
-        let meta = file.metadata().map_err(io)?;
-        if !meta.is_file() {
+        let Some((file, meta)) = crate::atomic::bounded::open_regular(path).map_err(io)? else {
             return Err(SuiteError::NotAFile {
                 path: path.to_path_buf(),
             });
-        }
+        };
         Ok(SuiteFile {
             path: path.to_path_buf(),
             file: Arc::new(file),
