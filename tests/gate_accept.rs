@@ -232,7 +232,7 @@ fn a_report_set_that_cannot_be_written_whole_leaves_the_last_one_whole() {
     report_with_groups(1, "oracles/ref.yaml")
         .write_all(&reports)
         .unwrap();
-    let old: Vec<(String, Vec<u8>)> = set(&reports);
+    let old: Vec<(String, Vec<u8>)> = support::report_files(&reports);
     // A new report whose JSON fits and a later file does not: an invisible character is
     // three bytes in the JSON and a six-byte escape (`\u200B`) where people read it.
     let part = dir.path().join("part");
@@ -262,7 +262,7 @@ fn a_report_set_that_cannot_be_written_whole_leaves_the_last_one_whole() {
     let out = run_with(dir.path(), &refs(&args), Some(small_disk(limit)));
     assert_ne!(out.status.code(), Some(0), "{}", stderr(&out));
     assert!(!stderr(&out).contains("panicked"), "{}", stderr(&out));
-    let now = set(&reports);
+    let now = support::report_files(&reports);
     let changed: Vec<&str> = now
         .iter()
         .filter(|f| !old.contains(f))
@@ -275,7 +275,7 @@ fn a_report_set_that_cannot_be_written_whole_leaves_the_last_one_whole() {
     // The next run writes the whole new set and leaves no temporary behind.
     let out = run_with(dir.path(), &refs(&args), None);
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
-    let new = set(&reports);
+    let new = support::report_files(&reports);
     assert_eq!(new.len(), 4);
     assert!(
         new.iter().all(|(name, _)| !name.ends_with(".tmp")),
@@ -283,21 +283,6 @@ fn a_report_set_that_cannot_be_written_whole_leaves_the_last_one_whole() {
     );
     let json = String::from_utf8_lossy(&new[0].1);
     assert!(json.contains("Counter.m2()"), "the new run's JSON");
-}
-
-/// The report files in `dir` (not the lock file), by name.
-fn set(dir: &Path) -> Vec<(String, Vec<u8>)> {
-    let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_none_or(|x| x != "lock"))
-        .map(|p| {
-            let name = p.file_name().unwrap().to_string_lossy().into_owned();
-            (name, std::fs::read(&p).unwrap())
-        })
-        .collect();
-    files.sort();
-    files
 }
 
 fn umask_022() -> Setup {

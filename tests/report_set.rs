@@ -10,22 +10,6 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-/// The files of the set `DIR/tgt-vs-ref.*` (and whatever else is in `dir` but lock
-/// files), by name, with their bytes.
-fn set(dir: &Path) -> Vec<(String, Vec<u8>)> {
-    let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_none_or(|x| x != "lock"))
-        .map(|p| {
-            let name = p.file_name().unwrap().to_string_lossy().into_owned();
-            (name, std::fs::read(&p).unwrap())
-        })
-        .collect();
-    files.sort();
-    files
-}
-
 fn names(set: &[(String, Vec<u8>)]) -> Vec<&str> {
     set.iter().map(|(n, _)| n.as_str()).collect()
 }
@@ -37,7 +21,7 @@ fn a_report_set_killed_between_its_renames_is_finished_whole_by_the_next_reader(
     report_with_groups(1, "oracles/ref.yaml")
         .write_all(&reports)
         .unwrap();
-    let old = set(&reports);
+    let old = support::report_files(&reports);
     let part = report_with_groups(3, "oracles/ref.yaml")
         .write_all(&dir.path().join("part"))
         .unwrap();
@@ -48,7 +32,7 @@ fn a_report_set_killed_between_its_renames_is_finished_whole_by_the_next_reader(
         &["report", "--merge", part, "--report-dir", "whole"],
     );
     assert_eq!(whole.status.code(), Some(1), "{}", stderr(&whole));
-    let new = set(&dir.path().join("whole"));
+    let new = support::report_files(&dir.path().join("whole"));
     assert_eq!(names(&new), names(&old));
     assert!(
         old.iter().zip(&new).all(|(o, n)| o.1 != n.1),
@@ -96,7 +80,7 @@ fn a_report_set_killed_between_its_renames_is_finished_whole_by_the_next_reader(
         ],
     );
     assert_eq!(again.status.code(), Some(1), "{}", stderr(&again));
-    let now = set(&reports);
+    let now = support::report_files(&reports);
     assert!(
         now == new,
         "the killed run's four files, all of them, and nothing else: {:?}",
@@ -117,7 +101,7 @@ fn a_replay_writing_a_set_finishes_one_killed_before_it() {
     report_with_groups(2, "oracles/ref.yaml")
         .write_all(&reports)
         .unwrap();
-    let now = set(&reports);
+    let now = support::report_files(&reports);
     assert_eq!(
         names(&now),
         [

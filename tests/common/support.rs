@@ -193,3 +193,19 @@ pub fn accept_groups_concurrently(cwd: &Path, n: usize) {
         assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     }
 }
+
+/// The files in `dir` but lock files (a report set and whatever a writer left beside it), by
+/// name, with their bytes.
+pub fn report_files(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_none_or(|x| x != "lock"))
+        .map(|p| {
+            let name = p.file_name().unwrap().to_string_lossy().into_owned();
+            (name, std::fs::read(&p).unwrap())
+        })
+        .collect();
+    files.sort();
+    files
+}
