@@ -219,6 +219,48 @@ fn a_class_whose_signature_names_a_missing_class_stops_record_naming_both() {
     );
 }
 
+/// A package tree brings in whatever it holds, and what a library's classes need beyond its
+/// resolved dependencies is usually an optional dependency: such a class is left out of
+/// scope and counted without `--allow-missing-classes`; record does not stop. (`Words`, whose
+/// call fails for a missing class, is omitted: that one stops a record on its own.)
+#[test]
+fn a_package_tree_leaves_out_a_class_whose_signature_names_a_missing_class_and_says_so() {
+    let work = tempfile::tempdir().unwrap();
+    let targets = setup(work.path());
+    let omit = work.path().join("omit.txt");
+    std::fs::write(&omit, "classlib.Words\n").unwrap();
+    let args = [
+        "record",
+        "--impl",
+        "nodep",
+        "--packages",
+        "classlib",
+        "--omit",
+        omit.to_str().unwrap(),
+        "--time-limit",
+        "20",
+        "--output-limit",
+        "30",
+        "--seed",
+        "1",
+        "--no-progress",
+        "--jobs",
+        "1",
+        "-o",
+        "oracles/tree.yaml",
+        "--targets-dir",
+        targets.to_str().unwrap(),
+    ];
+    let out = difftest(work.path(), &args);
+    assert_exit(&out, 0);
+    assert!(
+        stdout(&out).contains("1 class left out of scope")
+            && stdout(&out).contains("classlib.Signed (needs classdep.Helper)"),
+        "{}",
+        stdout(&out)
+    );
+}
+
 #[test]
 fn allow_missing_classes_says_which_classes_left_the_scope_and_v_lists_them() {
     let work = tempfile::tempdir().unwrap();

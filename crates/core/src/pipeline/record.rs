@@ -86,9 +86,10 @@ pub struct Recording {
     pub partial: bool,
     /// With `--coverage`: the branches generation reached, per package of the scope.
     pub coverage: Option<Vec<coverage::PackageCoverage>>,
-    /// With `--allow-missing-classes`: the classes of the scope left out because loading
-    /// them or their public signatures need a class missing from the class path (class →
-    /// the missing class).
+    /// The classes of the scope left out because loading them or their public signatures
+    /// need a class missing from the class path (class → the missing class): those a
+    /// package tree or the default scope brought in, and with `--allow-missing-classes`
+    /// those named too.
     pub unloadable: BTreeMap<String, String>,
 }
 
@@ -340,8 +341,11 @@ fn describe_library(
 }
 
 /// The classes of the scope (not omitted) that cannot be loaded or described because they
-/// need a class missing from the class path: an error naming the first (exit code 3), as a
-/// call that needs one is, unless `--allow-missing-classes` leaves them out.
+/// need a class missing from the class path. A class the user named (`--classes`, a class
+/// list) is an error naming it (exit code 3), as a call that needs one is, unless
+/// `--allow-missing-classes` leaves it out. A class a package tree, a glob or a library's
+/// default scope brought in is left out and counted: what such classes need is usually an
+/// optional dependency of the library, which Maven does not resolve.
 fn unloadable(
     missing: BTreeMap<String, String>,
     plan: &Plan,
@@ -350,7 +354,10 @@ fn unloadable(
         .into_iter()
         .filter(|(class, _)| !plan.omit.omits_class(class))
         .collect();
-    match missing.iter().next() {
+    let named = missing
+        .iter()
+        .find(|(class, _)| plan.classes.iter().any(|c| c == *class));
+    match named {
         Some((class, absent)) if !plan.generation.allow_missing_classes => {
             Err(Error::MissingClasses {
                 reference: plan.reference.clone(),
