@@ -391,11 +391,6 @@ pub struct RecordArgs {
     /// (see docs/record.md)
     #[arg(long)]
     pub coverage: bool,
-    /// Measure coverage as --coverage does and use it: draw the operations of classes where
-    /// generation last reached new branches more often. A seed then no longer gives one
-    /// suite (the data arrives as workers hand it over; see docs/record.md)
-    #[arg(long)]
-    pub coverage_guided: bool,
     /// Leave out API deprecated for removal (kept by default: its removal is a difference)
     #[arg(long)]
     pub skip_deprecated_for_removal: bool,

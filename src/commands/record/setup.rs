@@ -34,7 +34,6 @@ pub fn plan(args: &RecordArgs) -> anyhow::Result<Plan> {
         products: !args.no_products,
         ops_by_signature: args.ops_by_signature,
         allow_missing_classes: args.allow_missing_classes,
-        coverage_guided: args.coverage_guided,
         runtime_observers: !args.declared_observers,
         twin_ratio: args.twin_ratio,
         text_ratio: args.text_ratio,
@@ -69,7 +68,7 @@ pub fn plan(args: &RecordArgs) -> anyhow::Result<Plan> {
         output,
         options: super::suite_options::suite_options(args),
         observers_file: args.observers.clone(),
-        coverage: args.coverage || args.coverage_guided,
+        coverage: args.coverage,
     })
 }
 

@@ -26,7 +26,6 @@ pub mod components;
 mod draft;
 pub mod edges;
 mod feedback;
-pub mod guide;
 mod harvest;
 pub mod kept_tests;
 pub mod literals;
@@ -148,9 +147,6 @@ pub struct GenConfig {
     /// A call that fails because the class path lacks a class leaves the callable out of
     /// scope (`--allow-missing-classes`) instead of stopping generation.
     pub allow_missing_classes: bool,
-    /// Random calls drawn more often on classes where the executor's coverage data shows
-    /// new branches reached (`--coverage-guided`, [`guide`]).
-    pub coverage_guided: bool,
 }
 
 impl Default for GenConfig {
@@ -184,7 +180,6 @@ impl Default for GenConfig {
             ops_by_signature: false,
             per_jvm_values_in_pool: false,
             allow_missing_classes: false,
-            coverage_guided: false,
         }
     }
 }
@@ -270,8 +265,6 @@ pub struct Generator<'m> {
     random_ops: usize,
     /// How they are drawn: by signature weights, or uniformly (`None`).
     op_draw: Option<WeightedIndex<f64>>,
-    /// With `--coverage-guided`: the branches reached and each class's credit.
-    guide: Option<guide::Guide>,
     harvest_ops: Option<harvest::HarvestOps>,
     harvest: VecDeque<harvest::Harvest>,
     /// Callees whose returned array or collection was queued for a sweep.
@@ -398,7 +391,6 @@ impl<'m> Generator<'m> {
                 .ops_by_signature
                 .then(|| WeightedIndex::new(ops::signature_weights(&ops)).ok())
                 .flatten(),
-            guide: cfg.coverage_guided.then(guide::Guide::default),
             harvest_ops: None,
             harvest: VecDeque::new(),
             swept: HashSet::new(),
@@ -539,7 +531,7 @@ impl<'m> Generator<'m> {
     ) -> Result<StopReason, PoolError> {
         std::thread::scope(|scope| {
             let mut flight = Pipeline::new(scope, exec, true);
-            let outcome = self.pipelined(&mut flight, exec, stop, began, &mut progress);
+            let outcome = self.pipelined(&mut flight, stop, began, &mut progress);
             flight.drain();
             outcome
         })
@@ -548,7 +540,6 @@ impl<'m> Generator<'m> {
     fn pipelined(
         &mut self,
         flight: &mut Pipeline<'_, '_, Vec<Candidate>>,
-        exec: &dyn Executor,
         stop: &AtomicBool,
         began: Instant,
         progress: &mut impl FnMut(&Progress),
@@ -565,7 +556,6 @@ impl<'m> Generator<'m> {
                 for ((c, req), r) in cands.into_iter().zip(&reqs).zip(results?) {
                     self.fold(c, req, r);
                 }
-                self.steer(exec);
                 progress(&self.progress(began));
             }
             if let Some(reason) = self.stop_reason(stop, began) {

@@ -16,12 +16,10 @@ use std::time::{Duration, Instant};
 /// How often, at most, a worker that finished a chunk is asked for its data.
 const HARVEST_EVERY: Duration = Duration::from_secs(1);
 
-/// The data taken so far, the part of it not yet handed to generation
-/// ([`Pool::coverage_delta`]), and when it was last taken.
+/// The data taken so far, and when it was last taken.
 #[derive(Default)]
 pub(super) struct Harvest {
     data: Mutex<Vec<u8>>,
-    fresh: Mutex<Vec<u8>>,
     last: Mutex<Option<Instant>>,
 }
 
@@ -36,9 +34,6 @@ impl Pool {
             Ok(bytes) => {
                 if let Ok(mut data) = self.harvest.data.lock() {
                     data.extend_from_slice(&bytes);
-                }
-                if let Ok(mut fresh) = self.harvest.fresh.lock() {
-                    fresh.extend_from_slice(&bytes);
                 }
                 true
             }
@@ -58,16 +53,6 @@ impl Pool {
             *last = Some(Instant::now());
         }
         due
-    }
-
-    /// The execution data taken from the workers since the last call (for
-    /// `record --coverage-guided`); empty without the agent.
-    pub fn coverage_delta(&self) -> Vec<u8> {
-        self.harvest
-            .fresh
-            .lock()
-            .map(|mut fresh| std::mem::take(&mut *fresh))
-            .unwrap_or_default()
     }
 
     /// Every byte of JaCoCo execution data (`.exec`) taken so far, and the rest from each

@@ -27,12 +27,6 @@ pub trait Executor: Sync {
 
     /// Work still running at `deadline` is killed and fails with `PoolError::Stopped`.
     fn set_deadline(&self, _deadline: Option<Instant>) {}
-
-    /// JaCoCo execution data the workers handed over since the last call; empty when they
-    /// run without the agent.
-    fn coverage_delta(&self) -> Vec<u8> {
-        Vec::new()
-    }
 }
 
 impl Executor for Pool {
@@ -50,10 +44,6 @@ impl Executor for Pool {
 
     fn set_deadline(&self, deadline: Option<Instant>) {
         Pool::set_deadline(self, deadline)
-    }
-
-    fn coverage_delta(&self) -> Vec<u8> {
-        Pool::coverage_delta(self)
     }
 }
 
