@@ -483,11 +483,6 @@ pub struct RecordArgs {
     /// return (`KeyGenerator.getInstance("AES").generateKey()`), nor theirs
     #[arg(long, conflicts_with = "products")]
     pub no_products: bool,
-    /// Draw each method signature as often as any other, the classes that share it
-    /// (inherited methods included) taking turns, instead of Randoop's uniform draw over
-    /// every class's methods
-    #[arg(long)]
-    pub ops_by_signature: bool,
     /// Leave out of scope the callables whose calls need a class missing from the class
     /// path (a dependency jar not on the target), and say how many, instead of stopping
     /// with exit code 3

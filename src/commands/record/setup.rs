@@ -32,7 +32,6 @@ pub fn plan(args: &RecordArgs) -> anyhow::Result<Plan> {
         harvest: !args.no_harvest,
         sorted_copies: !args.no_sorted_copies,
         products: !args.no_products,
-        ops_by_signature: args.ops_by_signature,
         allow_missing_classes: args.allow_missing_classes,
         runtime_observers: !args.declared_observers,
         twin_ratio: args.twin_ratio,

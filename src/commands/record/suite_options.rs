@@ -66,17 +66,6 @@ pub fn suite_options(args: &RecordArgs) -> BTreeMap<String, String> {
             Some(if args.no_products { "off" } else { "on" }.to_string()),
         ),
         (
-            "ops-drawn",
-            Some(
-                if args.ops_by_signature {
-                    "by-signature"
-                } else {
-                    "uniformly"
-                }
-                .to_string(),
-            ),
-        ),
-        (
             "observers-on",
             Some(
                 if args.declared_observers {

@@ -15,7 +15,6 @@ use super::{Candidate, Generator};
 use crate::model::is_primitive;
 use crate::sequence::{Observed, Statement};
 use rand::Rng;
-use rand::distr::Distribution;
 
 /// Most elements in an array built for a parameter.
 const MAX_ARRAY: usize = 3;
@@ -26,10 +25,7 @@ type Input = (u32, NameId, bool);
 impl Generator<'_> {
     /// A new candidate, or `None` when this attempt failed (no receiver, too long, seen).
     pub(super) fn draft(&mut self) -> Option<Candidate> {
-        let op_index = match &self.op_draw {
-            Some(draw) => draw.sample(&mut self.rng),
-            None => self.rng.random_range(0..self.random_ops),
-        };
+        let op_index = self.rng.random_range(0..self.random_ops);
         let op = self.ops[op_index].clone();
         if self.banned.contains(&op.family) || self.left_out_ops.contains(&op_index) {
             return None;

@@ -53,7 +53,6 @@ use literals::Literal;
 use mined::{ByKind, Mined};
 use ops::Op;
 use rand::SeedableRng;
-use rand::distr::weighted::WeightedIndex;
 use rand_chacha::ChaCha8Rng;
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 use std::sync::Arc;
@@ -136,10 +135,6 @@ pub struct GenConfig {
     pub runtime_observers: bool,
     /// `--observers` patterns.
     pub user_observers: Vec<String>,
-    /// Random calls drawn so that each signature comes up as often as any other
-    /// ([`ops::signature_weights`]), rather than uniformly over every class's operations as
-    /// in Randoop.
-    pub ops_by_signature: bool,
     /// Values that differ between runs of one JVM (and what is computed from them) join the
     /// component pool, as before [`per_jvm`]: they then steer generation, so one seed can
     /// draw different suites (`--per-jvm-values-in-pool`, for comparison).
@@ -177,7 +172,6 @@ impl Default for GenConfig {
             products: true,
             runtime_observers: true,
             user_observers: Vec::new(),
-            ops_by_signature: false,
             per_jvm_values_in_pool: false,
             allow_missing_classes: false,
         }
@@ -263,8 +257,6 @@ pub struct Generator<'m> {
     ops: Vec<Op>,
     /// Operations `0..random_ops` are drawn at random; the harvest operations follow.
     random_ops: usize,
-    /// How they are drawn: by signature weights, or uniformly (`None`).
-    op_draw: Option<WeightedIndex<f64>>,
     harvest_ops: Option<harvest::HarvestOps>,
     harvest: VecDeque<harvest::Harvest>,
     /// Callees whose returned array or collection was queued for a sweep.
@@ -387,10 +379,6 @@ impl<'m> Generator<'m> {
         let mut g = Generator {
             rng: ChaCha8Rng::seed_from_u64(cfg.seed),
             random_ops: ops.len(),
-            op_draw: cfg
-                .ops_by_signature
-                .then(|| WeightedIndex::new(ops::signature_weights(&ops)).ok())
-                .flatten(),
             harvest_ops: None,
             harvest: VecDeque::new(),
             swept: HashSet::new(),

@@ -8,7 +8,6 @@ use super::store::Templates;
 use super::type_names::{NameId, Names};
 use crate::model::{ApiClass, ApiModel, ClassKind};
 use crate::sequence::Statement;
-use std::collections::HashMap;
 
 /// One operation.
 #[derive(Clone, Debug)]
@@ -63,20 +62,6 @@ pub fn operations(
         }
     }
     ops
-}
-
-/// How often each operation is drawn when random generation picks one, relative to the
-/// others: each signature (`family`) as often as any other, the classes that share it
-/// taking turns. Every class lists the methods it inherits, so drawn uniformly, `toString()`,
-/// `equals(Object)` and `hashCode()` of 722 classes and `getMessage()` of over a hundred
-/// exceptions took a large share of all random calls, and a method only one class has
-/// (`Character.codePointAt(char[],int,int)`) came up once in 16,000 draws.
-pub fn signature_weights(ops: &[Op]) -> Vec<f64> {
-    let mut size: HashMap<NameId, usize> = HashMap::new();
-    for op in ops {
-        *size.entry(op.family).or_default() += 1;
-    }
-    ops.iter().map(|op| 1.0 / size[&op.family] as f64).collect()
 }
 
 /// Which operations take an index: an `int` beside a sized input (an array, a
@@ -193,43 +178,6 @@ mod tests {
             "array elements get a slot"
         );
     }
-    #[test]
-    fn a_signature_many_classes_share_weighs_as_much_as_one_class_s_own_method() {
-        let class = |name: &str, methods: Vec<Callable>| ApiClass {
-            kind: ClassKind::AbstractClass,
-            ..ApiClass::with_methods(name, &[], methods)
-        };
-        let shared = || callable("getMessage", &[], "java.lang.String", false);
-        let model = ApiModel {
-            classes: [
-                class(
-                    "p.A",
-                    vec![shared(), callable("codePointAt", &["int"], "int", true)],
-                ),
-                class("p.B", vec![shared()]),
-                class("p.C", vec![shared()]),
-                class("p.D", vec![shared()]),
-            ]
-            .into_iter()
-            .map(|c| (c.name.clone(), c))
-            .collect(),
-        };
-        let mut names = Names::new(&model);
-        let (mut t, mut c) = (Templates::default(), Components::default());
-        let ops = operations(&model, &mut names, &mut t, &mut c);
-        let weights = signature_weights(&ops);
-        let weight_of = |name: &str| -> f64 {
-            let named = ops.iter().zip(&weights);
-            named
-                .filter(|(op, _)| t.get(op.tmpl).stmt.callee().contains(name))
-                .map(|(_, w)| w)
-                .sum()
-        };
-        assert_eq!(weight_of("getMessage"), 1.0, "four classes share one share");
-        assert_eq!(weight_of("codePointAt"), 1.0);
-        assert_eq!(weights.len(), 5);
-    }
-
     #[test]
     fn an_int_beside_an_array_a_char_sequence_or_a_collection_is_an_index() {
         let buffer = ApiClass::with_methods(
