@@ -448,12 +448,6 @@ pub struct RecordArgs {
     /// become inputs of later calls, as before they were kept out (for comparison)
     #[arg(long)]
     pub per_jvm_values_in_pool: bool,
-    /// Probability of passing a text input built from the reference's own character data
-    /// (a code point of any script and category, a word of one script, a letter with a
-    /// combining mark, a joiner sequence, non-ASCII digits) for a String, CharSequence,
-    /// char or int parameter; 0 turns it off
-    #[arg(long, default_value_t = crate::generate::DEFAULT_TEXT_RATIO, value_name = "P")]
-    pub text_ratio: f64,
     /// Probability of passing, for a reference parameter, a second copy of a value already
     /// chosen for the same call (an equal but not identical object); 0 turns it off
     #[arg(long, default_value_t = crate::generate::DEFAULT_TWIN_RATIO, value_name = "P")]

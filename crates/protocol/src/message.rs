@@ -14,7 +14,7 @@ use std::path::PathBuf;
 mod wire;
 
 /// Bumped whenever a message changes shape.
-pub const PROTOCOL_VERSION: u32 = 5;
+pub const PROTOCOL_VERSION: u32 = 6;
 
 /// One sequence to run, with the observers to call after it.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
@@ -42,9 +42,6 @@ pub enum Request {
     Properties { names: Vec<String> },
     /// The literal constants of these classes' class files.
     Constants { classes: Vec<String> },
-    /// The reference's character data: for each pair of Unicode script and general category,
-    /// a few of its code points (see [`crate::generate::text`]).
-    Characters,
     /// Run sequences; `first_id` numbers them. Every answer is sent as soon as it is
     /// complete; with `isolate`, it is written before the next sequence runs, so that even a
     /// crash is pinned to one sequence (used after a crash).
@@ -96,10 +93,6 @@ pub enum Response {
     /// Per class, its constants as a type letter (`S I J F D`) and the rendered value.
     Constants {
         classes: BTreeMap<String, Vec<String>>,
-    },
-    /// One line per code point: `HEX TYPE SCRIPT` (see [`Request::Characters`]).
-    Characters {
-        lines: Vec<String>,
     },
     /// JaCoCo execution data (the `.exec` format), as hex.
     Coverage {

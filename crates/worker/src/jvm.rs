@@ -26,7 +26,6 @@ pub struct Jvm {
 pub enum Entry {
     Describe,
     Constants,
-    Characters,
     Properties,
     Coverage,
     Run,
@@ -129,7 +128,6 @@ impl Jvm {
         let name = match entry {
             Entry::Describe => jni_str!("describe"),
             Entry::Constants => jni_str!("constants"),
-            Entry::Characters => jni_str!("characters"),
             Entry::Properties => jni_str!("properties"),
             Entry::Coverage => jni_str!("coverage"),
             Entry::Run => jni_str!("run"),

@@ -210,7 +210,6 @@ fn answer(jvm: &Jvm, req: Request, out: &mut Answers) -> std::io::Result<()> {
         } => describe(jvm, &classes, &packages, &jars),
         Request::Properties { names } => properties(jvm, &names),
         Request::Constants { classes } => constants(jvm, &classes),
-        Request::Characters => characters(jvm),
         Request::Coverage => coverage(jvm),
         Request::Run {
             first_id,
@@ -265,15 +264,6 @@ fn constants(jvm: &Jvm, classes: &[String]) -> Response {
     let answer = jvm.call(Entry::Constants, &classes.join("\n"));
     match answer.and_then(|text| serde_json::from_str(&text).map_err(|e| e.to_string())) {
         Ok(classes) => Response::Constants { classes },
-        Err(error) => Response::Failed { error },
-    }
-}
-
-fn characters(jvm: &Jvm) -> Response {
-    match jvm.call(Entry::Characters, "") {
-        Ok(text) => Response::Characters {
-            lines: text.lines().map(str::to_string).collect(),
-        },
         Err(error) => Response::Failed { error },
     }
 }

@@ -44,10 +44,6 @@ pub fn suite_options(args: &RecordArgs) -> BTreeMap<String, String> {
             "numeral-ratio",
             (args.numeral_ratio > 0.0).then(|| args.numeral_ratio.to_string()),
         ),
-        (
-            "text-ratio",
-            (args.text_ratio > 0.0).then(|| args.text_ratio.to_string()),
-        ),
         ("index-ratio", Some(args.index_ratio.to_string())),
         (
             "per-jvm-values",

@@ -159,8 +159,7 @@ impl Generator<'_> {
 
     /// With probability `mined_ratio` a mined constant (of the operation's own class or of
     /// any class, evenly), with `edge_ratio` a special value, a magnitude across the range or
-    /// a seeded random value (evenly), with `text_ratio` a text input ([`super::text`]),
-    /// with `numeral_ratio` a number's text ([`super::numerals`], String parameters only),
+    /// a seeded random value (evenly), with `numeral_ratio` a number's text ([`super::numerals`], String parameters only),
     /// for a primitive, boxed or String parameter: its literal type and text.
     fn special_literal(&mut self, ty: NameId, op: usize) -> Option<(Kind, String)> {
         let p_mined = if self.cfg.mined.is_some() {
@@ -169,13 +168,8 @@ impl Generator<'_> {
             0.0
         };
         let p_edge = self.cfg.edge_ratio;
-        let p_text = if self.cfg.text.is_some() {
-            self.cfg.text_ratio
-        } else {
-            0.0
-        };
         let p_num = self.cfg.numeral_ratio;
-        if p_mined + p_edge + p_text + p_num <= 0.0 {
+        if p_mined + p_edge + p_num <= 0.0 {
             return None;
         }
         let kind = Kind::of(self.names.name(ty)).filter(|&k| k != Kind::Boolean)?;
@@ -206,12 +200,7 @@ impl Generator<'_> {
             let text = fixed[self.rng.random_range(0..fixed.len())].clone();
             return Some((kind, text));
         }
-        if r < p_mined + p_edge + p_text {
-            let value = self.cfg.text.as_ref()?.draw(kind, &mut self.rng)?;
-            self.stats.text_inputs += 1;
-            return Some((kind, value));
-        }
-        if r < p_mined + p_edge + p_text + p_num && kind == Kind::Str {
+        if r < p_mined + p_edge + p_num && kind == Kind::Str {
             self.stats.numerals += 1;
             return Some((kind, numerals::draw(&mut self.rng)));
         }

@@ -17,8 +17,7 @@
 //! [`components`] (the component pool), [`literals`], [`draft`] (drafting a candidate),
 //! [`feedback`] (classifying results), [`kept_tests`] (what is kept), [`mined`] (constants of the class
 //! files in scope), [`edges`] (edge and random values), [`harvest`] (elements of returned
-//! arrays and collections), [`numerals`] (numbers of every magnitude as text), [`text`] (text beyond ASCII from the reference's character
-//! data), [`per_jvm`] (values that differ between runs of one JVM, kept out of the pool),
+//! arrays and collections), [`numerals`] (numbers of every magnitude as text), [`per_jvm`] (values that differ between runs of one JVM, kept out of the pool),
 //! [`sweep`] (catalogue and constant sweeps), [`reduce`] (the
 //! subset of tests that observes every behaviour).
 
@@ -39,7 +38,6 @@ pub mod reduce;
 pub mod store;
 mod sweep;
 pub(crate) mod taint;
-pub mod text;
 pub mod type_names;
 
 use crate::message::SeqRequest;
@@ -66,8 +64,6 @@ use type_names::{NameId, Names};
 pub const DEFAULT_MINED_RATIO: f64 = 0.0;
 /// Default of `--edge-ratio`: off, as above.
 pub const DEFAULT_EDGE_RATIO: f64 = 0.0;
-/// Default of `--text-ratio`: off, as above.
-pub const DEFAULT_TEXT_RATIO: f64 = 0.0;
 /// Default of `--numeral-ratio`: off, as above.
 pub const DEFAULT_NUMERAL_RATIO: f64 = 0.0;
 /// Default of `--twin-ratio`: off, as above.
@@ -108,11 +104,6 @@ pub struct GenConfig {
     pub mined_ratio: f64,
     /// Probability of taking an edge value or a seeded random value for such a parameter.
     pub edge_ratio: f64,
-    /// The reference's character data; `None` when text inputs are off.
-    pub text: Option<Arc<text::CharData>>,
-    /// Probability of taking a text input ([`text`]) for a `String`, `CharSequence`, `char`
-    /// or `int` parameter.
-    pub text_ratio: f64,
     /// Probability of taking a number's text ([`numerals`]) for a `String` or
     /// `CharSequence` parameter.
     pub numeral_ratio: f64,
@@ -162,8 +153,6 @@ impl Default for GenConfig {
             mined: None,
             mined_ratio: DEFAULT_MINED_RATIO,
             edge_ratio: DEFAULT_EDGE_RATIO,
-            text: None,
-            text_ratio: DEFAULT_TEXT_RATIO,
             numeral_ratio: DEFAULT_NUMERAL_RATIO,
             twin_ratio: DEFAULT_TWIN_RATIO,
             index_ratio: DEFAULT_INDEX_RATIO,
@@ -230,8 +219,6 @@ pub struct GenStats {
     pub index_boundaries: u64,
     /// Sorted copies of unordered sets and maps drafted.
     pub sorted_copies: u64,
-    /// Text inputs passed (`--text-ratio`, [`text`]).
-    pub text_inputs: u64,
     /// Numerals passed (`--numeral-ratio`, [`numerals`]).
     pub numerals: u64,
 }

@@ -116,9 +116,6 @@ pub fn header(made: Made, rec: &Recorded, kinds: &BTreeMap<String, ExceptionKind
     .into_iter()
     .map(|(k, v)| (k.to_string(), v))
     .collect();
-    if s.text_inputs > 0 {
-        counts.insert("text-inputs".into(), s.text_inputs);
-    }
     if s.numerals > 0 {
         counts.insert("numerals".into(), s.numerals);
     }

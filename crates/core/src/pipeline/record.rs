@@ -12,7 +12,6 @@ use super::header::{self, Made};
 use crate::flakes::{RerunReport, remove_flakes};
 use crate::generate::mined::{self, Mined};
 use crate::generate::reduce::{self, Reduction, reduce};
-use crate::generate::text::CharData;
 use crate::generate::{self, Generator, Recorded, StopReason};
 use crate::interrupt;
 use crate::model::ApiModel;
@@ -131,9 +130,6 @@ pub fn record(
     let (model, unloadable) = describe(&pool, &mut plan, &provisioned.library)?;
     if plan.mine {
         plan.generation.mined = Some(Arc::new(mine(&pool, &model, &plan)?));
-    }
-    if plan.generation.text_ratio > 0.0 {
-        plan.generation.text = Some(Arc::new(characters(&pool, &plan.reference)?));
     }
     interrupt::install().map_err(Error::Signals)?;
     let (mut rec, generated) = generate(&plan, &model, &pool, progress)?;
@@ -450,15 +446,6 @@ fn mine(pool: &Pool, model: &ApiModel, plan: &Plan) -> Result<Mined, PoolError> 
         raw.extend(pool.constants(chunk)?);
     }
     Ok(mined::mine(&raw, &plan.generation.literals))
-}
-
-/// The reference's character data for text inputs (see [`crate::generate::text`]); a
-/// malformed answer is the worker's fault.
-fn characters(pool: &Pool, reference: &str) -> Result<CharData, PoolError> {
-    CharData::parse(&pool.characters()?).map_err(|e| PoolError::Worker {
-        target: reference.to_string(),
-        message: e.to_string(),
-    })
 }
 
 fn scope_text(plan: &Plan) -> String {

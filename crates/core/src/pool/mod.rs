@@ -271,14 +271,6 @@ impl Pool {
         }
     }
 
-    /// The reference's character data (see [`Response::Characters`]).
-    pub fn characters(&self) -> Result<Vec<String>, PoolError> {
-        match self.ask(&Request::Characters)? {
-            Response::Characters { lines } => Ok(lines),
-            other => Err(self.unexpected(other)),
-        }
-    }
-
     /// System properties of the target's JVM.
     pub fn properties(&self, names: &[&str]) -> Result<BTreeMap<String, String>, PoolError> {
         let req = Request::Properties {

@@ -17,7 +17,6 @@ enum RequestMsg {
     Describe,
     Properties,
     Constants,
-    Characters,
     Coverage,
     Run,
     Bye,
@@ -66,7 +65,6 @@ impl TryFrom<RequestWire> for Request {
                 max_value_bytes: w.max_value_bytes,
                 sequences: need(w.sequences, "sequences", "run")?,
             },
-            RequestMsg::Characters => Request::Characters,
             RequestMsg::Coverage => Request::Coverage,
             RequestMsg::Bye => Request::Bye,
         })
@@ -81,7 +79,6 @@ enum ResponseMsg {
     Model,
     Properties,
     Constants,
-    Characters,
     Coverage,
     Result,
     RunDone,
@@ -104,7 +101,6 @@ pub struct ResponseWire {
     id: Option<u64>,
     result: Option<SeqResult>,
     hex: Option<String>,
-    lines: Option<Vec<String>>,
 }
 
 impl TryFrom<ResponseWire> for Response {
@@ -130,9 +126,6 @@ impl TryFrom<ResponseWire> for Response {
             },
             ResponseMsg::Constants => Response::Constants {
                 classes: need(w.classes, "classes", "constants")?,
-            },
-            ResponseMsg::Characters => Response::Characters {
-                lines: need(w.lines, "lines", "characters")?,
             },
             ResponseMsg::Result => Response::Result {
                 id: need(w.id, "id", "result")?,

@@ -68,11 +68,6 @@ public final class Agent {
         return Constants.constants(request, Agent.class.getClassLoader());
     }
 
-    /** The reference's character data for text inputs (see {@link Characters}). */
-    public static String characters(String ignored) {
-        return Characters.characters(ignored);
-    }
-
     /**
      * Runs one encoded sequence (see {@link Runner}). Anything the code under test throws is
      * reported in the result; only input the Rust encoder could not have produced throws

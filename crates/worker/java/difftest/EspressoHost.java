@@ -86,11 +86,6 @@ public final class EspressoHost {
         return call("constants", request);
     }
 
-    /** {@link Agent#characters}, in the guest. */
-    public static String characters(String request) throws ReflectiveOperationException {
-        return call("characters", request);
-    }
-
     /** {@link Agent#run}, in the guest. */
     public static String run(String encoded) throws ReflectiveOperationException {
         return call("run", encoded);
