@@ -437,12 +437,6 @@ pub struct RecordArgs {
     /// No edge values nor random values
     #[arg(long)]
     pub no_edge_values: bool,
-    /// Probability of passing a number's text for a String or CharSequence parameter: a
-    /// power of two or ten from 1e-400 to 1e400, a type's limit or one past it, written
-    /// plain, signed, with leading zeros, scientific, hexadecimal, grouped, with a suffix or
-    /// padded; 0 turns it off
-    #[arg(long, default_value_t = crate::generate::DEFAULT_NUMERAL_RATIO, value_name = "P")]
-    pub numeral_ratio: f64,
     /// Let values that differ between runs of one JVM (identity hashes, clocks, random
     /// generators, what depends on a set's per-JVM order) and what is computed from them
     /// become inputs of later calls, as before they were kept out (for comparison)

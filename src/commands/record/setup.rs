@@ -35,7 +35,6 @@ pub fn plan(args: &RecordArgs) -> anyhow::Result<Plan> {
         allow_missing_classes: args.allow_missing_classes,
         runtime_observers: !args.declared_observers,
         twin_ratio: args.twin_ratio,
-        numeral_ratio: args.numeral_ratio,
         per_jvm_values_in_pool: args.per_jvm_values_in_pool,
         index_ratio: args.index_ratio,
         repeat_probability: args.repeat_probability,
@@ -85,13 +84,11 @@ fn check_numbers(args: &RecordArgs) -> anyhow::Result<()> {
     probability("--mined-literal-ratio", args.mined_literal_ratio)?;
     probability("--edge-ratio", args.edge_ratio)?;
     probability("--twin-ratio", args.twin_ratio)?;
-    probability("--numeral-ratio", args.numeral_ratio)?;
     probability("--index-ratio", args.index_ratio)?;
-    let sum = args.mined_literal_ratio + args.edge_ratio + args.numeral_ratio;
+    let sum = args.mined_literal_ratio + args.edge_ratio;
     if sum > 1.0 {
         return Err(bad_input(format!(
-            "--mined-literal-ratio, --edge-ratio and --numeral-ratio must add up to at most 1, \
-             not {sum}"
+            "--mined-literal-ratio and --edge-ratio must add up to at most 1, not {sum}"
         )));
     }
     // Durations and counts are in range already (`cli::values`, at parse time).

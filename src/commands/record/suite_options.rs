@@ -40,10 +40,6 @@ pub fn suite_options(args: &RecordArgs) -> BTreeMap<String, String> {
             Some(args.max_value_bytes.to_string()),
         ),
         ("twin-ratio", Some(args.twin_ratio.to_string())),
-        (
-            "numeral-ratio",
-            (args.numeral_ratio > 0.0).then(|| args.numeral_ratio.to_string()),
-        ),
         ("index-ratio", Some(args.index_ratio.to_string())),
         (
             "per-jvm-values",

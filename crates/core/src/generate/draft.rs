@@ -8,7 +8,6 @@ use super::components::ValueRef;
 use super::edges;
 use super::kept_tests::ObsRef;
 use super::mined::Kind;
-use super::numerals;
 use super::store::Builder;
 use super::type_names::{NameId, is_value_type};
 use super::{Candidate, Generator};
@@ -159,8 +158,7 @@ impl Generator<'_> {
 
     /// With probability `mined_ratio` a mined constant (of the operation's own class or of
     /// any class, evenly), with `edge_ratio` a special value, a magnitude across the range or
-    /// a seeded random value (evenly), with `numeral_ratio` a number's text ([`super::numerals`], String parameters only),
-    /// for a primitive, boxed or String parameter: its literal type and text.
+    /// a seeded random value (evenly), for a primitive, boxed or String parameter: its literal type and text.
     fn special_literal(&mut self, ty: NameId, op: usize) -> Option<(Kind, String)> {
         let p_mined = if self.cfg.mined.is_some() {
             self.cfg.mined_ratio
@@ -168,8 +166,7 @@ impl Generator<'_> {
             0.0
         };
         let p_edge = self.cfg.edge_ratio;
-        let p_num = self.cfg.numeral_ratio;
-        if p_mined + p_edge + p_num <= 0.0 {
+        if p_mined + p_edge <= 0.0 {
             return None;
         }
         let kind = Kind::of(self.names.name(ty)).filter(|&k| k != Kind::Boolean)?;
@@ -199,10 +196,6 @@ impl Generator<'_> {
             }
             let text = fixed[self.rng.random_range(0..fixed.len())].clone();
             return Some((kind, text));
-        }
-        if r < p_mined + p_edge + p_num && kind == Kind::Str {
-            self.stats.numerals += 1;
-            return Some((kind, numerals::draw(&mut self.rng)));
         }
         None
     }

@@ -17,7 +17,7 @@
 //! [`components`] (the component pool), [`literals`], [`draft`] (drafting a candidate),
 //! [`feedback`] (classifying results), [`kept_tests`] (what is kept), [`mined`] (constants of the class
 //! files in scope), [`edges`] (edge and random values), [`harvest`] (elements of returned
-//! arrays and collections), [`numerals`] (numbers of every magnitude as text), [`per_jvm`] (values that differ between runs of one JVM, kept out of the pool),
+//! arrays and collections), [`per_jvm`] (values that differ between runs of one JVM, kept out of the pool),
 //! [`sweep`] (catalogue and constant sweeps), [`reduce`] (the
 //! subset of tests that observes every behaviour).
 
@@ -29,7 +29,6 @@ mod harvest;
 pub mod kept_tests;
 pub mod literals;
 pub mod mined;
-pub mod numerals;
 #[cfg(test)]
 pub(crate) mod on_fake;
 pub mod ops;
@@ -64,8 +63,6 @@ use type_names::{NameId, Names};
 pub const DEFAULT_MINED_RATIO: f64 = 0.0;
 /// Default of `--edge-ratio`: off, as above.
 pub const DEFAULT_EDGE_RATIO: f64 = 0.0;
-/// Default of `--numeral-ratio`: off, as above.
-pub const DEFAULT_NUMERAL_RATIO: f64 = 0.0;
 /// Default of `--twin-ratio`: off, as above.
 pub const DEFAULT_TWIN_RATIO: f64 = 0.0;
 /// Default of `--index-ratio`: on, since the detection benchmark finds the code-point
@@ -104,9 +101,6 @@ pub struct GenConfig {
     pub mined_ratio: f64,
     /// Probability of taking an edge value or a seeded random value for such a parameter.
     pub edge_ratio: f64,
-    /// Probability of taking a number's text ([`numerals`]) for a `String` or
-    /// `CharSequence` parameter.
-    pub numeral_ratio: f64,
     /// Probability of taking, for a reference parameter, another copy of a value already
     /// picked for the same call (its sequence again): an equal but not identical object.
     pub twin_ratio: f64,
@@ -153,7 +147,6 @@ impl Default for GenConfig {
             mined: None,
             mined_ratio: DEFAULT_MINED_RATIO,
             edge_ratio: DEFAULT_EDGE_RATIO,
-            numeral_ratio: DEFAULT_NUMERAL_RATIO,
             twin_ratio: DEFAULT_TWIN_RATIO,
             index_ratio: DEFAULT_INDEX_RATIO,
             harvest: false,
@@ -219,8 +212,6 @@ pub struct GenStats {
     pub index_boundaries: u64,
     /// Sorted copies of unordered sets and maps drafted.
     pub sorted_copies: u64,
-    /// Numerals passed (`--numeral-ratio`, [`numerals`]).
-    pub numerals: u64,
 }
 
 /// What the progress display shows after each round.

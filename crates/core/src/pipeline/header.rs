@@ -116,9 +116,6 @@ pub fn header(made: Made, rec: &Recorded, kinds: &BTreeMap<String, ExceptionKind
     .into_iter()
     .map(|(k, v)| (k.to_string(), v))
     .collect();
-    if s.numerals > 0 {
-        counts.insert("numerals".into(), s.numerals);
-    }
     for kind in kinds.values() {
         *counts
             .entry(format!("exception-classes.{}", kind.as_str()))
