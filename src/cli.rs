@@ -430,13 +430,6 @@ pub struct RecordArgs {
     /// Do not mine constants from the class files in scope
     #[arg(long)]
     pub no_mined_literals: bool,
-    /// Probability of taking an edge value (MIN/MAX, NaN, ±0.0, subnormals, powers of two
-    /// and ten, special characters) or a seeded random value for such a parameter
-    #[arg(long, default_value_t = crate::generate::DEFAULT_EDGE_RATIO, value_name = "P")]
-    pub edge_ratio: f64,
-    /// No edge values nor random values
-    #[arg(long)]
-    pub no_edge_values: bool,
     /// Let values that differ between runs of one JVM (identity hashes, clocks, random
     /// generators, what depends on a set's per-JVM order) and what is computed from them
     /// become inputs of later calls, as before they were kept out (for comparison)

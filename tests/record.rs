@@ -308,17 +308,6 @@ fn bad_input_exits_2_with_one_line() {
             vec!["--classes", "rec.Account", "--mined-literal-ratio", "1.5"],
             "--mined-literal-ratio",
         ),
-        (
-            vec![
-                "--classes",
-                "rec.Account",
-                "--edge-ratio",
-                "0.7",
-                "--mined-literal-ratio",
-                "0.7",
-            ],
-            "add up",
-        ),
     ];
     for (args, says) in cases {
         let o = fx.record(&out, &args);
@@ -652,11 +641,11 @@ fn step_values(suite: &Suite, callee: &str) -> Vec<String> {
 }
 
 #[test]
-fn mined_constants_and_edge_values_reach_tests_replay_cleanly_and_switch_off() {
+fn mined_constants_reach_tests_replay_cleanly_and_switch_off() {
     let fx = Fixture::new();
     let out = fx.path("inputs.yaml");
     let scope = ["--classes", "rec.Codes", "--output-limit", "300"];
-    let ratios = ["--mined-literal-ratio", "0.3", "--edge-ratio", "0.4"];
+    let ratios = ["--mined-literal-ratio", "0.3"];
     ok(&fx.record(&out, &[&scope[..], &ratios[..]].concat()));
     let suite = Suite::load(&out).unwrap();
     assert!(suite.header.counts["mined-literals"] >= 1);
@@ -669,33 +658,18 @@ fn mined_constants_and_edge_values_reach_tests_replay_cleanly_and_switch_off() {
     );
     let found = step_values(&suite, "rec.Codes.lookup(");
     assert!(found.contains(&"1".to_string()), "{found:?}");
-    let kinds = step_values(&suite, "rec.Codes.classify(");
-    for k in ["nan", "infinite", "negative zero", "subnormal"] {
-        assert!(kinds.contains(&k.to_string()), "{k} never seen");
-    }
-    let below = step_values(&suite, "rec.Codes.belowMinusOne(");
-    assert!(below.contains(&"true".to_string()));
     // Replayed on the reference itself: no difference.
     ok(&fx.replay(&out));
-    // Both switched off: only Randoop's literals, so neither the code nor an edge is found.
+    // Switched off: only Randoop's literals, so the code is not found.
     let off = fx.path("off.yaml");
-    ok(&fx.record(
-        &off,
-        &[&scope[..], &["--no-mined-literals", "--no-edge-values"]].concat(),
-    ));
+    ok(&fx.record(&off, &[&scope[..], &["--no-mined-literals"]].concat()));
     let suite = Suite::load(&off).unwrap();
     assert_eq!(suite.header.counts["mined-literals"], 0);
-    assert_eq!(
-        suite.header.options.get("edge-ratio").map(String::as_str),
-        Some("off")
-    );
     assert!(!step_values(&suite, "rec.Codes.lookup(").contains(&"1".to_string()));
-    let kinds = step_values(&suite, "rec.Codes.classify(");
-    assert!(kinds.iter().all(|k| k == "normal"));
 }
 
 #[test]
-fn mined_and_edge_inputs_keep_a_seed_reproducible_with_one_or_two_workers() {
+fn mined_inputs_keep_a_seed_reproducible_with_one_or_two_workers() {
     let fx = Fixture::new();
     let (one, two) = (fx.path("one.yaml"), fx.path("two.yaml"));
     let args = [
@@ -705,7 +679,7 @@ fn mined_and_edge_inputs_keep_a_seed_reproducible_with_one_or_two_workers() {
         "5",
         "--output-limit",
         "400",
-        "--edge-ratio",
+        "--mined-literal-ratio",
         "0.2",
     ];
     ok(&fx.record(&one, &[&args[..], &["--jobs", "1"]].concat()));
@@ -728,7 +702,6 @@ fn harvested_elements_of_arrays_and_collections_become_inputs_and_replay_cleanly
         "--round-size",
         "100",
         "--no-mined-literals",
-        "--no-edge-values",
     ];
     ok(&fx.record(&out, &scope));
     let suite = Suite::load(&out).unwrap();
@@ -767,8 +740,8 @@ fn literal_args(suite: &Suite, callee: &str) -> std::collections::BTreeSet<Strin
 }
 
 /// The scope flags of the lookup tests: `classes`, `limit` tests, small rounds, and only
-/// the sweeps' own inputs (no mined literals, no edge values).
-fn lookup_scope(classes: &'static str, limit: &'static str) -> [&'static str; 8] {
+/// the sweeps' own inputs (no mined literals).
+fn lookup_scope(classes: &'static str, limit: &'static str) -> [&'static str; 7] {
     [
         "--classes",
         classes,
@@ -777,7 +750,6 @@ fn lookup_scope(classes: &'static str, limit: &'static str) -> [&'static str; 8]
         "--round-size",
         "100",
         "--no-mined-literals",
-        "--no-edge-values",
     ]
 }
 
@@ -1023,7 +995,6 @@ fn mined_int_constants_reach_every_int_lookup_of_their_unit() {
         "600",
         "--round-size",
         "100",
-        "--no-edge-values",
     ];
     ok(&fx.record(&out, &scope));
     let suite = Suite::load(&out).unwrap();
@@ -1044,7 +1015,6 @@ fn catalogues_keyed_by_a_name_get_the_simple_names_of_the_scopes_classes() {
         "--output-limit",
         "300",
         "--no-mined-literals",
-        "--no-edge-values",
     ];
     ok(&fx.record(&out, &scope));
     let text = std::fs::read_to_string(&out).unwrap();
@@ -1110,7 +1080,6 @@ fn looked_up_objects_have_their_products_called_and_equal_keyed_lists_are_swept(
         "--round-size",
         "100",
         "--no-mined-literals",
-        "--no-edge-values",
     ];
     let out = fx.path("products.yaml");
     ok(&fx.record(&out, &scope));

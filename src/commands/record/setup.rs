@@ -24,11 +24,6 @@ pub fn plan(args: &RecordArgs) -> anyhow::Result<Plan> {
         round_size: args.round_size,
         null_ratio: args.null_ratio,
         mined_ratio: args.mined_literal_ratio,
-        edge_ratio: if args.no_edge_values {
-            0.0
-        } else {
-            args.edge_ratio
-        },
         harvest: !args.no_harvest,
         sorted_copies: !args.no_sorted_copies,
         products: !args.no_products,
@@ -82,15 +77,8 @@ fn check_numbers(args: &RecordArgs) -> anyhow::Result<()> {
     probability("--null-ratio", args.null_ratio)?;
     probability("--repeat-probability", args.repeat_probability)?;
     probability("--mined-literal-ratio", args.mined_literal_ratio)?;
-    probability("--edge-ratio", args.edge_ratio)?;
     probability("--twin-ratio", args.twin_ratio)?;
     probability("--index-ratio", args.index_ratio)?;
-    let sum = args.mined_literal_ratio + args.edge_ratio;
-    if sum > 1.0 {
-        return Err(bad_input(format!(
-            "--mined-literal-ratio and --edge-ratio must add up to at most 1, not {sum}"
-        )));
-    }
     // Durations and counts are in range already (`cli::values`, at parse time).
     Ok(())
 }

@@ -23,14 +23,6 @@ pub fn suite_options(args: &RecordArgs) -> BTreeMap<String, String> {
             }),
         ),
         (
-            "edge-ratio",
-            Some(if args.no_edge_values {
-                "off".to_string()
-            } else {
-                args.edge_ratio.to_string()
-            }),
-        ),
-        (
             "repeat-probability",
             Some(args.repeat_probability.to_string()),
         ),

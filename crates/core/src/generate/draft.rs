@@ -1,11 +1,9 @@
 //! Drafting one candidate (lines 5–11 of Fig. 3): a random operation, inputs from the
 //! component pool (reuse a value already chosen, add another sequence, or `null`), arrays
-//! built from elements in the pool, mined constants and edge values for primitive and String
-//! parameters (see [`super::mined`], [`super::edges`]), Randoop's repetition, the size limit and the duplicate
-//! check, and the observers to call on the values the new call touched.
+//! built from elements in the pool, mined constants for primitive and String parameters (see
+//! [`super::mined`]), Randoop's repetition, the size limit and the duplicate check, and the observers to call on the values the new call touched.
 
 use super::components::ValueRef;
-use super::edges;
 use super::kept_tests::ObsRef;
 use super::mined::Kind;
 use super::store::Builder;
@@ -157,16 +155,14 @@ impl Generator<'_> {
     }
 
     /// With probability `mined_ratio` a mined constant (of the operation's own class or of
-    /// any class, evenly), with `edge_ratio` a special value, a magnitude across the range or
-    /// a seeded random value (evenly), for a primitive, boxed or String parameter: its literal type and text.
+    /// any class, evenly), for a primitive, boxed or String parameter: its literal type and text.
     fn special_literal(&mut self, ty: NameId, op: usize) -> Option<(Kind, String)> {
         let p_mined = if self.cfg.mined.is_some() {
             self.cfg.mined_ratio
         } else {
             0.0
         };
-        let p_edge = self.cfg.edge_ratio;
-        if p_mined + p_edge <= 0.0 {
+        if p_mined <= 0.0 {
             return None;
         }
         let kind = Kind::of(self.names.name(ty)).filter(|&k| k != Kind::Boolean)?;
@@ -183,18 +179,6 @@ impl Generator<'_> {
                 return None;
             }
             let text = from[self.rng.random_range(0..from.len())].clone();
-            return Some((kind, text));
-        }
-        if r < p_mined + p_edge {
-            let fixed = match self.rng.random_range(0..3) {
-                0 => &self.edge_values[kind.index()],
-                1 => &self.edge_ranges[kind.index()],
-                _ => return edges::random(kind, &mut self.rng).map(|t| (kind, t)),
-            };
-            if fixed.is_empty() {
-                return edges::random(kind, &mut self.rng).map(|t| (kind, t));
-            }
-            let text = fixed[self.rng.random_range(0..fixed.len())].clone();
             return Some((kind, text));
         }
         None

@@ -16,14 +16,13 @@
 //! Submodules: [`type_names`] (names, subtyping), [`store`] (sequences), [`ops`] (operations),
 //! [`components`] (the component pool), [`literals`], [`draft`] (drafting a candidate),
 //! [`feedback`] (classifying results), [`kept_tests`] (what is kept), [`mined`] (constants of the class
-//! files in scope), [`edges`] (edge and random values), [`harvest`] (elements of returned
+//! files in scope), [`harvest`] (elements of returned
 //! arrays and collections), [`per_jvm`] (values that differ between runs of one JVM, kept out of the pool),
 //! [`sweep`] (catalogue and constant sweeps), [`reduce`] (the
 //! subset of tests that observes every behaviour).
 
 pub mod components;
 mod draft;
-pub mod edges;
 mod feedback;
 mod harvest;
 pub mod kept_tests;
@@ -47,7 +46,7 @@ use crate::sequence::{ClasspathFault, Observed, Statement};
 use components::{Components, ValueRef};
 use kept_tests::{ErrorKept, KeptTest, Values};
 use literals::Literal;
-use mined::{ByKind, Mined};
+use mined::Mined;
 use ops::Op;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -61,8 +60,6 @@ use type_names::{NameId, Names};
 /// Default of `--mined-literal-ratio`: off, since the detection benchmark has not shown the
 /// input mechanisms to help at an equal budget (DESIGN.md, "The defaults").
 pub const DEFAULT_MINED_RATIO: f64 = 0.0;
-/// Default of `--edge-ratio`: off, as above.
-pub const DEFAULT_EDGE_RATIO: f64 = 0.0;
 /// Default of `--twin-ratio`: off, as above.
 pub const DEFAULT_TWIN_RATIO: f64 = 0.0;
 /// Default of `--index-ratio`: on, since the detection benchmark finds the code-point
@@ -99,8 +96,6 @@ pub struct GenConfig {
     pub mined: Option<Arc<Mined>>,
     /// Probability of taking a mined constant for a primitive, boxed or String parameter.
     pub mined_ratio: f64,
-    /// Probability of taking an edge value or a seeded random value for such a parameter.
-    pub edge_ratio: f64,
     /// Probability of taking, for a reference parameter, another copy of a value already
     /// picked for the same call (its sequence again): an equal but not identical object.
     pub twin_ratio: f64,
@@ -146,7 +141,6 @@ impl Default for GenConfig {
             literals: literals::defaults(),
             mined: None,
             mined_ratio: DEFAULT_MINED_RATIO,
-            edge_ratio: DEFAULT_EDGE_RATIO,
             twin_ratio: DEFAULT_TWIN_RATIO,
             index_ratio: DEFAULT_INDEX_RATIO,
             harvest: false,
@@ -246,8 +240,6 @@ pub struct Generator<'m> {
     op_class: Vec<String>,
     /// Which operations take an index (`ops::index_ops`).
     index_ops: Vec<bool>,
-    edge_values: ByKind,
-    edge_ranges: ByKind,
     comps: Components,
     observers: Observers,
     obs_cache: HashMap<NameId, Vec<NameId>>,
@@ -370,8 +362,6 @@ impl<'m> Generator<'m> {
             index_ops,
             ops,
             op_class,
-            edge_values: edges::values(),
-            edge_ranges: edges::ranges(),
             comps,
             observers,
             obs_cache: HashMap::new(),

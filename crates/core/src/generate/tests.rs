@@ -202,7 +202,6 @@ fn mined_constants_are_used_and_switch_off() {
     let cfg = GenConfig {
         mined: Some(mined_fixture()),
         mined_ratio: 0.3,
-        edge_ratio: 0.0,
         ..config(9, 300)
     };
     let (r, _) = generate(&model, cfg.clone());
@@ -235,36 +234,6 @@ fn mined_constants_are_used_and_switch_off() {
     let (r, _) = generate(&model, off);
     assert_eq!(r.mined_values, 0);
     assert!(!literal_values(&r).iter().any(|(_, v)| v == "777777"));
-}
-
-#[test]
-fn edge_and_random_values_are_used_and_switch_off() {
-    let model = fake::model();
-    let cfg = GenConfig {
-        edge_ratio: 0.3,
-        ..config(10, 300)
-    };
-    let (r, _) = generate(&model, cfg.clone());
-    let defaults: Vec<(String, String)> = literals::defaults()
-        .into_iter()
-        .map(|l| (l.ty, l.value))
-        .collect();
-    let edges = edges::values();
-    let lits = literal_values(&r);
-    let is_edge =
-        |(ty, v): &(String, String)| ty == "int" && edges[mined::Kind::Int.index()].contains(v);
-    assert!(lits.iter().any(is_edge), "an int edge value");
-    let fresh = lits
-        .iter()
-        .filter(|l| !defaults.contains(l) && !is_edge(l))
-        .count();
-    assert!(fresh > 0, "a random value");
-    let off = GenConfig {
-        edge_ratio: 0.0,
-        ..cfg
-    };
-    let (r, _) = generate(&model, off);
-    assert!(literal_values(&r).iter().all(|l| defaults.contains(l)));
 }
 
 #[test]

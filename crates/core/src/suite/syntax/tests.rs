@@ -214,30 +214,41 @@ fn observers_round_trip_and_errors_are_explained() {
 }
 
 #[test]
-fn edge_and_random_values_round_trip() {
-    use crate::generate::edges;
-    use crate::generate::mined::KINDS;
-    use rand::SeedableRng;
-    let (v, r) = (edges::values(), edges::ranges());
-    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(4);
-    for kind in KINDS {
-        let mut texts = v[kind.index()].clone();
-        texts.extend(r[kind.index()].iter().cloned());
-        texts.extend((0..200).filter_map(|_| edges::random(kind, &mut rng)));
-        for value in texts {
-            let stmt = Statement::Literal {
-                ty: s(kind.literal_type()),
-                value: value.clone(),
-            };
-            let mut out = "v0 = ".to_string();
-            write_expr(&mut out, &stmt);
-            assert_eq!(parse_statement(&out, 0), Ok(stmt), "{out}");
-            if kind.literal_type() != "java.lang.String" {
-                assert!(
-                    crate::export::java::primitive_literal(kind.literal_type(), &value).is_some(),
-                    "{value}"
-                );
-            }
+fn literals_at_the_edges_of_their_types_round_trip() {
+    let unit = |u: u16| crate::sequence::escape([u]);
+    let mut cases: Vec<(&str, String)> = [
+        ("byte", "-128"),
+        ("short", "32767"),
+        ("int", "-2147483648"),
+        ("long", "-9223372036854775808"),
+        ("float", "NaN"),
+        ("float", "-Infinity"),
+        ("float", "-0.0"),
+        ("float", "1e-45"),
+        ("float", "3.4028235e38"),
+        ("double", "Infinity"),
+        ("double", "5e-324"),
+        ("double", "-1.7976931348623157e308"),
+        ("java.lang.String", "a\\u0000b"),
+        ("java.lang.String", "\\uD800"),
+    ]
+    .into_iter()
+    .map(|(ty, v)| (ty, v.to_string()))
+    .collect();
+    cases.extend([0x0000, 0x0301, 0xD800, 0xFEFF, 0xFFFF].map(|u| ("char", unit(u))));
+    for (ty, value) in cases {
+        let stmt = Statement::Literal {
+            ty: s(ty),
+            value: value.clone(),
+        };
+        let mut out = "v0 = ".to_string();
+        write_expr(&mut out, &stmt);
+        assert_eq!(parse_statement(&out, 0), Ok(stmt), "{out}");
+        if ty != "java.lang.String" {
+            assert!(
+                crate::export::java::primitive_literal(ty, &value).is_some(),
+                "{value}"
+            );
         }
     }
 }
