@@ -423,13 +423,6 @@ pub struct RecordArgs {
     /// Probability of passing null where a value exists
     #[arg(long, default_value_t = 0.0, value_name = "P")]
     pub null_ratio: f64,
-    /// Probability of taking a constant mined from the class files in scope for a
-    /// primitive, boxed or String parameter
-    #[arg(long, default_value_t = crate::generate::DEFAULT_MINED_RATIO, value_name = "P")]
-    pub mined_literal_ratio: f64,
-    /// Do not mine constants from the class files in scope
-    #[arg(long)]
-    pub no_mined_literals: bool,
     /// Let values that differ between runs of one JVM (identity hashes, clocks, random
     /// generators, what depends on a set's per-JVM order) and what is computed from them
     /// become inputs of later calls, as before they were kept out (for comparison)

@@ -305,8 +305,8 @@ fn bad_input_exits_2_with_one_line() {
             "--null-ratio",
         ),
         (
-            vec!["--classes", "rec.Account", "--mined-literal-ratio", "1.5"],
-            "--mined-literal-ratio",
+            vec!["--classes", "rec.Account", "--index-ratio", "1.5"],
+            "--index-ratio",
         ),
     ];
     for (args, says) in cases {
@@ -641,56 +641,6 @@ fn step_values(suite: &Suite, callee: &str) -> Vec<String> {
 }
 
 #[test]
-fn mined_constants_reach_tests_replay_cleanly_and_switch_off() {
-    let fx = Fixture::new();
-    let out = fx.path("inputs.yaml");
-    let scope = ["--classes", "rec.Codes", "--output-limit", "300"];
-    let ratios = ["--mined-literal-ratio", "0.3"];
-    ok(&fx.record(&out, &[&scope[..], &ratios[..]].concat()));
-    let suite = Suite::load(&out).unwrap();
-    assert!(suite.header.counts["mined-literals"] >= 1);
-    assert_eq!(suite.header.counts["mined-classes"], 1);
-    assert!(
-        std::fs::read_to_string(&out)
-            .unwrap()
-            .contains(r#""QX-7/zulu""#),
-        "the class's own constant is an input"
-    );
-    let found = step_values(&suite, "rec.Codes.lookup(");
-    assert!(found.contains(&"1".to_string()), "{found:?}");
-    // Replayed on the reference itself: no difference.
-    ok(&fx.replay(&out));
-    // Switched off: only Randoop's literals, so the code is not found.
-    let off = fx.path("off.yaml");
-    ok(&fx.record(&off, &[&scope[..], &["--no-mined-literals"]].concat()));
-    let suite = Suite::load(&off).unwrap();
-    assert_eq!(suite.header.counts["mined-literals"], 0);
-    assert!(!step_values(&suite, "rec.Codes.lookup(").contains(&"1".to_string()));
-}
-
-#[test]
-fn mined_inputs_keep_a_seed_reproducible_with_one_or_two_workers() {
-    let fx = Fixture::new();
-    let (one, two) = (fx.path("one.yaml"), fx.path("two.yaml"));
-    let args = [
-        "--classes",
-        "rec.Codes,rec.Account,rec.Catalogue",
-        "--seed",
-        "5",
-        "--output-limit",
-        "400",
-        "--mined-literal-ratio",
-        "0.2",
-    ];
-    ok(&fx.record(&one, &[&args[..], &["--jobs", "1"]].concat()));
-    ok(&fx.record(&two, &[&args[..], &["--jobs", "2"]].concat()));
-    let a = std::fs::read_to_string(&one).unwrap();
-    assert!(a == std::fs::read_to_string(&two).unwrap(), "files differ");
-    let suite = Suite::load(&one).unwrap();
-    assert!(suite.header.counts["mined-classes"] >= 2);
-}
-
-#[test]
 fn harvested_elements_of_arrays_and_collections_become_inputs_and_replay_cleanly() {
     let fx = Fixture::new();
     let out = fx.path("harvest.yaml");
@@ -701,7 +651,6 @@ fn harvested_elements_of_arrays_and_collections_become_inputs_and_replay_cleanly
         "500",
         "--round-size",
         "100",
-        "--no-mined-literals",
     ];
     ok(&fx.record(&out, &scope));
     let suite = Suite::load(&out).unwrap();
@@ -740,8 +689,8 @@ fn literal_args(suite: &Suite, callee: &str) -> std::collections::BTreeSet<Strin
 }
 
 /// The scope flags of the lookup tests: `classes`, `limit` tests, small rounds, and only
-/// the sweeps' own inputs (no mined literals).
-fn lookup_scope(classes: &'static str, limit: &'static str) -> [&'static str; 7] {
+/// the sweeps' own inputs.
+fn lookup_scope(classes: &'static str, limit: &'static str) -> [&'static str; 6] {
     [
         "--classes",
         classes,
@@ -749,7 +698,6 @@ fn lookup_scope(classes: &'static str, limit: &'static str) -> [&'static str; 7]
         limit,
         "--round-size",
         "100",
-        "--no-mined-literals",
     ]
 }
 
@@ -816,7 +764,6 @@ fn a_catalogue_too_big_to_pass_on_is_still_swept() {
         "java.util.",
         "--output-limit",
         "4000",
-        "--no-mined-literals",
         "--reruns",
         "0",
     ];
@@ -1014,7 +961,6 @@ fn catalogues_keyed_by_a_name_get_the_simple_names_of_the_scopes_classes() {
         "rec.Registry,rec.Places,rec.Maps,java.util.Set",
         "--output-limit",
         "300",
-        "--no-mined-literals",
     ];
     ok(&fx.record(&out, &scope));
     let text = std::fs::read_to_string(&out).unwrap();
@@ -1079,7 +1025,6 @@ fn looked_up_objects_have_their_products_called_and_equal_keyed_lists_are_swept(
         "10000",
         "--round-size",
         "100",
-        "--no-mined-literals",
     ];
     let out = fx.path("products.yaml");
     ok(&fx.record(&out, &scope));

@@ -23,7 +23,6 @@ pub fn plan(args: &RecordArgs) -> anyhow::Result<Plan> {
         output_limit: args.output_limit,
         round_size: args.round_size,
         null_ratio: args.null_ratio,
-        mined_ratio: args.mined_literal_ratio,
         harvest: !args.no_harvest,
         sorted_copies: !args.no_sorted_copies,
         products: !args.no_products,
@@ -54,7 +53,8 @@ pub fn plan(args: &RecordArgs) -> anyhow::Result<Plan> {
         omit,
         skip_deprecated: args.skip_deprecated_for_removal,
         generation,
-        mine: !args.no_mined_literals,
+        // Mined constants feed only the constant sweeps, which harvesting turns on.
+        mine: !args.no_harvest,
         reduce: !args.keep_all,
         reruns: args.reruns,
         output,
@@ -76,7 +76,6 @@ fn check_numbers(args: &RecordArgs) -> anyhow::Result<()> {
     };
     probability("--null-ratio", args.null_ratio)?;
     probability("--repeat-probability", args.repeat_probability)?;
-    probability("--mined-literal-ratio", args.mined_literal_ratio)?;
     probability("--twin-ratio", args.twin_ratio)?;
     probability("--index-ratio", args.index_ratio)?;
     // Durations and counts are in range already (`cli::values`, at parse time).

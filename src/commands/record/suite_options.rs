@@ -15,14 +15,6 @@ pub fn suite_options(args: &RecordArgs) -> BTreeMap<String, String> {
         ("reruns", Some(args.reruns.to_string())),
         ("null-ratio", Some(args.null_ratio.to_string())),
         (
-            "mined-literal-ratio",
-            Some(if args.no_mined_literals {
-                "off".to_string()
-            } else {
-                args.mined_literal_ratio.to_string()
-            }),
-        ),
-        (
             "repeat-probability",
             Some(args.repeat_probability.to_string()),
         ),

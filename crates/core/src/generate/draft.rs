@@ -1,7 +1,7 @@
 //! Drafting one candidate (lines 5–11 of Fig. 3): a random operation, inputs from the
 //! component pool (reuse a value already chosen, add another sequence, or `null`), arrays
-//! built from elements in the pool, mined constants for primitive and String parameters (see
-//! [`super::mined`]), Randoop's repetition, the size limit and the duplicate check, and the observers to call on the values the new call touched.
+//! built from elements in the pool, index boundaries for `int` parameters, Randoop's
+//! repetition, the size limit and the duplicate check, and the observers to call on the values the new call touched.
 
 use super::components::ValueRef;
 use super::kept_tests::ObsRef;
@@ -33,10 +33,7 @@ impl Generator<'_> {
         for k in 0..op.inputs.len() {
             let receiver = op.receiver && k == 0;
             let (ty, slot) = (op.inputs[k], op.slots[k]);
-            let literal = self
-                .index_literal(ty, op_index)
-                .or_else(|| self.special_literal(ty, op_index));
-            let input = match literal {
+            let input = match self.index_literal(ty, op_index) {
                 Some(lit) => Some(self.literal_input(&mut b, lit)),
                 None => self.input(&mut b, ty, slot, receiver, op.receiver, &chosen),
             };
@@ -152,36 +149,6 @@ impl Generator<'_> {
         let value = ["-1", "0", "1"][self.rng.random_range(0..3)];
         self.stats.index_boundaries += 1;
         Some((Kind::Int, value.to_string()))
-    }
-
-    /// With probability `mined_ratio` a mined constant (of the operation's own class or of
-    /// any class, evenly), for a primitive, boxed or String parameter: its literal type and text.
-    fn special_literal(&mut self, ty: NameId, op: usize) -> Option<(Kind, String)> {
-        let p_mined = if self.cfg.mined.is_some() {
-            self.cfg.mined_ratio
-        } else {
-            0.0
-        };
-        if p_mined <= 0.0 {
-            return None;
-        }
-        let kind = Kind::of(self.names.name(ty)).filter(|&k| k != Kind::Boolean)?;
-        let r: f64 = self.rng.random();
-        if r < p_mined {
-            let mined = self.cfg.mined.as_ref()?;
-            let (own, all) = mined.values(Some(&self.op_class[op]), kind);
-            let from = if !own.is_empty() && self.rng.random_bool(0.5) {
-                own
-            } else {
-                all
-            };
-            if from.is_empty() {
-                return None;
-            }
-            let text = from[self.rng.random_range(0..from.len())].clone();
-            return Some((kind, text));
-        }
-        None
     }
 
     /// A literal statement for a chosen special value.

@@ -1,7 +1,7 @@
 //! Constant mining (GRT's "constant mining"): the String, int, long, float and double
 //! constants of the class files in scope, read by the Java agent from the reference's own
-//! runtime image or jars (`Agent.constants`), offered as inputs with a configurable
-//! probability, the called member's own class's constants first.
+//! runtime image or jars (`Agent.constants`). Their int constants are swept into the static
+//! lookups of their own API unit (`sweep::at_start`); the header counts them all.
 //!
 //! Mining keeps at most [`MAX_PER_CLASS`] values of each class and [`MAX_TOTAL`] in all,
 //! drops Strings longer than [`MAX_STRING_UNITS`] UTF-16 units and values that are already
@@ -97,17 +97,6 @@ pub struct Mined {
     pub values: usize,
     /// Classes that gave at least one value.
     pub classes: usize,
-}
-
-impl Mined {
-    /// The values for parameters of `kind`, of `class` if it has some.
-    pub fn values(&self, class: Option<&str>, kind: Kind) -> (&[String], &[String]) {
-        let own = class
-            .and_then(|c| self.by_class.get(c))
-            .map(|v| v[kind.index()].as_slice())
-            .unwrap_or(&[]);
-        (own, &self.all[kind.index()])
-    }
 }
 
 /// One raw constant (`S…`, `I…`, `J…`, `F…`, `D…`) as a literal; `None` for what is not kept.
@@ -243,15 +232,20 @@ mod tests {
         assert_eq!(m.classes, 2);
         // "" and 1 are default literals; the long string and the unknown tag are dropped.
         assert_eq!(m.values, 7);
-        let (own, all) = m.values(Some("a.A"), Kind::Str);
-        assert_eq!(own, ["Europe/Paris"]);
-        assert_eq!(all, ["Europe/Paris", "\\u00E9t\\u00E9"]);
-        let (own, _) = m.values(Some("a.A"), Kind::Long);
-        assert_eq!(own, ["100000", "-5", "9000000000"]);
-        assert_eq!(m.values(Some("a.A"), Kind::Short).0, ["-5"]);
-        assert_eq!(m.values(Some("a.A"), Kind::Double).0, ["1.5", "2.0E-300"]);
-        assert!(m.values(Some("a.C"), Kind::Int).0.is_empty());
-        assert_eq!(m.values(None, Kind::Int).1, ["100000", "-5"]);
+        let own = |class: &str, kind: Kind| {
+            let values = m.by_class.get(class).map(|v| v[kind.index()].clone());
+            values.unwrap_or_default()
+        };
+        assert_eq!(own("a.A", Kind::Str), ["Europe/Paris"]);
+        assert_eq!(
+            m.all[Kind::Str.index()],
+            ["Europe/Paris", "\\u00E9t\\u00E9"]
+        );
+        assert_eq!(own("a.A", Kind::Long), ["100000", "-5", "9000000000"]);
+        assert_eq!(own("a.A", Kind::Short), ["-5"]);
+        assert_eq!(own("a.A", Kind::Double), ["1.5", "2.0E-300"]);
+        assert!(own("a.C", Kind::Int).is_empty());
+        assert_eq!(m.all[Kind::Int.index()], ["100000", "-5"]);
     }
 
     #[test]

@@ -57,9 +57,6 @@ use std::time::{Duration, Instant};
 use store::{Builder, SeqId, Store};
 use type_names::{NameId, Names};
 
-/// Default of `--mined-literal-ratio`: off, since the detection benchmark has not shown the
-/// input mechanisms to help at an equal budget (DESIGN.md, "The defaults").
-pub const DEFAULT_MINED_RATIO: f64 = 0.0;
 /// Default of `--twin-ratio`: off, as above.
 pub const DEFAULT_TWIN_RATIO: f64 = 0.0;
 /// Default of `--index-ratio`: on, since the detection benchmark finds the code-point
@@ -92,10 +89,9 @@ pub struct GenConfig {
     /// Error-revealing tests kept per violated contract and call.
     pub errors_per_group: usize,
     pub literals: Vec<Literal>,
-    /// Constants mined from the class files in scope; `None` when mining is off.
+    /// Constants mined from the class files in scope, for the constant sweeps; `None` when
+    /// mining is off.
     pub mined: Option<Arc<Mined>>,
-    /// Probability of taking a mined constant for a primitive, boxed or String parameter.
-    pub mined_ratio: f64,
     /// Probability of taking, for a reference parameter, another copy of a value already
     /// picked for the same call (its sequence again): an equal but not identical object.
     pub twin_ratio: f64,
@@ -140,7 +136,6 @@ impl Default for GenConfig {
             errors_per_group: 1,
             literals: literals::defaults(),
             mined: None,
-            mined_ratio: DEFAULT_MINED_RATIO,
             twin_ratio: DEFAULT_TWIN_RATIO,
             index_ratio: DEFAULT_INDEX_RATIO,
             harvest: false,
@@ -236,7 +231,7 @@ pub struct Generator<'m> {
     sweeps: sweep::Sweeps,
     /// Pool values picked for the candidate being drafted.
     picks: Vec<ValueRef>,
-    /// The class each operation belongs to (whose mined constants it prefers).
+    /// The class each operation belongs to.
     op_class: Vec<String>,
     /// Which operations take an index (`ops::index_ops`).
     index_ops: Vec<bool>,

@@ -182,60 +182,6 @@ fn literal_values(r: &Recorded) -> Vec<(String, String)> {
     out
 }
 
-fn mined_fixture() -> std::sync::Arc<mined::Mined> {
-    let raw: std::collections::BTreeMap<String, Vec<String>> = [
-        ("t.Util", vec!["SUtil-constant".to_string()]),
-        (
-            "t.Counter",
-            vec!["I777777".to_string(), "SCounter-constant".into()],
-        ),
-    ]
-    .into_iter()
-    .map(|(c, v)| (c.to_string(), v))
-    .collect();
-    std::sync::Arc::new(mined::mine(&raw, &literals::defaults()))
-}
-
-#[test]
-fn mined_constants_are_used_and_switch_off() {
-    let model = fake::model();
-    let cfg = GenConfig {
-        mined: Some(mined_fixture()),
-        mined_ratio: 0.3,
-        ..config(9, 300)
-    };
-    let (r, _) = generate(&model, cfg.clone());
-    assert_eq!((r.mined_values, r.mined_classes), (3, 2));
-    let lits = literal_values(&r);
-    let has = |v: &str| lits.iter().any(|(_, x)| x == v);
-    assert!(has("777777") && has("Util-constant") && has("Counter-constant"));
-    // The called member's own class is preferred: `concat` takes t.Util's String more often.
-    let mut own = 0;
-    let mut other = 0;
-    for t in expand(&r) {
-        for s in &t.statements {
-            if let Statement::Call { method, args, .. } = s
-                && method == "concat"
-            {
-                for &a in args {
-                    match &t.statements[a] {
-                        Statement::Literal { value, .. } if value == "Util-constant" => own += 1,
-                        Statement::Literal { value, .. } if value == "Counter-constant" => {
-                            other += 1
-                        }
-                        _ => {}
-                    }
-                }
-            }
-        }
-    }
-    assert!(own > other, "own {own}, other {other}");
-    let off = GenConfig { mined: None, ..cfg };
-    let (r, _) = generate(&model, off);
-    assert_eq!(r.mined_values, 0);
-    assert!(!literal_values(&r).iter().any(|(_, v)| v == "777777"));
-}
-
 #[test]
 fn twins_pass_equal_but_not_identical_copies_and_switch_off() {
     let model = fake::model();
