@@ -428,10 +428,6 @@ pub struct RecordArgs {
     /// become inputs of later calls, as before they were kept out (for comparison)
     #[arg(long)]
     pub per_jvm_values_in_pool: bool,
-    /// Probability of passing, for a reference parameter, a second copy of a value already
-    /// chosen for the same call (an equal but not identical object); 0 turns it off
-    #[arg(long, default_value_t = crate::generate::DEFAULT_TWIN_RATIO, value_name = "P")]
-    pub twin_ratio: f64,
     /// Probability of passing an index boundary (-1, 0 or 1) for an `int` parameter of a
     /// call that also takes an array, a `CharSequence` or a `Collection` (a valid offset
     /// beside a bad range, an empty range); 0 turns it off

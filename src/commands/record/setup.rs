@@ -28,7 +28,6 @@ pub fn plan(args: &RecordArgs) -> anyhow::Result<Plan> {
         products: !args.no_products,
         allow_missing_classes: args.allow_missing_classes,
         runtime_observers: !args.declared_observers,
-        twin_ratio: args.twin_ratio,
         per_jvm_values_in_pool: args.per_jvm_values_in_pool,
         index_ratio: args.index_ratio,
         repeat_probability: args.repeat_probability,
@@ -76,7 +75,6 @@ fn check_numbers(args: &RecordArgs) -> anyhow::Result<()> {
     };
     probability("--null-ratio", args.null_ratio)?;
     probability("--repeat-probability", args.repeat_probability)?;
-    probability("--twin-ratio", args.twin_ratio)?;
     probability("--index-ratio", args.index_ratio)?;
     // Durations and counts are in range already (`cli::values`, at parse time).
     Ok(())

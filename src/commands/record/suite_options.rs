@@ -23,7 +23,6 @@ pub fn suite_options(args: &RecordArgs) -> BTreeMap<String, String> {
             crate::suite::MAX_VALUE_BYTES_OPTION,
             Some(args.max_value_bytes.to_string()),
         ),
-        ("twin-ratio", Some(args.twin_ratio.to_string())),
         ("index-ratio", Some(args.index_ratio.to_string())),
         (
             "per-jvm-values",

@@ -3,7 +3,6 @@
 //! built from elements in the pool, index boundaries for `int` parameters, Randoop's
 //! repetition, the size limit and the duplicate check, and the observers to call on the values the new call touched.
 
-use super::components::ValueRef;
 use super::kept_tests::ObsRef;
 use super::mined::Kind;
 use super::store::Builder;
@@ -28,7 +27,6 @@ impl Generator<'_> {
             return None;
         }
         let mut b = Builder::default();
-        self.picks.clear();
         let mut chosen: Vec<Input> = Vec::with_capacity(op.inputs.len());
         for k in 0..op.inputs.len() {
             let receiver = op.receiver && k == 0;
@@ -113,24 +111,7 @@ impl Generator<'_> {
             let tmpl = self.null_template(ty);
             return Some((b.push_stmt(tmpl, &[]), ty, true));
         }
-        if !self.picks.is_empty() && self.rng.random_bool(self.cfg.twin_ratio) {
-            let names = &self.names;
-            let twins: Vec<ValueRef> = self
-                .picks
-                .iter()
-                .filter(|v| names.assignable(v.ty, ty))
-                .copied()
-                .collect();
-            if !twins.is_empty() {
-                // Another copy of a value already chosen: equal, but not the same object.
-                let v = twins[self.rng.random_range(0..twins.len())];
-                let at = b.push_seq(&self.store, v.seq);
-                self.stats.twins += 1;
-                return Some((at + v.pos, v.ty, false));
-            }
-        }
         let v = self.comps.pick(slot, &mut self.rng)?;
-        self.picks.push(v);
         let at = b.push_seq(&self.store, v.seq);
         Some((at + v.pos, v.ty, false))
     }

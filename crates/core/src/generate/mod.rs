@@ -43,7 +43,7 @@ use crate::model::{ApiModel, boxed};
 use crate::observe::Observers;
 use crate::pool::{Executor, Pipeline, PoolError};
 use crate::sequence::{ClasspathFault, Observed, Statement};
-use components::{Components, ValueRef};
+use components::Components;
 use kept_tests::{ErrorKept, KeptTest, Values};
 use literals::Literal;
 use mined::Mined;
@@ -57,8 +57,6 @@ use std::time::{Duration, Instant};
 use store::{Builder, SeqId, Store};
 use type_names::{NameId, Names};
 
-/// Default of `--twin-ratio`: off, as above.
-pub const DEFAULT_TWIN_RATIO: f64 = 0.0;
 /// Default of `--index-ratio`: on, since the detection benchmark finds the code-point
 /// exception class in every run with it and only by chance without (DESIGN.md, "The
 /// defaults").
@@ -92,9 +90,6 @@ pub struct GenConfig {
     /// Constants mined from the class files in scope, for the constant sweeps; `None` when
     /// mining is off.
     pub mined: Option<Arc<Mined>>,
-    /// Probability of taking, for a reference parameter, another copy of a value already
-    /// picked for the same call (its sequence again): an equal but not identical object.
-    pub twin_ratio: f64,
     /// Probability of taking an index boundary (-1, 0 or 1) for an `int` parameter of an
     /// operation that also takes an array, a `CharSequence` or a `Collection`.
     pub index_ratio: f64,
@@ -136,7 +131,6 @@ impl Default for GenConfig {
             errors_per_group: 1,
             literals: literals::defaults(),
             mined: None,
-            twin_ratio: DEFAULT_TWIN_RATIO,
             index_ratio: DEFAULT_INDEX_RATIO,
             harvest: false,
             sorted_copies: false,
@@ -195,8 +189,6 @@ pub struct GenStats {
     pub consumers: u64,
     /// Of those, products: nullary methods called on a looked-up object or a product.
     pub products: u64,
-    /// Inputs that are another copy of a value picked for the same call.
-    pub twins: u64,
     /// Index boundaries passed for an `int` parameter (`--index-ratio`).
     pub index_boundaries: u64,
     /// Sorted copies of unordered sets and maps drafted.
@@ -229,8 +221,6 @@ pub struct Generator<'m> {
     /// Callees whose returned array or collection was queued for a sweep.
     swept: HashSet<NameId>,
     sweeps: sweep::Sweeps,
-    /// Pool values picked for the candidate being drafted.
-    picks: Vec<ValueRef>,
     /// The class each operation belongs to.
     op_class: Vec<String>,
     /// Which operations take an index (`ops::index_ops`).
@@ -349,7 +339,6 @@ impl<'m> Generator<'m> {
             swept: HashSet::new(),
             omitted_on: HashMap::new(),
             sweeps: Default::default(),
-            picks: Vec::new(),
             cfg,
             model,
             names,

@@ -1,4 +1,5 @@
 use super::*;
+use crate::generate::components::ValueRef;
 use crate::model::{ApiClass, Callable};
 use crate::pool::fake::{self, Fake};
 use crate::sequence::Statement;
@@ -180,39 +181,6 @@ fn literal_values(r: &Recorded) -> Vec<(String, String)> {
         }
     }
     out
-}
-
-#[test]
-fn twins_pass_equal_but_not_identical_copies_and_switch_off() {
-    let model = fake::model();
-    let twin_pairs = |r: &Recorded| {
-        expand(r)
-            .iter()
-            .filter(|t| {
-                t.statements.iter().any(|s| match s {
-                    Statement::Call { method, args, .. } if method == "concat" => {
-                        args[0] != args[1] && t.statements[args[0]] == t.statements[args[1]]
-                    }
-                    _ => false,
-                })
-            })
-            .count()
-    };
-    let cfg = GenConfig {
-        twin_ratio: 0.5,
-        ..config(11, 300)
-    };
-    let (r, _) = generate(&model, cfg.clone());
-    assert!(r.stats.twins > 0);
-    assert!(twin_pairs(&r) > 0, "concat(x, copy of x)");
-    let (r, _) = generate(
-        &model,
-        GenConfig {
-            twin_ratio: 0.0,
-            ..cfg
-        },
-    );
-    assert_eq!(r.stats.twins, 0);
 }
 
 fn model_of<const N: usize>(classes: [ApiClass; N]) -> ApiModel {

@@ -101,7 +101,6 @@ pub fn header(made: Made, rec: &Recorded, kinds: &BTreeMap<String, ExceptionKind
         ("lookups", s.lookups),
         ("consumers", s.consumers),
         ("products", s.products),
-        ("twins", s.twins),
         ("index-boundaries", s.index_boundaries),
         ("sorted-copies", s.sorted_copies),
         ("reruns-done", r.reruns_done as u64),
