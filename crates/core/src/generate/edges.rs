@@ -11,7 +11,9 @@
 //! Every value is written as text Java's `valueOf` reads and the suite format keeps
 //! (floats in Rust's shortest round-trip form, `NaN`, `Infinity`, `-Infinity`).
 
-use super::mined::{ByKind, KINDS, Kind};
+#[cfg(test)]
+use super::mined::KINDS;
+use super::mined::{ByKind, Kind};
 use crate::sequence::escape;
 use rand::Rng;
 
@@ -40,7 +42,7 @@ const STRINGS: [&str; 14] = [
 ];
 
 /// A float rendered so Java's `Float.valueOf` and the suite format read it back exactly.
-pub fn float_text(v: f32) -> String {
+pub(crate) fn float_text(v: f32) -> String {
     if v.is_nan() {
         "NaN".into()
     } else if v.is_infinite() {
@@ -51,7 +53,7 @@ pub fn float_text(v: f32) -> String {
 }
 
 /// A double rendered like [`float_text`].
-pub fn double_text(v: f64) -> String {
+pub(crate) fn double_text(v: f64) -> String {
     if v.is_nan() {
         "NaN".into()
     } else if v.is_infinite() {
@@ -96,7 +98,7 @@ fn integers(min: i64, max: i64, bits: u32, tens: u32) -> Vec<String> {
 /// The special values of every kind (index with [`Kind::index`]): MIN, MAX and their
 /// neighbours, NaN, the infinities, -0.0, the smallest subnormal and normal values,
 /// special characters and Strings.
-pub fn values() -> ByKind {
+pub(crate) fn values() -> ByKind {
     let mut out: ByKind = Default::default();
     out[Kind::Byte.index()] = integer_specials(i8::MIN.into(), i8::MAX.into());
     out[Kind::Short.index()] = integer_specials(i16::MIN.into(), i16::MAX.into());
@@ -143,7 +145,7 @@ pub fn values() -> ByKind {
 
 /// Magnitudes across each numeric type's range: powers of two and of ten, negated too
 /// (and 2^k - 1 for integers).
-pub fn ranges() -> ByKind {
+pub(crate) fn ranges() -> ByKind {
     let mut out: ByKind = Default::default();
     out[Kind::Byte.index()] = integers(i8::MIN.into(), i8::MAX.into(), 7, 2);
     out[Kind::Short.index()] = integers(i16::MIN.into(), i16::MAX.into(), 15, 4);
@@ -169,7 +171,7 @@ pub fn ranges() -> ByKind {
 }
 
 /// A random value of `kind` from the seeded generator; `None` for `boolean`.
-pub fn random(kind: Kind, rng: &mut impl Rng) -> Option<String> {
+pub(crate) fn random(kind: Kind, rng: &mut impl Rng) -> Option<String> {
     Some(match kind {
         Kind::Boolean => return None,
         Kind::Byte => (magnitude(rng, 8) as i8).to_string(),
@@ -217,7 +219,8 @@ fn magnitude(rng: &mut impl Rng, bits: u32) -> i64 {
     }
 }
 
-pub fn covers_every_kind(v: &ByKind) -> bool {
+#[cfg(test)]
+pub(crate) fn covers_every_kind(v: &ByKind) -> bool {
     KINDS
         .iter()
         .all(|&k| k == Kind::Boolean || !v[k.index()].is_empty())

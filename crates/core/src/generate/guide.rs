@@ -16,7 +16,7 @@ const DECAY: f64 = 0.9;
 
 /// Probes reached so far and the credit of each top-level class.
 #[derive(Debug, Default)]
-pub struct Guide {
+pub(crate) struct Guide {
     /// Probes reached per JaCoCo class (internal name, nested classes apart).
     reached: HashMap<String, Vec<bool>>,
     /// Decayed count of newly reached probes per top-level class (binary name).
@@ -26,13 +26,13 @@ pub struct Guide {
 /// A damaged execution-data stream: where it stopped making sense.
 #[derive(Debug, PartialEq, Eq, thiserror::Error)]
 #[error("JaCoCo execution data damaged at byte {0}")]
-pub struct Damaged(pub usize);
+pub(crate) struct Damaged(pub usize);
 
 impl Guide {
     /// Folds `data` (execution data as JaCoCo's agent dumps it) in after a round: credit
     /// decays, and each class earns the probes it reached for the first time. Returns how
     /// many probes were new.
-    pub fn fold(&mut self, data: &[u8]) -> Result<usize, Damaged> {
+    pub(crate) fn fold(&mut self, data: &[u8]) -> Result<usize, Damaged> {
         for credit in self.credit.values_mut() {
             *credit *= DECAY;
         }
@@ -58,7 +58,7 @@ impl Guide {
 
     /// How much more often an operation of `class` (binary name) is drawn than one of a
     /// class without credit: `1 + ln(1 + credit)`.
-    pub fn factor(&self, class: &str) -> f64 {
+    pub(crate) fn factor(&self, class: &str) -> f64 {
         1.0 + self.credit.get(class).copied().unwrap_or(0.0).ln_1p()
     }
 }
@@ -94,7 +94,7 @@ fn top_level(internal: &str) -> String {
 
 /// The classes of a JaCoCo `.exec` stream (blocks appended one after another) with the
 /// probes each reached: header (0x01), session (0x10) and execution-data (0x11) blocks.
-pub fn read_exec(data: &[u8]) -> Result<Vec<(String, Vec<bool>)>, Damaged> {
+pub(crate) fn read_exec(data: &[u8]) -> Result<Vec<(String, Vec<bool>)>, Damaged> {
     let mut r = Reader { data, at: 0 };
     let mut classes = Vec::new();
     while r.at < data.len() {
@@ -210,9 +210,6 @@ mod tests {
     struct Hands(Vec<u8>);
 
     impl Executor for Hands {
-        fn target(&self) -> &str {
-            "t"
-        }
         fn run(
             &self,
             _: &[crate::message::SeqRequest],

@@ -11,7 +11,7 @@
 use rand::Rng;
 
 /// A numeral text for a `String` parameter.
-pub fn draw(rng: &mut impl Rng) -> String {
+pub(crate) fn draw(rng: &mut impl Rng) -> String {
     match rng.random_range(0..3) {
         0 => integer_form(integer(rng), rng),
         1 => decimal_form(rng.random_range(-400i32..=400), rng),

@@ -12,7 +12,7 @@ use std::collections::HashMap;
 
 /// One operation.
 #[derive(Clone, Debug)]
-pub struct Op {
+pub(crate) struct Op {
     pub tmpl: u32,
     /// Declared input types, receiver first.
     pub inputs: Vec<NameId>,
@@ -29,7 +29,7 @@ pub struct Op {
 
 /// All operations of `model`, in the model's order; registers their parameter types (and
 /// array element types) as component slots.
-pub fn operations(
+pub(crate) fn operations(
     model: &ApiModel,
     names: &mut Names,
     templates: &mut Templates,
@@ -71,7 +71,7 @@ pub fn operations(
 /// `equals(Object)` and `hashCode()` of 722 classes and `getMessage()` of over a hundred
 /// exceptions took a large share of all random calls, and a method only one class has
 /// (`Character.codePointAt(char[],int,int)`) came up once in 16,000 draws.
-pub fn signature_weights(ops: &[Op]) -> Vec<f64> {
+pub(crate) fn signature_weights(ops: &[Op]) -> Vec<f64> {
     let mut size: HashMap<NameId, usize> = HashMap::new();
     for op in ops {
         *size.entry(op.family).or_default() += 1;
@@ -82,7 +82,7 @@ pub fn signature_weights(ops: &[Op]) -> Vec<f64> {
 /// Which operations take an index: an `int` beside a sized input (an array, a
 /// `CharSequence` or a `Collection`, the receiver included), such as
 /// `StringBuilder.insert(int, CharSequence, int, int)` or `Arrays.fill(long[], int, int, long)`.
-pub fn index_ops(ops: &[Op], names: &mut Names) -> Vec<bool> {
+pub(crate) fn index_ops(ops: &[Op], names: &mut Names) -> Vec<bool> {
     let sized = [
         names.intern("java.lang.CharSequence"),
         names.intern("java.util.Collection"),

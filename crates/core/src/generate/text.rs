@@ -16,12 +16,12 @@ use std::collections::BTreeMap;
 
 /// `Character.getType` numbers of the general categories the forms use.
 mod category {
-    pub const UNASSIGNED: u8 = 0;
-    pub const LETTERS: std::ops::RangeInclusive<u8> = 1..=5;
-    pub const MARKS: std::ops::RangeInclusive<u8> = 6..=8;
-    pub const DECIMAL_DIGIT: u8 = 9;
-    pub const FORMAT: u8 = 16;
-    pub const OTHER_SYMBOL: u8 = 28;
+    pub(super) const UNASSIGNED: u8 = 0;
+    pub(super) const LETTERS: std::ops::RangeInclusive<u8> = 1..=5;
+    pub(super) const MARKS: std::ops::RangeInclusive<u8> = 6..=8;
+    pub(super) const DECIMAL_DIGIT: u8 = 9;
+    pub(super) const FORMAT: u8 = 16;
+    pub(super) const OTHER_SYMBOL: u8 = 28;
 }
 
 /// The script of combining marks and joiners shared by every script.

@@ -11,7 +11,7 @@ pub mod accept;
 pub mod compare;
 pub mod coverage;
 pub mod export;
-pub mod header;
+pub(crate) mod header;
 pub mod record;
 pub mod replay;
 
