@@ -21,7 +21,7 @@ pub mod compare;
 mod contracts;
 pub mod detection;
 pub mod exit;
-pub mod explain;
+mod explain;
 pub mod export;
 pub mod flakes;
 pub mod generate;
