@@ -1,21 +1,41 @@
 //! `difftest explain ID`: prints a group of a replay report (its Java, both recorded
-//! values) and, unless `--no-rerun`, what the reference and the target do with it now.
+//! values) and, unless `--no-rerun`, what the reference and the target do with it now
+//! ([`crate::pipeline::explain`] finds and reruns it).
 
 use super::{pool_config, store};
 use crate::cli::{ExplainArgs, GlobalArgs};
-use crate::exit::{Exit, bad_input};
-use crate::explain::{ExplainError, cause_groups, find, rerun};
-use crate::report::{GroupReport, Report};
+use crate::exit::Exit;
+use crate::pipeline::explain::{Explained, Plan, explain};
+use crate::report::GroupReport;
 
 pub fn run(global: &GlobalArgs, args: &ExplainArgs) -> anyhow::Result<Exit> {
     let config = pool_config(&args.pool)?;
-    let found = find(&args.report_dir, &args.id).map_err(|e| match e {
-        ExplainError::NotFound { .. } | ExplainError::Report(_) | ExplainError::Dir { .. } => {
-            bad_input(e.to_string())
-        }
-        other => other.into(),
-    })?;
-    let (r, g) = (&found.report, &found.group);
+    let plan = Plan {
+        report_dir: args.report_dir.clone(),
+        id: args.id.clone(),
+        rerun: !args.no_rerun,
+    };
+    let store = store(global)?;
+    let explained = explain(&store, &plan, &config).map_err(|e| e.into_anyhow())?;
+    print_group(&explained);
+    let Some(reruns) = explained.reruns else {
+        return Ok(Exit::Success);
+    };
+    println!("\nrerun now:");
+    for run in reruns.map_err(|e| e.into_anyhow())? {
+        let verdict = if run.matches_recording {
+            "as recorded on the reference"
+        } else {
+            "differs from the recording"
+        };
+        println!("  {}: {}  ({verdict})", run.target, run.value);
+    }
+    Ok(Exit::Success)
+}
+
+/// The group, its cause's other groups and its example as Java.
+fn print_group(e: &Explained) {
+    let (r, g) = (&e.report, &e.group);
     println!("{} — {} vs {}", g.id, r.target.name, r.reference.name);
     println!("cause:   {}", g.cause);
     println!("callee:  {}", g.callee);
@@ -27,32 +47,17 @@ pub fn run(global: &GlobalArgs, args: &ExplainArgs) -> anyhow::Result<Exit> {
     );
     println!("REF ({}): {}", r.reference.name, g.ref_value);
     println!("TGT ({}): {}", r.target.name, g.tgt_value);
-    print_cause_groups(r, g);
-    let (heading, lines) = crate::report::markdown::example_java(g);
+    print_cause_groups(&e.cause_groups, g);
+    let (heading, lines) = &e.example;
     println!("\n{heading}:\n");
     for line in lines {
         println!("    {line}");
     }
-    if args.no_rerun {
-        return Ok(Exit::Success);
-    }
-    println!("\nrerun now:");
-    let store = store(global)?;
-    for run in rerun(&store, &found, &config)? {
-        let verdict = if run.matches_recording {
-            "as recorded on the reference"
-        } else {
-            "differs from the recording"
-        };
-        println!("  {}: {}  ({verdict})", run.target, run.value);
-    }
-    Ok(Exit::Success)
 }
 
 /// The groups of the shown group's cause when it has more than one: id, tests, callee and
 /// both values, the shown one marked.
-fn print_cause_groups(r: &Report, shown: &GroupReport) {
-    let groups = cause_groups(r, shown);
+fn print_cause_groups(groups: &[GroupReport], shown: &GroupReport) {
     if groups.len() < 2 {
         return;
     }

@@ -98,7 +98,7 @@ pub enum Site {
 
 /// The first difference between what the reference recorded and what the target did.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
-pub struct Divergence {
+pub(crate) struct Divergence {
     pub kind: Kind,
     pub site: Site,
     /// `Class.method(params)` of the diverging statement, or `Class.method()` of the
@@ -120,13 +120,13 @@ pub struct Divergence {
 /// The verdict on one replayed test.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
 #[serde(tag = "verdict", rename_all = "snake_case")]
-pub enum Verdict {
+pub(crate) enum Verdict {
     Pass,
     Differs(Divergence),
 }
 
 impl Verdict {
-    pub fn divergence(&self) -> Option<&Divergence> {
+    pub(crate) fn divergence(&self) -> Option<&Divergence> {
         match self {
             Verdict::Pass => None,
             Verdict::Differs(d) => Some(d),
@@ -135,7 +135,7 @@ impl Verdict {
 }
 
 /// The kind of difference between two outcomes, or `None` when they are equal.
-pub fn classify(expected: &Observed, actual: &Observed) -> Option<Kind> {
+pub(crate) fn classify(expected: &Observed, actual: &Observed) -> Option<Kind> {
     use Observed::{Missing, Threw};
     if expected == actual {
         return None;
@@ -173,7 +173,7 @@ pub fn classify(expected: &Observed, actual: &Observed) -> Option<Kind> {
 }
 
 /// Compares the target's result for `test` with the test's expectations.
-pub fn compare(test: &Test, result: &SeqResult) -> Verdict {
+pub(crate) fn compare(test: &Test, result: &SeqResult) -> Verdict {
     match result {
         SeqResult::Timeout { millis } => {
             whole(test, Kind::Timeout, format!("no answer in {millis} ms"))
@@ -211,7 +211,7 @@ fn whole(test: &Test, kind: Kind, detail: String) -> Verdict {
 }
 
 /// The callee a timeout or crash is charged to: the last statement that is a call.
-pub fn last_callee(test: &Test) -> String {
+pub(crate) fn last_callee(test: &Test) -> String {
     let is_call = |s: &&Statement| matches!(s, Statement::New { .. } | Statement::Call { .. });
     test.statements
         .iter()
@@ -316,7 +316,7 @@ fn read_call(statements: &[Statement], mut at: usize) -> Option<String> {
 
 /// The callee a step's divergence is charged to. A literal's recorded value is its Java
 /// rendering, so a literal that differs means `String.valueOf` renders it differently.
-pub fn step_callee(statement: &Statement) -> String {
+pub(crate) fn step_callee(statement: &Statement) -> String {
     match statement {
         Statement::Literal { ty, .. } if crate::model::is_primitive(ty) => {
             format!("java.lang.String.valueOf({ty})")
@@ -327,7 +327,7 @@ pub fn step_callee(statement: &Statement) -> String {
 }
 
 /// `Class.method()` of observer `j`.
-pub fn observer_callee(test: &Test, j: usize) -> String {
+pub(crate) fn observer_callee(test: &Test, j: usize) -> String {
     test.observers.get(j).map_or_else(
         || format!("observer {j}"),
         |o| format!("{}.{}()", o.class, o.method),

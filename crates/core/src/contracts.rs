@@ -18,9 +18,9 @@ use crate::sequence::{Observed, Statement, Violation};
 use serde::{Deserialize, Serialize};
 
 /// Contract name: a call threw `NullPointerException` although none of its inputs was null.
-pub const NPE_ON_NON_NULL: &str = "npe-on-non-null-input";
+pub(crate) const NPE_ON_NON_NULL: &str = "npe-on-non-null-input";
 /// Contract name: a call threw `AssertionError`.
-pub const ASSERTION_ERROR: &str = "assertion-error";
+pub(crate) const ASSERTION_ERROR: &str = "assertion-error";
 
 /// How an exception that ended a sequence looks (JCrasher 4.1).
 #[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -56,7 +56,7 @@ const FIRST_GROUP: [&str; 5] = [
 /// Classifies the exception `class` whose supertypes (nearest first, as in the API model)
 /// are `supertypes`; `None` when the hierarchy is unknown, in which case a name-based guess
 /// is made (`…Error` is an error, `…Exception` unchecked).
-pub fn classify(class: &str, supertypes: Option<&[String]>) -> ExceptionKind {
+pub(crate) fn classify(class: &str, supertypes: Option<&[String]>) -> ExceptionKind {
     let is = |name: &str| class == name || supertypes.is_some_and(|s| s.iter().any(|t| t == name));
     if FIRST_GROUP.iter().any(|g| is(g)) || is("java.lang.Error") {
         return ExceptionKind::PossibleBug;
@@ -73,7 +73,10 @@ pub fn classify(class: &str, supertypes: Option<&[String]>) -> ExceptionKind {
 
 /// The exception contract the last executed step broke, if any. `steps` are the outcomes
 /// of `statements` as far as they ran.
-pub fn exception_violation(statements: &[Statement], steps: &[Observed]) -> Option<Violation> {
+pub(crate) fn exception_violation(
+    statements: &[Statement],
+    steps: &[Observed],
+) -> Option<Violation> {
     let last = steps.len().checked_sub(1)?;
     let Observed::Threw { class, message, .. } = &steps[last] else {
         return None;

@@ -31,7 +31,7 @@ impl From<Exit> for ExitCode {
 /// An error in what the user gave us (exit code 2).
 #[derive(Debug, thiserror::Error)]
 #[error("{0}")]
-pub struct BadInput(pub String);
+pub(crate) struct BadInput(pub String);
 
 /// Shorthand for a [`BadInput`] error.
 pub fn bad_input(message: impl Into<String>) -> anyhow::Error {

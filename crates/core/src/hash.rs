@@ -4,7 +4,7 @@
 //! XXH3 instead, in `suite::checksum`: it runs at memory speed on 100+ MB suites.)
 
 /// 64-bit FNV-1a of `bytes`.
-pub fn fnv1a64(bytes: &[u8]) -> u64 {
+pub(crate) fn fnv1a64(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, b| {
         (h ^ u64::from(*b)).wrapping_mul(0x0000_0100_0000_01b3)
     })
@@ -12,7 +12,7 @@ pub fn fnv1a64(bytes: &[u8]) -> u64 {
 
 /// `prefix`, a dash and six hex digits (the top 24 bits) of the FNV-1a hash of `a`, a NUL
 /// and `b`: the ids of groups and causes.
-pub fn short_id(prefix: &str, a: &str, b: &str) -> String {
+pub(crate) fn short_id(prefix: &str, a: &str, b: &str) -> String {
     let hash = fnv1a64(format!("{a}\0{b}").as_bytes());
     format!("{prefix}-{:06x}", hash >> 40)
 }

@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 static SIGNALS: AtomicUsize = AtomicUsize::new(0);
 /// Set by the first signal.
-pub static FIRST: AtomicBool = AtomicBool::new(false);
+pub(crate) static FIRST: AtomicBool = AtomicBool::new(false);
 /// Set by the second signal.
 pub static SECOND: AtomicBool = AtomicBool::new(false);
 
@@ -32,7 +32,7 @@ extern "C" fn on_signal(sig: libc::c_int) {
 /// Installs the handler for SIGTERM, and for SIGINT unless this process started with SIGINT
 /// ignored: a shell runs the background jobs of a script with SIGINT ignored so that Ctrl-C
 /// stops the script alone, and POSIX programs keep that (SIGTERM still stops them).
-pub fn install() -> std::io::Result<()> {
+pub(crate) fn install() -> std::io::Result<()> {
     for sig in [libc::SIGINT, libc::SIGTERM] {
         if sig == libc::SIGINT && ignored(sig)? {
             continue;

@@ -8,30 +8,27 @@
 //! and export; the `difftest` binary (the root package) only turns flags into its plans and
 //! prints what comes back.
 //!
-//! The public surface is the pipeline and the data it passes between stages (suites,
-//! sequences, reports, targets, the pool and its workers). The helpers hidden from the docs
-//! (atomic files, flake removal, explain, interrupts, plurals, text) are public only for the
-//! command line, which still reaches into them.
+//! The public surface is what the command line, the worker and the end-to-end tests use:
+//! the pipeline's entry points and plans, and the data they pass between stages (suites,
+//! sequences, reports, targets, the pool). Everything else is `pub(crate)`; the
+//! `unreachable_pub` lint keeps a `pub` item from hiding in a private module.
 
-#[doc(hidden)]
+#![warn(unreachable_pub)]
+
 pub use difftest_base::atomic;
 use difftest_worker::agent;
 pub mod compare;
 mod contracts;
 pub mod detection;
 pub mod exit;
-#[doc(hidden)]
-pub mod explain;
+mod explain;
 pub mod export;
-#[doc(hidden)]
 pub mod flakes;
 pub mod generate;
 mod hash;
-#[doc(hidden)]
 pub mod interrupt;
 pub mod observe;
 pub mod pipeline;
-#[doc(hidden)]
 pub mod plural;
 pub mod pool;
 pub mod replay;
@@ -39,7 +36,6 @@ pub mod report;
 pub mod scope;
 pub mod suite;
 pub mod targets;
-#[doc(hidden)]
 pub mod text;
 pub mod triage;
 pub use difftest_base::usage;

@@ -15,10 +15,10 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 /// The shipped list of observers whose values change from run to run.
-pub const UNSTABLE_OBSERVERS: &str = include_str!("../../../oracles/unstable-observers.txt");
+pub(crate) const UNSTABLE_OBSERVERS: &str = include_str!("../../../oracles/unstable-observers.txt");
 
 /// Observers at most per value, by default.
-pub const DEFAULT_MAX_OBSERVERS: usize = 20;
+pub(crate) const DEFAULT_MAX_OBSERVERS: usize = 20;
 
 /// An `--observers` file that cannot be read, or a line of it that is not a pattern.
 #[derive(Debug, thiserror::Error)]
@@ -34,7 +34,7 @@ pub enum ObserversError {
 }
 
 /// Parses a pattern list: one `Class.method` glob a line, `#` comments.
-pub fn parse_patterns(text: &str) -> Vec<String> {
+pub(crate) fn parse_patterns(text: &str) -> Vec<String> {
     text.lines()
         .map(|l| l.split('#').next().unwrap_or("").trim())
         .filter(|l| !l.is_empty())
@@ -78,7 +78,10 @@ fn is_pattern(p: &str) -> bool {
 }
 
 /// The first pattern whose class (without wildcards) is not in `model`, with that class.
-pub fn unknown_class<'a>(patterns: &'a [String], model: &ApiModel) -> Option<(&'a str, &'a str)> {
+pub(crate) fn unknown_class<'a>(
+    patterns: &'a [String],
+    model: &ApiModel,
+) -> Option<(&'a str, &'a str)> {
     patterns.iter().find_map(|p| {
         let (class, _) = p.rsplit_once('.')?;
         let literal = !class.contains(['*', '?']);
@@ -87,7 +90,7 @@ pub fn unknown_class<'a>(patterns: &'a [String], model: &ApiModel) -> Option<(&'
 }
 
 /// Chooses observers and remembers its choice per class.
-pub struct Observers {
+pub(crate) struct Observers {
     unstable: Vec<String>,
     user: Vec<String>,
     max: usize,
@@ -98,7 +101,7 @@ pub struct Observers {
 
 impl Observers {
     /// The shipped rules plus the user's `patterns`, at most `max` observers per value.
-    pub fn new(user: Vec<String>, max: usize) -> Observers {
+    pub(crate) fn new(user: Vec<String>, max: usize) -> Observers {
         Observers {
             unstable: parse_patterns(UNSTABLE_OBSERVERS),
             user,
@@ -109,19 +112,19 @@ impl Observers {
     }
 
     /// Whether nullary conversions are observers too.
-    pub fn with_conversions(mut self, on: bool) -> Observers {
+    pub(crate) fn with_conversions(mut self, on: bool) -> Observers {
         self.conversions = on;
         self
     }
 
     /// Whether `class.method` is on the list of unstable observers.
-    pub fn is_unstable(&self, class: &str, method: &str) -> bool {
+    pub(crate) fn is_unstable(&self, class: &str, method: &str) -> bool {
         let full = format!("{class}.{method}");
         self.unstable.iter().any(|p| glob(p, &full))
     }
 
     /// Observer method names for values declared as `class` (none if it is not modelled).
-    pub fn for_class(&mut self, model: &ApiModel, class: &str) -> &[String] {
+    pub(crate) fn for_class(&mut self, model: &ApiModel, class: &str) -> &[String] {
         if !self.cache.contains_key(class) {
             let chosen = self.choose(model, class);
             self.cache.insert(class.to_string(), chosen);
@@ -176,7 +179,7 @@ fn shape_ok(m: &Callable) -> bool {
 }
 
 /// The naming rule: `size`, `count`, `length`, `toString`, `getX`, `isX`.
-pub fn observer_name(name: &str) -> bool {
+pub(crate) fn observer_name(name: &str) -> bool {
     matches!(name, "size" | "count" | "length" | "toString")
         || (name.len() > 3 && name.starts_with("get") && name != "getClass")
         || (name.len() > 2 && name.starts_with("is"))
@@ -185,7 +188,7 @@ pub fn observer_name(name: &str) -> bool {
 /// A nullary conversion to a primitive or a String: `toPattern()`, `toLanguageTag()`,
 /// `toEpochDay()`, `intValue()`, `name()` — what a value *is* in another form, which often
 /// shows data the getters do not (a format's pattern, a locale's tag).
-pub fn conversion_name(name: &str) -> bool {
+pub(crate) fn conversion_name(name: &str) -> bool {
     let after_to = name.strip_prefix("to").and_then(|r| r.chars().next());
     after_to.is_some_and(char::is_uppercase)
         || (name.len() > 5 && name.ends_with("Value"))
@@ -194,7 +197,7 @@ pub fn conversion_name(name: &str) -> bool {
 
 /// Whether observed text contains an identity hash like `java.lang.Object@1b6d3586` or
 /// `[I@4e25154f`: such text changes from run to run.
-pub fn looks_identity_based(text: &str) -> bool {
+pub(crate) fn looks_identity_based(text: &str) -> bool {
     let bytes = text.as_bytes();
     bytes.iter().enumerate().any(|(i, &b)| {
         if b != b'@' || i == 0 {

@@ -62,10 +62,10 @@ pub fn default_scope() -> (Vec<String>, Vec<String>) {
 /// mutators, also when reached through a supertype as the receiver (`Properties.put`); the
 /// generator passes such an object only where its own class is expected, so no wrapper
 /// (`Collections.synchronizedMap(provider).put(…)`) writes to it either.
-pub const SHARED_INSTANCES: &[&str] = &["java.security.Provider"];
+pub(crate) const SHARED_INSTANCES: &[&str] = &["java.security.Provider"];
 
 /// The omit list shipped with difftest (`targets/omit.txt`).
-pub const DEFAULT_OMIT: &str = include_str!("../../../targets/omit.txt");
+pub(crate) const DEFAULT_OMIT: &str = include_str!("../../../targets/omit.txt");
 
 /// Glob patterns naming classes and members never to call.
 #[derive(Clone, Debug, Default)]
@@ -171,7 +171,7 @@ fn element(ty: &str) -> &str {
 }
 
 /// `*` matches any run of characters; everything else matches itself.
-pub fn glob(pattern: &str, text: &str) -> bool {
+pub(crate) fn glob(pattern: &str, text: &str) -> bool {
     let parts: Vec<&str> = pattern.split('*').collect();
     if parts.len() == 1 {
         return pattern == text;
@@ -205,7 +205,7 @@ pub fn package_scope(text: &str) -> Result<String, String> {
 }
 
 /// The packages (each alone) the classes named live in, sorted, each once.
-pub fn packages_of<'a>(classes: impl Iterator<Item = &'a String>) -> Vec<String> {
+pub(crate) fn packages_of<'a>(classes: impl Iterator<Item = &'a String>) -> Vec<String> {
     let mut packages: Vec<String> = classes
         .filter_map(|c| c.rsplit_once('.').map(|(p, _)| p.to_string()))
         .collect();
@@ -215,13 +215,13 @@ pub fn packages_of<'a>(classes: impl Iterator<Item = &'a String>) -> Vec<String>
 }
 
 /// Whether a class name is a glob pattern (`org.example.*Builder`).
-pub fn is_class_glob(name: &str) -> bool {
+pub(crate) fn is_class_glob(name: &str) -> bool {
     name.contains('*')
 }
 
 /// The package a class glob's matches live under (with subpackages, as `*` matches dots):
 /// everything before the last `.` ahead of the first `*`.
-pub fn glob_root(pattern: &str) -> Result<String, String> {
+pub(crate) fn glob_root(pattern: &str) -> Result<String, String> {
     let head = &pattern[..pattern.find('*').unwrap_or(pattern.len())];
     let root = head.rsplit_once('.').map(|(p, _)| p).unwrap_or_default();
     let rest_ok = is_java_name(&pattern.replace('*', "x"));
@@ -272,7 +272,7 @@ pub fn read_class_list(path: &Path) -> anyhow::Result<(Vec<String>, Vec<String>)
 }
 
 /// A dotted Java name (with `$` for nested classes).
-pub fn is_java_name(name: &str) -> bool {
+pub(crate) fn is_java_name(name: &str) -> bool {
     !name.is_empty()
         && name.split('.').all(|part| {
             let mut chars = part.chars();

@@ -9,7 +9,7 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 /// The file beside `changes.yaml` that lists the ids the list held at the split.
-pub const SPLIT_BASE: &str = "split-base.txt";
+pub(super) const SPLIT_BASE: &str = "split-base.txt";
 
 /// Which half of the list an item belongs to.
 #[derive(Deserialize, Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -34,13 +34,13 @@ impl Half {
 
 /// The ids the list held when it was split.
 #[derive(Debug, Default)]
-pub struct SplitBase {
+pub(crate) struct SplitBase {
     ids: HashSet<String>,
 }
 
 impl SplitBase {
     /// Reads `split-base.txt` beside `changes`: one id a line, `#` comments.
-    pub fn beside(changes: &Path) -> Result<SplitBase, (PathBuf, String)> {
+    pub(crate) fn beside(changes: &Path) -> Result<SplitBase, (PathBuf, String)> {
         let path = changes.with_file_name(SPLIT_BASE);
         use crate::atomic::bounded::{MAX_TEXT_BYTES, read_text};
         let text = read_text(&path, MAX_TEXT_BYTES, "split base")
@@ -48,7 +48,7 @@ impl SplitBase {
         Ok(SplitBase::parse(&text))
     }
 
-    pub fn parse(text: &str) -> SplitBase {
+    pub(crate) fn parse(text: &str) -> SplitBase {
         let ids = text
             .lines()
             .map(str::trim)
@@ -59,7 +59,7 @@ impl SplitBase {
     }
 
     /// The half the rule gives `id`.
-    pub fn half(&self, id: &str) -> Half {
+    pub(crate) fn half(&self, id: &str) -> Half {
         if !self.ids.contains(id) {
             return Half::Validation;
         }
@@ -68,7 +68,7 @@ impl SplitBase {
 }
 
 /// The low bit of SHA-256(id)'s first byte: 0 tuning, 1 validation.
-pub fn by_hash(id: &str) -> Half {
+pub(super) fn by_hash(id: &str) -> Half {
     if Sha256::digest(id.as_bytes())[0] & 1 == 0 {
         Half::Tuning
     } else {

@@ -38,7 +38,7 @@ pub enum ExplainError {
 }
 
 /// A group found in a report: the report, the group, and its sequence as a test.
-pub struct Found {
+pub(crate) struct Found {
     pub report: Report,
     pub group: GroupReport,
     pub test: Test,
@@ -54,7 +54,7 @@ pub struct Rerun {
 }
 
 /// Finds `id` (a group `g-…` or cause `c-…`) in the JSON reports of `dir`.
-pub fn find(dir: &Path, id: &str) -> Result<Found, ExplainError> {
+pub(crate) fn find(dir: &Path, id: &str) -> Result<Found, ExplainError> {
     let entries = std::fs::read_dir(dir).map_err(|source| ExplainError::Dir {
         dir: dir.to_path_buf(),
         source,
@@ -90,7 +90,7 @@ pub fn find(dir: &Path, id: &str) -> Result<Found, ExplainError> {
 
 /// Every group of the cause `group` belongs to, most tests first (the group alone when it is
 /// a cause of its own).
-pub fn cause_groups<'a>(report: &'a Report, group: &GroupReport) -> Vec<&'a GroupReport> {
+pub(crate) fn cause_groups<'a>(report: &'a Report, group: &GroupReport) -> Vec<&'a GroupReport> {
     let mut groups: Vec<&GroupReport> = report
         .groups
         .iter()
@@ -119,7 +119,7 @@ fn test_of(report: &Report, g: &GroupReport) -> Result<Test, ExplainError> {
 }
 
 /// Runs the sequence on the report's reference and target, one fresh worker each.
-pub fn rerun(
+pub(crate) fn rerun(
     store: &TargetStore,
     found: &Found,
     config: &PoolConfig,

@@ -14,14 +14,14 @@ use crate::sequence::Observed;
 
 /// How assertions are written.
 #[derive(Clone, Copy, Debug)]
-pub struct Style {
+pub(crate) struct Style {
     pub junit: Junit,
     /// Also check the messages of expected exceptions (replay's `--strict-messages`).
     pub strict_messages: bool,
 }
 
 /// Why an observation cannot be written as an assertion.
-pub type Unwritable = String;
+pub(super) type Unwritable = String;
 
 fn malformed(text: &str) -> Unwritable {
     format!("malformed value text `{text}`")
@@ -39,7 +39,7 @@ fn coerce(actual: &str, declared: Option<&str>, prim: &str) -> String {
 
 /// The assertion lines checking that `actual` (declared as `declared`, if known) is
 /// `expected`. Not for exceptions: see [`throws`].
-pub fn value(
+pub(super) fn value(
     style: Style,
     types: &Types,
     actual: &str,
@@ -151,7 +151,7 @@ fn object_class(types: &Types, actual: &str, class: &str) -> String {
 
 /// Lines checking that `body` (a lambda body) throws exactly `class` (and, with strict
 /// messages, `message`).
-pub fn throws(
+pub(super) fn throws(
     style: Style,
     types: &Types,
     locals: &mut Locals,

@@ -35,7 +35,7 @@ struct Slot {
 }
 
 /// The lines of one method body while it is rendered.
-pub struct Body<'a> {
+pub(super) struct Body<'a> {
     types: &'a Types,
     style: Style,
     statements: &'a [Statement],
@@ -87,7 +87,7 @@ fn uses(statements: &[Statement], extra: &[(usize, &str)]) -> Vec<(bool, Option<
 impl<'a> Body<'a> {
     /// Plans the variables of `statements`; `expected[i]` is what step `i` must give,
     /// `extra` the values observers or contracts read (statement, type read as).
-    pub fn new(
+    pub(super) fn new(
         types: &'a Types,
         style: Style,
         statements: &'a [Statement],
@@ -122,7 +122,7 @@ impl<'a> Body<'a> {
     }
 
     /// The variable of statement `i` and its declared type, if known.
-    pub fn var(&self, i: usize) -> (&str, Option<&str>) {
+    pub(super) fn var(&self, i: usize) -> (&str, Option<&str>) {
         let slot = &self.slots[i];
         let declared = match &slot.decl {
             Decl::Typed(t) => Some(t.as_str()),
@@ -132,7 +132,11 @@ impl<'a> Body<'a> {
     }
 
     /// Writes statement `i` and the assertion on what it gave.
-    pub fn statement(&mut self, i: usize, expected: Option<&Observed>) -> Result<(), Unwritable> {
+    pub(super) fn statement(
+        &mut self,
+        i: usize,
+        expected: Option<&Observed>,
+    ) -> Result<(), Unwritable> {
         let expr = self.expr(&self.statements[i])?;
         match (&self.slots[i].decl, expected) {
             (Decl::Thrown, Some(Observed::Threw { class, message, .. })) => {
@@ -171,7 +175,7 @@ impl<'a> Body<'a> {
 
     /// Writes the check of an observer call `method()` on statement `stmt`'s value, looked up
     /// on `class`; `declared` is the method's return type if known.
-    pub fn observer(
+    pub(super) fn observer(
         &mut self,
         stmt: usize,
         class: &str,

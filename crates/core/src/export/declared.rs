@@ -25,7 +25,7 @@ pub struct Types {
 }
 
 /// The element type of an array type name, however deep (`int[][]` → `int`).
-pub fn element(ty: &str) -> &str {
+pub(crate) fn element(ty: &str) -> &str {
     ty.trim_end_matches("[]")
 }
 
@@ -227,7 +227,7 @@ fn written_types(s: &Statement) -> Vec<&str> {
 }
 
 /// The classes whose model the export needs first: every class the suite names.
-pub fn classes_to_describe(suite: &Suite) -> BTreeSet<String> {
+pub(crate) fn classes_to_describe(suite: &Suite) -> BTreeSet<String> {
     let mut out = BTreeSet::new();
     let mut add = |ty: &str| {
         let ty = element(ty);
@@ -256,7 +256,7 @@ pub fn classes_to_describe(suite: &Suite) -> BTreeSet<String> {
 
 /// The declared types of the suite's call results, field reads and observers that `types`
 /// does not describe yet: asked for next, so that the export knows whether they are public.
-pub fn more_to_describe(suite: &Suite, types: &Types) -> BTreeSet<String> {
+pub(crate) fn more_to_describe(suite: &Suite, types: &Types) -> BTreeSet<String> {
     let statements = suite
         .statements()
         .filter(|s| matches!(s, Statement::Call { .. } | Statement::Field { .. }))

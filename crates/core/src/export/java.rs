@@ -75,7 +75,7 @@ const KEYWORDS: [&str; 53] = [
 const MAX_LITERAL_UNITS: usize = 20_000;
 
 /// Whether `s` is a Java identifier (ASCII letters, digits, `_`, `$`) and no keyword.
-pub fn is_identifier(s: &str) -> bool {
+pub(crate) fn is_identifier(s: &str) -> bool {
     let mut chars = s.chars();
     let first_ok = chars
         .next()
@@ -87,7 +87,7 @@ pub fn is_identifier(s: &str) -> bool {
 }
 
 /// Checks a package name given by the user: dot-separated identifiers.
-pub fn check_package(p: &str) -> Result<(), String> {
+pub(crate) fn check_package(p: &str) -> Result<(), String> {
     match p.split('.').find(|part| !is_identifier(part)) {
         None => Ok(()),
         Some("") => Err(format!("invalid package name `{p}`: an empty part")),
@@ -98,7 +98,7 @@ pub fn check_package(p: &str) -> Result<(), String> {
 }
 
 /// The feature release of a `java.version` (`17.0.9` → 17, `1.8.0_292` → 8, `21` → 21).
-pub fn major_release(java_version: &str) -> Option<u32> {
+pub(crate) fn major_release(java_version: &str) -> Option<u32> {
     let mut parts = java_version.split(['.', '_', '-', '+']);
     let first: u32 = parts.next()?.parse().ok()?;
     if first == 1 {
@@ -108,14 +108,14 @@ pub fn major_release(java_version: &str) -> Option<u32> {
 }
 
 /// The simple name of a binary class name: `java.util.Map$Entry` → `Entry`.
-pub fn simple_name(binary: &str) -> &str {
+pub(crate) fn simple_name(binary: &str) -> &str {
     let tail = binary.rsplit('.').next().unwrap_or(binary);
     tail.rsplit('$').next().unwrap_or(tail)
 }
 
 /// The base of a variable name for a value of type `ty`: `arrayList`, `int`, `stringArray`,
 /// `urlConnection` (a leading run of capitals is lowered as one word).
-pub fn variable_base(ty: &str) -> String {
+pub(crate) fn variable_base(ty: &str) -> String {
     if let Some(elem) = ty.strip_suffix("[]") {
         return variable_base(elem) + "Array";
     }
@@ -181,7 +181,7 @@ fn quoted(units: &[u16]) -> String {
 
 /// A String literal of UTF-16 units; a very long one is joined at run time from pieces,
 /// since one constant cannot hold it (javac folds `"a" + "b"`, so `String.join`).
-pub fn string_literal(units: &[u16]) -> String {
+pub(crate) fn string_literal(units: &[u16]) -> String {
     if units.len() <= MAX_LITERAL_UNITS {
         return quoted(units);
     }
@@ -194,17 +194,17 @@ pub fn string_literal(units: &[u16]) -> String {
 }
 
 /// A String literal from the suite's escaped text; `None` if the escapes are malformed.
-pub fn string_from_suite(text: &str) -> Option<String> {
+pub(crate) fn string_from_suite(text: &str) -> Option<String> {
     unescape(text).map(|units| string_literal(&units))
 }
 
 /// A String literal of a Rust string (class and constant names).
-pub fn str_literal(s: &str) -> String {
+pub(crate) fn str_literal(s: &str) -> String {
     string_literal(&s.encode_utf16().collect::<Vec<u16>>())
 }
 
 /// Text safe inside a `//` comment: the same escapes as a literal, without quotes.
-pub fn comment_text(text: &str) -> String {
+pub(crate) fn comment_text(text: &str) -> String {
     let units: Vec<u16> = text.encode_utf16().collect();
     let mut out = String::new();
     for u in units {
@@ -214,7 +214,7 @@ pub fn comment_text(text: &str) -> String {
 }
 
 /// Suite text (escaped as [`crate::sequence::escape`] does) safe inside a `//` comment.
-pub fn comment_from_suite(text: &str) -> String {
+pub(crate) fn comment_from_suite(text: &str) -> String {
     match unescape(text) {
         Some(units) => {
             let mut out = String::new();
@@ -228,7 +228,7 @@ pub fn comment_from_suite(text: &str) -> String {
 }
 
 /// A `char` literal from the suite's escaped text of one UTF-16 unit.
-pub fn char_from_suite(text: &str) -> Option<String> {
+pub(crate) fn char_from_suite(text: &str) -> Option<String> {
     let units = unescape(text)?;
     let [u] = units[..] else { return None };
     let mut out = String::from("'");
@@ -239,7 +239,7 @@ pub fn char_from_suite(text: &str) -> Option<String> {
 
 /// A literal of type `ty` (a primitive, its box, or `java.lang.String`) from the suite's
 /// escaped text; `None` if the text is no value of that type.
-pub fn literal(ty: &str, text: &str) -> Option<String> {
+pub(crate) fn literal(ty: &str, text: &str) -> Option<String> {
     match ty {
         "java.lang.String" => string_from_suite(text),
         _ => primitive_literal(unboxed(ty).unwrap_or(ty), text),
@@ -247,7 +247,7 @@ pub fn literal(ty: &str, text: &str) -> Option<String> {
 }
 
 /// The primitive type whose boxed class is `class` (`java.lang.Integer` → `int`).
-pub fn unboxed(class: &str) -> Option<&'static str> {
+pub(crate) fn unboxed(class: &str) -> Option<&'static str> {
     Some(match class {
         "java.lang.Boolean" => "boolean",
         "java.lang.Byte" => "byte",
@@ -265,7 +265,7 @@ pub fn unboxed(class: &str) -> Option<&'static str> {
 /// text (what Java's `valueOf` read or `String.valueOf` wrote). Text javac cannot take as a
 /// literal (non-ASCII digits, hex floats, a float that rounds to zero) is parsed at run
 /// time with the same method the recorder used.
-pub fn primitive_literal(ty: &str, text: &str) -> Option<String> {
+pub(crate) fn primitive_literal(ty: &str, text: &str) -> Option<String> {
     let parsed = match ty {
         "boolean" => matches!(text, "true" | "false").then(|| text.to_string()),
         "char" => char_from_suite(text),
@@ -377,6 +377,6 @@ fn is_decimal_literal(text: &str) -> bool {
 
 /// Whether a `double`/`float` text is a zero (`0.0`, `-0.0`): JUnit 4's delta comparison
 /// cannot tell its sign.
-pub fn is_zero(text: &str) -> bool {
+pub(crate) fn is_zero(text: &str) -> bool {
     text.parse::<f64>().is_ok_and(|v| v == 0.0)
 }

@@ -72,7 +72,7 @@ impl Junit {
 }
 
 /// A test class to write.
-pub struct ClassSource<'a> {
+pub(super) struct ClassSource<'a> {
     pub junit: Junit,
     pub package: Option<&'a str>,
     pub name: &'a str,
@@ -117,7 +117,7 @@ fn fixture(junit: Junit) -> String {
 }
 
 /// The whole source file of a class.
-pub fn render(class: &ClassSource) -> String {
+pub(super) fn render(class: &ClassSource) -> String {
     let mut body = String::new();
     body.push_str(&format!(
         "@SuppressWarnings({{\"unchecked\", \"rawtypes\", \"deprecation\", \"removal\", \"cast\"}})\n\

@@ -15,9 +15,10 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 /// JUnit 4.13.2 and the Hamcrest it needs.
-pub const JUNIT4: [&str; 2] = ["junit:junit:4.13.2", "org.hamcrest:hamcrest-core:1.3"];
+pub(crate) const JUNIT4: [&str; 2] = ["junit:junit:4.13.2", "org.hamcrest:hamcrest-core:1.3"];
 /// The JUnit Platform console launcher with Jupiter (JUnit 5.10.2).
-pub const JUNIT5: [&str; 1] = ["org.junit.platform:junit-platform-console-standalone:1.10.2"];
+pub(crate) const JUNIT5: [&str; 1] =
+    ["org.junit.platform:junit-platform-console-standalone:1.10.2"];
 
 /// Why compiling or running failed.
 #[derive(Debug, thiserror::Error)]
@@ -243,7 +244,7 @@ fn junit_command(
 
 /// JUnitCore's `N) method(Class)` failure headers and its `OK (N tests)` or
 /// `Tests run: N,  Failures: F` summary.
-pub fn parse_junit4(output: &str) -> Option<(usize, BTreeSet<String>)> {
+pub(crate) fn parse_junit4(output: &str) -> Option<(usize, BTreeSet<String>)> {
     let mut failed = BTreeSet::new();
     let mut tests = None;
     for line in output.lines() {
@@ -271,7 +272,7 @@ pub fn parse_junit4(output: &str) -> Option<(usize, BTreeSet<String>)> {
 
 /// The legacy XML reports of the console launcher: one `<testcase>` per test, with a
 /// `<failure>` or `<error>` inside when it failed.
-pub fn parse_junit5_reports(dir: &Path) -> Option<(usize, BTreeSet<String>)> {
+pub(crate) fn parse_junit5_reports(dir: &Path) -> Option<(usize, BTreeSet<String>)> {
     let mut text = String::new();
     for e in std::fs::read_dir(dir).ok()?.flatten() {
         if e.path().extension().is_some_and(|x| x == "xml") {

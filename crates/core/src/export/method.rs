@@ -63,7 +63,7 @@ const STACK: &str = "its checks depend on the caller's stack, which differs betw
                      difftest's worker and JUnit";
 
 /// The method of regression test `t`.
-pub fn regression(
+pub(super) fn regression(
     t: &Test,
     types: &Types,
     style: Style,
@@ -112,7 +112,7 @@ fn render_regression(
 }
 
 /// The method of error-revealing test `e`, recorded on `reference`.
-pub fn error_revealing(
+pub(super) fn error_revealing(
     e: &ErrorTest,
     types: &Types,
     style: Style,
@@ -169,6 +169,6 @@ fn contract_words(contract: &str) -> &'static str {
 }
 
 /// `@Test` for the flavour's annotation class.
-pub fn test_annotation(class: &str) -> String {
+pub(super) fn test_annotation(class: &str) -> String {
     type_ref(class)
 }

@@ -19,13 +19,13 @@ const OPEN: char = '\u{1}';
 const CLOSE: char = '\u{2}';
 
 /// A reference to the class with binary name `binary` (`java.util.Map$Entry`).
-pub fn type_ref(binary: &str) -> String {
+pub(crate) fn type_ref(binary: &str) -> String {
     format!("{OPEN}{binary}{CLOSE}")
 }
 
 /// The source form of any type name from a suite: primitives as they are, arrays as
 /// their element type and `[]`, classes as references.
-pub fn type_source(ty: &str) -> String {
+pub(crate) fn type_source(ty: &str) -> String {
     if let Some(elem) = ty.strip_suffix("[]") {
         return type_source(elem) + "[]";
     }
@@ -49,7 +49,7 @@ fn split(binary: &str) -> (&str, &str, String) {
 
 /// Replaces the class references in `text`; returns the text and the classes to import
 /// (sorted). `reserved` are simple names the file already uses for something else.
-pub fn resolve(text: &str, reserved: &[&str]) -> (String, Vec<String>) {
+pub(crate) fn resolve(text: &str, reserved: &[&str]) -> (String, Vec<String>) {
     let mut by_simple: BTreeMap<&str, BTreeSet<String>> = BTreeMap::new();
     for binary in references(text) {
         let (package, simple, _) = split(binary);
@@ -82,14 +82,14 @@ pub fn resolve(text: &str, reserved: &[&str]) -> (String, Vec<String>) {
 
 /// The source form of a binary class name, fully qualified: `java.util.Map$Entry` →
 /// `java.util.Map.Entry`.
-pub fn source_name(binary: &str) -> String {
+pub(crate) fn source_name(binary: &str) -> String {
     binary.replace('$', ".")
 }
 
 /// Replaces the class references in `text` in the style for people: a top-level class of
 /// `java.lang` (and its nested classes) by its simple name, every other class fully
 /// qualified (`Double.NaN`, `java.util.Locale.US`).
-pub fn for_people(text: &str) -> String {
+pub(crate) fn for_people(text: &str) -> String {
     replace_refs(text, |binary| match split(binary) {
         ("java.lang", simple, nested) => format!("{simple}{nested}"),
         _ => source_name(binary),
@@ -119,19 +119,19 @@ fn references(text: &str) -> impl Iterator<Item = &str> {
 
 /// Local variable names of one test method, each used once.
 #[derive(Default)]
-pub struct Locals {
+pub(crate) struct Locals {
     used: HashSet<String>,
 }
 
 impl Locals {
     /// `base` followed by `index` (`arrayList0`), or, should that be taken, with `_`
     /// appended until it is free.
-    pub fn numbered(&mut self, base: &str, index: usize) -> String {
+    pub(crate) fn numbered(&mut self, base: &str, index: usize) -> String {
         self.fresh(format!("{base}{index}"))
     }
 
     /// `name`, or `name2`, `name3`, … if taken.
-    pub fn plain(&mut self, name: &str) -> String {
+    pub(crate) fn plain(&mut self, name: &str) -> String {
         let mut candidate = name.to_string();
         let mut n = 1;
         while self.used.contains(&candidate) {

@@ -38,7 +38,7 @@ use std::time::{Duration, Instant};
 pub const DEFAULT_RERUNS: usize = 2;
 
 /// Largest batch handed to the workers at once.
-pub const MAX_BATCH: usize = 2000;
+pub(crate) const MAX_BATCH: usize = 2000;
 
 /// What flake removal did.
 #[derive(Clone, Debug, Default)]
@@ -146,7 +146,7 @@ fn rerun_once(
 /// Reruns `rec.tests` `reruns` times, each on a fresh executor of `lane`
 /// ([`Lane::start_run`]), and drops what changed; stops early on `stop`. `progress` hears
 /// `(rerun, tests done in it)`.
-pub fn remove_flakes(
+pub(crate) fn remove_flakes(
     rec: &mut Recorded,
     reruns: usize,
     seed: u64,
@@ -476,10 +476,6 @@ mod tests {
     struct Twist(Fake, usize);
 
     impl Executor for Twist {
-        fn target(&self) -> &str {
-            "ref"
-        }
-
         fn run(&self, seqs: &[SeqRequest], contracts: bool) -> Result<Vec<SeqResult>, PoolError> {
             let mut results = self.0.run(seqs, contracts)?;
             for r in &mut results {
@@ -508,10 +504,6 @@ mod tests {
     struct TwistLane;
 
     impl Lane for TwistLane {
-        fn name(&self) -> &str {
-            "ref"
-        }
-
         fn start(&self) -> Result<Box<dyn Executor>, PoolError> {
             self.start_run(0)
         }

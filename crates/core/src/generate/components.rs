@@ -19,7 +19,7 @@ use std::hash::{DefaultHasher, Hash, Hasher};
 
 /// A value: statement `pos` of sequence `seq` (`len` statements long), declared as `ty`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ValueRef {
+pub(crate) struct ValueRef {
     pub seq: SeqId,
     pub pos: u32,
     pub ty: NameId,
@@ -28,7 +28,7 @@ pub struct ValueRef {
 
 /// Extensible values by the parameter types they fill.
 #[derive(Default)]
-pub struct Components {
+pub(crate) struct Components {
     slots: Vec<Vec<ValueRef>>,
     slot_of: HashMap<NameId, u32>,
     slot_types: Vec<NameId>,
@@ -41,7 +41,7 @@ pub struct Components {
 
 impl Components {
     /// Makes `ty` a parameter type values are indexed for; call before adding values.
-    pub fn register(&mut self, ty: NameId) -> u32 {
+    pub(crate) fn register(&mut self, ty: NameId) -> u32 {
         if let Some(&s) = self.slot_of.get(&ty) {
             return s;
         }
@@ -54,22 +54,22 @@ impl Components {
     }
 
     /// The slot of parameter type `ty`, if registered.
-    pub fn slot(&self, ty: NameId) -> Option<u32> {
+    pub(crate) fn slot(&self, ty: NameId) -> Option<u32> {
         self.slot_of.get(&ty).copied()
     }
 
     /// Number of values that can fill slot `s`.
-    pub fn count(&self, s: u32) -> usize {
+    pub(crate) fn count(&self, s: u32) -> usize {
         self.slots[s as usize].len()
     }
 
     /// Confines the values of `ty` (and of its subtypes) to slots of `ty` and its subtypes.
-    pub fn confine(&mut self, ty: NameId) {
+    pub(crate) fn confine(&mut self, ty: NameId) {
         self.confined.push(ty);
     }
 
     /// Adds an extensible value to every slot its type fills.
-    pub fn add(&mut self, names: &Names, v: ValueRef) {
+    pub(crate) fn add(&mut self, names: &Names, v: ValueRef) {
         if !self.fills.contains_key(&v.ty) {
             let confined = self.confined.iter().find(|&&c| names.assignable(v.ty, c));
             let fills = (0..self.slots.len() as u32)
@@ -89,7 +89,7 @@ impl Components {
 
     /// A random value for slot `s`: the shorter sequence of two drawn at random, which keeps
     /// tests short (like Randoop's `--small-tests`) without starving long ones.
-    pub fn pick(&self, s: u32, rng: &mut impl Rng) -> Option<ValueRef> {
+    pub(crate) fn pick(&self, s: u32, rng: &mut impl Rng) -> Option<ValueRef> {
         let slot = &self.slots[s as usize];
         if slot.is_empty() {
             return None;
@@ -100,17 +100,13 @@ impl Components {
     }
 
     /// The equality filter: true the first time a value with this key is seen.
-    pub fn first_seen(&mut self, key: u128) -> bool {
+    pub(crate) fn first_seen(&mut self, key: u128) -> bool {
         self.seen.insert(key)
     }
 
     /// Number of extensible values.
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.values
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.values == 0
     }
 }
 
@@ -120,7 +116,7 @@ pub(super) fn value_key(ty: NameId, shown: &Observed, observed: &[(NameId, u32)]
     key_of(&(ty, shown, observed))
 }
 
-pub fn key_of(value: &impl Hash) -> u128 {
+pub(crate) fn key_of(value: &impl Hash) -> u128 {
     let mut a = DefaultHasher::new();
     let mut b = DefaultHasher::new();
     0xA5u8.hash(&mut b);

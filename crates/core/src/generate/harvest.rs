@@ -21,9 +21,9 @@ use crate::sequence::{Observed, Statement};
 use rand::Rng;
 
 /// Elements harvested from one array or collection.
-pub const ELEMENTS: u32 = 3;
+pub(super) const ELEMENTS: u32 = 3;
 /// Most elements swept from one catalogue (see [`super::sweep`]).
-pub const MAX_ELEMENTS: u32 = 2000;
+pub(super) const MAX_ELEMENTS: u32 = 2000;
 /// Most arrays and collections waiting to be harvested; later ones are dropped.
 const MAX_QUEUED: usize = 10_000;
 /// Share of a round's candidates that may be harvest sequences.

@@ -54,7 +54,7 @@ impl ObsRef {
 
 /// Keeps the observers (and their expected values, kept alongside) whose variable `keep`
 /// accepts.
-pub fn retain_observers(
+pub(crate) fn retain_observers(
     observers: &mut Vec<ObsRef>,
     values: &mut Vec<u32>,
     keep: impl Fn(u32) -> bool,

@@ -50,7 +50,7 @@ fn lit(ty: &str, value: &str) -> Literal {
 }
 
 /// Randoop's default literals.
-pub fn defaults() -> Vec<Literal> {
+pub(crate) fn defaults() -> Vec<Literal> {
     let mut out = Vec::new();
     for ty in ["byte", "short", "int", "long"] {
         out.extend(["-1", "0", "1", "10", "100"].map(|v| lit(ty, v)));
@@ -80,7 +80,7 @@ pub fn read(path: &Path) -> Result<Vec<Literal>, LiteralsError> {
 }
 
 /// Parses the text of a literals file; errors carry the line number.
-pub fn parse(text: &str) -> Result<Vec<Literal>, (usize, String)> {
+pub(crate) fn parse(text: &str) -> Result<Vec<Literal>, (usize, String)> {
     let mut out = Vec::new();
     for (n, line) in text.lines().enumerate() {
         let line = line.trim();

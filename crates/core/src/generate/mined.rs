@@ -13,11 +13,11 @@ use crate::sequence::unescape;
 use std::collections::{BTreeMap, HashSet};
 
 /// Most values kept from one class.
-pub const MAX_PER_CLASS: usize = 200;
+pub(crate) const MAX_PER_CLASS: usize = 200;
 /// Most values kept in all.
-pub const MAX_TOTAL: usize = 50_000;
+pub(crate) const MAX_TOTAL: usize = 50_000;
 /// Longest String kept, in UTF-16 units.
-pub const MAX_STRING_UNITS: usize = 64;
+pub(crate) const MAX_STRING_UNITS: usize = 64;
 
 /// What kind of literal a parameter takes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -34,7 +34,8 @@ pub enum Kind {
 }
 
 /// Every kind, in [`Kind::index`] order.
-pub const KINDS: [Kind; 9] = [
+#[cfg(test)]
+pub(crate) const KINDS: [Kind; 9] = [
     Kind::Boolean,
     Kind::Byte,
     Kind::Short,
@@ -84,7 +85,7 @@ impl Kind {
 }
 
 /// Values by kind: index with [`Kind::index`].
-pub type ByKind = [Vec<String>; 9];
+pub(crate) type ByKind = [Vec<String>; 9];
 
 /// The mined constants: each class's, and all of them.
 #[derive(Clone, Debug, Default)]
@@ -150,7 +151,7 @@ fn fills(l: &Literal) -> Vec<(Kind, String)> {
 
 /// Keeps, caps and dedupes the raw constants of each class (`Agent.constants`); values in
 /// `skip` (the default literals) are left out.
-pub fn mine(raw: &BTreeMap<String, Vec<String>>, skip: &[Literal]) -> Mined {
+pub(crate) fn mine(raw: &BTreeMap<String, Vec<String>>, skip: &[Literal]) -> Mined {
     let skip: HashSet<(Kind, &str)> = skip
         .iter()
         .flat_map(|l| Kind::of(&l.ty).map(|k| (k, l.value.as_str())))

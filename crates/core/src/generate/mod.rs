@@ -21,22 +21,22 @@
 //! [`sweep`] (catalogue and constant sweeps), [`reduce`] (the
 //! subset of tests that observes every behaviour).
 
-pub mod components;
+pub(crate) mod components;
 mod draft;
 mod feedback;
 mod harvest;
-pub mod kept_tests;
+pub(crate) mod kept_tests;
 pub mod literals;
-pub mod mined;
+pub(crate) mod mined;
 #[cfg(test)]
 pub(crate) mod on_fake;
-pub mod ops;
+pub(crate) mod ops;
 mod per_jvm;
 pub mod reduce;
-pub mod store;
+pub(crate) mod store;
 mod sweep;
 pub(crate) mod taint;
-pub mod type_names;
+pub(crate) mod type_names;
 
 use crate::message::SeqRequest;
 use crate::model::{ApiModel, boxed};
@@ -207,7 +207,7 @@ pub struct Progress {
 }
 
 /// The generator's whole state.
-pub struct Generator<'m> {
+pub(crate) struct Generator<'m> {
     cfg: GenConfig,
     model: &'m ApiModel,
     rng: ChaCha8Rng,
@@ -309,11 +309,11 @@ pub struct Recorded {
 /// The scope has nothing to call.
 #[derive(Debug, thiserror::Error)]
 #[error("the scope has no public constructor, method or field to call")]
-pub struct EmptyScope;
+pub(crate) struct EmptyScope;
 
 impl<'m> Generator<'m> {
     /// A generator for `model` (already filtered), seeded with the literals and enum constants.
-    pub fn new(model: &'m ApiModel, cfg: GenConfig) -> Result<Generator<'m>, EmptyScope> {
+    pub(crate) fn new(model: &'m ApiModel, cfg: GenConfig) -> Result<Generator<'m>, EmptyScope> {
         let mut names = Names::new(model);
         let mut store = Store::default();
         let mut comps = Components::default();
@@ -424,7 +424,7 @@ impl<'m> Generator<'m> {
     }
 
     /// Non-redundant regression tests kept so far.
-    pub fn test_count(&self) -> usize {
+    pub(crate) fn test_count(&self) -> usize {
         self.tests.len() - self.redundant
     }
 
@@ -442,7 +442,7 @@ impl<'m> Generator<'m> {
     /// Generates until the time limit, the output limit, an interrupt or exhaustion. The time
     /// limit is a hard deadline: a round still running then is cut short (its calls killed)
     /// and dropped, as is a round running when `stop` is set, if `exec` watches it too.
-    pub fn run(
+    pub(crate) fn run(
         &mut self,
         exec: &dyn Executor,
         stop: &AtomicBool,
@@ -561,7 +561,7 @@ impl<'m> Generator<'m> {
     }
 
     /// Ends generation: keeps the non-redundant tests and a few error tests per group.
-    pub fn finish(self) -> Recorded {
+    pub(crate) fn finish(self) -> Recorded {
         let tests: Vec<KeptTest> = self
             .tests
             .into_iter()

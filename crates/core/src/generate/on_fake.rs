@@ -7,7 +7,7 @@ use std::sync::atomic::AtomicBool;
 
 /// What generation on [`fake::model`] with the reference keeps with this seed, stopping at
 /// `limit` tests, rounds of 50.
-pub fn recorded(seed: u64, limit: usize) -> Recorded {
+pub(crate) fn recorded(seed: u64, limit: usize) -> Recorded {
     let model = fake::model();
     let cfg = GenConfig {
         seed,

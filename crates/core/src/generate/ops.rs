@@ -11,7 +11,7 @@ use crate::sequence::Statement;
 
 /// One operation.
 #[derive(Clone, Debug)]
-pub struct Op {
+pub(crate) struct Op {
     pub tmpl: u32,
     /// Declared input types, receiver first.
     pub inputs: Vec<NameId>,
@@ -28,7 +28,7 @@ pub struct Op {
 
 /// All operations of `model`, in the model's order; registers their parameter types (and
 /// array element types) as component slots.
-pub fn operations(
+pub(crate) fn operations(
     model: &ApiModel,
     names: &mut Names,
     templates: &mut Templates,
@@ -67,7 +67,7 @@ pub fn operations(
 /// Which operations take an index: an `int` beside a sized input (an array, a
 /// `CharSequence` or a `Collection`, the receiver included), such as
 /// `StringBuilder.insert(int, CharSequence, int, int)` or `Arrays.fill(long[], int, int, long)`.
-pub fn index_ops(ops: &[Op], names: &mut Names) -> Vec<bool> {
+pub(crate) fn index_ops(ops: &[Op], names: &mut Names) -> Vec<bool> {
     let sized = [
         names.intern("java.lang.CharSequence"),
         names.intern("java.util.Collection"),

@@ -32,7 +32,7 @@ pub struct Reduction {
 }
 
 /// Keeps the tests that add a behaviour (see the module comment).
-pub fn reduce(rec: &mut Recorded) -> Reduction {
+pub(crate) fn reduce(rec: &mut Recorded) -> Reduction {
     let before = rec.tests.len();
     let mut order: Vec<usize> = (0..before).collect();
     order.sort_by_key(|&t| {
@@ -62,7 +62,7 @@ pub fn reduce(rec: &mut Recorded) -> Reduction {
 
 /// Reduces again once reruns dropped unstable values, which may leave kept tests with
 /// nothing new; the counts are from `first`'s full suite to the end.
-pub fn after_reruns(first: Reduction, rec: &mut Recorded) -> Reduction {
+pub(crate) fn after_reruns(first: Reduction, rec: &mut Recorded) -> Reduction {
     let again = reduce(rec);
     Reduction {
         before: first.before,
@@ -71,7 +71,7 @@ pub fn after_reruns(first: Reduction, rec: &mut Recorded) -> Reduction {
 }
 
 /// The behaviours test `t` checks: a key per checked step and per observer.
-pub fn behaviours(store: &Store, values: &Values, t: &KeptTest) -> Vec<u128> {
+pub(crate) fn behaviours(store: &Store, values: &Values, t: &KeptTest) -> Vec<u128> {
     let flat = store.flatten(&store.node(t.seq).parts);
     let mut value: Vec<Option<u128>> = vec![None; flat.len()];
     for &(step, v) in &t.checks {
@@ -93,7 +93,7 @@ pub fn behaviours(store: &Store, values: &Values, t: &KeptTest) -> Vec<u128> {
 }
 
 /// The keys of a flattened test's statements (see the module comment).
-pub struct Computations {
+pub(crate) struct Computations {
     /// Each statement's call: its template applied to the states of its inputs then.
     pub call: Vec<u128>,
     /// Each variable's final state: its call, then every later call that took it.
@@ -103,7 +103,7 @@ pub struct Computations {
 /// The computations of `flat` (template and inputs per statement, as
 /// [`Store::flatten`] gives them); a step with a `value` stands for that value wherever it
 /// is an input (a checked primitive, String or enum value), not for how it was made.
-pub fn computations(flat: &[(u32, Vec<u32>)], value: &[Option<u128>]) -> Computations {
+pub(crate) fn computations(flat: &[(u32, Vec<u32>)], value: &[Option<u128>]) -> Computations {
     let mut state: Vec<u128> = Vec::with_capacity(flat.len());
     let mut call: Vec<u128> = Vec::with_capacity(flat.len());
     for (s, (tmpl, inputs)) in flat.iter().enumerate() {

@@ -13,7 +13,7 @@ use crate::sequence::Statement;
 use std::collections::HashMap;
 
 /// A sequence's id in the store.
-pub type SeqId = u32;
+pub(crate) type SeqId = u32;
 
 const P: u64 = (1 << 61) - 1;
 const BASES: [u64; 2] = [0x1F3D_5B79_A3C1_E5D7 % P, 0x0C2B_7F4D_9E8A_1635 % P];
@@ -116,7 +116,7 @@ pub struct Node {
 
 /// A sequence being put together.
 #[derive(Default, Clone)]
-pub struct Builder {
+pub(crate) struct Builder {
     pub parts: Vec<Part>,
     pub len: u32,
     pub hash: Hash,
@@ -124,7 +124,7 @@ pub struct Builder {
 
 impl Builder {
     /// Appends a stored sequence; returns the position of its first statement.
-    pub fn push_seq(&mut self, store: &Store, id: SeqId) -> u32 {
+    pub(crate) fn push_seq(&mut self, store: &Store, id: SeqId) -> u32 {
         let node = store.node(id);
         let at = self.len;
         self.parts.push(Part::Seq(id));
@@ -134,7 +134,7 @@ impl Builder {
     }
 
     /// Appends a statement; returns its position.
-    pub fn push_stmt(&mut self, tmpl: u32, inputs: &[u32]) -> u32 {
+    pub(crate) fn push_stmt(&mut self, tmpl: u32, inputs: &[u32]) -> u32 {
         let at = self.len;
         self.hash.token(u64::from(tmpl) + 1);
         self.hash.token(inputs.len() as u64 + 1);
@@ -149,7 +149,7 @@ impl Builder {
         at
     }
 
-    pub fn finish(self) -> Node {
+    pub(crate) fn finish(self) -> Node {
         Node {
             parts: self.parts.into_boxed_slice(),
             len: self.len,
@@ -254,11 +254,6 @@ fn shape(mut stmt: Statement) -> Statement {
         _ => {}
     }
     stmt
-}
-
-/// `stmt` with its inputs (receiver first) set to `inputs`.
-pub fn instantiate(stmt: &Statement, inputs: &[u32]) -> Statement {
-    instantiate_at(stmt, inputs, 0)
 }
 
 /// `stmt` with its inputs set to `inputs`, each shifted by `base`.

@@ -10,7 +10,7 @@ use crate::sequence::{Observed, Statement};
 
 /// Which steps (and so which variables) of a test may be nondeterministic.
 #[derive(Debug, PartialEq, Eq)]
-pub struct Taint {
+pub(crate) struct Taint {
     /// `step[i]`: the value statement `i` returned may differ from run to run.
     pub step: Vec<bool>,
     /// `var[i]`: variable `i` may hold a different value or state at the end of the test.
@@ -19,7 +19,7 @@ pub struct Taint {
 
 impl Taint {
     #[cfg(test)]
-    pub fn any(&self) -> bool {
+    pub(crate) fn any(&self) -> bool {
         self.var.iter().any(|&t| t)
     }
 }
@@ -37,7 +37,12 @@ impl Taint {
 /// (an array whose digest changed, an object whose `toString()` did): what reads them is
 /// tainted, except the length of such an array (`Array.getLength`), which does not depend on
 /// what it holds — a random key's bytes change every run, the key size does not.
-pub fn spread(stmts: &[Statement], steps: &[Observed], changed: &[u32], random: &[u32]) -> Taint {
+pub(crate) fn spread(
+    stmts: &[Statement],
+    steps: &[Observed],
+    changed: &[u32],
+    random: &[u32],
+) -> Taint {
     let n = stmts.len();
     let mut step = vec![false; n];
     let mut var = vec![false; n];
@@ -99,12 +104,12 @@ const SORTING: [&str; 2] = ["java.util.TreeSet", "java.util.TreeMap"];
 /// What the worker appends to the class of a hash-based set or map that iterates in
 /// identity-hash order (`Render.IDENTITY_ORDER`): a `HashSet` of enum constants or of
 /// `NumberFormat.Field`s, an `IdentityHashMap`.
-pub const IDENTITY_ORDER: &str = " (identity-hash order)";
+pub(crate) const IDENTITY_ORDER: &str = " (identity-hash order)";
 
 /// Whether a value is one of the JDK's immutable sets or maps (`Set.of`, `Map.of`,
 /// `Collectors.toUnmodifiableSet`), whose iteration order is drawn per JVM by design, or a
 /// set or map the worker saw iterate in identity-hash order, which changes per JVM too.
-pub fn unordered(o: &Observed) -> bool {
+pub(crate) fn unordered(o: &Observed) -> bool {
     matches!(o, Observed::Object { class }
         if class.starts_with("java.util.ImmutableCollections$Set")
             || class.starts_with("java.util.ImmutableCollections$Map")
@@ -119,7 +124,7 @@ pub fn unordered(o: &Observed) -> bool {
 /// stored the order in them: the list), are tainted from then on; the set itself is not,
 /// so its order-free questions and its sorted copies stay checked. Reruns see such an
 /// order change only when the JVM draws another (one time in two for two elements).
-pub fn iteration_order(stmts: &[Statement], steps: &[Observed]) -> Option<Taint> {
+pub(crate) fn iteration_order(stmts: &[Statement], steps: &[Observed]) -> Option<Taint> {
     let sources: Vec<usize> = (0..stmts.len())
         .filter(|&i| steps.get(i).is_some_and(unordered))
         .collect();
@@ -164,7 +169,7 @@ fn reads_in_order(s: &Statement, sources: &[usize]) -> bool {
 }
 
 /// Whether a value is text showing an identity hash (`java.lang.Object@1b6d3586`).
-pub fn identity_based(o: &Observed) -> bool {
+pub(crate) fn identity_based(o: &Observed) -> bool {
     matches!(o, Observed::Value { text, .. } if looks_identity_based(text))
 }
 

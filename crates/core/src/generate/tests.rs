@@ -327,10 +327,6 @@ struct Counting {
 }
 
 impl Executor for Counting {
-    fn target(&self) -> &str {
-        self.inner.target()
-    }
-
     fn run(
         &self,
         seqs: &[SeqRequest],

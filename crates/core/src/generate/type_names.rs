@@ -7,7 +7,7 @@ use crate::model::{ApiModel, boxed, is_primitive};
 use std::collections::HashMap;
 
 /// An interned name: a type, or a method name.
-pub type NameId = u32;
+pub(crate) type NameId = u32;
 
 /// Supertypes of the value classes when the model does not describe them.
 const VALUE_SUPERS: [(&str, &[&str]); 9] = [
@@ -170,7 +170,7 @@ impl Names {
 
 /// Whether values of `ty` are shown by their text (primitives, boxes, `String`): such values
 /// need no observers and are never receivers of interesting state.
-pub fn is_value_type(ty: &str) -> bool {
+pub(crate) fn is_value_type(ty: &str) -> bool {
     is_primitive(ty) || ty == "java.lang.String" || boxed_names().contains(&ty)
 }
 

@@ -16,7 +16,7 @@ use std::path::Path;
 
 /// Exception classes the kept tests expect, classified with the hierarchy from `model`, or
 /// from the reference (one `describe`) for classes outside the scope.
-pub fn exception_kinds(
+pub(crate) fn exception_kinds(
     rec: &Recorded,
     model: &ApiModel,
     pool: &Pool,
@@ -45,7 +45,7 @@ pub fn exception_kinds(
 }
 
 /// Exception classes the kept tests expect.
-pub fn expected_exceptions(rec: &Recorded) -> BTreeSet<String> {
+pub(crate) fn expected_exceptions(rec: &Recorded) -> BTreeSet<String> {
     let mut classes = BTreeSet::new();
     for t in &rec.tests {
         let ids = t.checks.iter().map(|c| c.1);
@@ -59,7 +59,7 @@ pub fn expected_exceptions(rec: &Recorded) -> BTreeSet<String> {
 }
 
 /// Everything the header needs to know.
-pub struct Made<'a> {
+pub(crate) struct Made<'a> {
     pub reference: &'a str,
     pub fingerprint: Fingerprint,
     pub seed: u64,
@@ -74,7 +74,11 @@ pub struct Made<'a> {
 }
 
 /// The suite header.
-pub fn header(made: Made, rec: &Recorded, kinds: &BTreeMap<String, ExceptionKind>) -> Header {
+pub(crate) fn header(
+    made: Made,
+    rec: &Recorded,
+    kinds: &BTreeMap<String, ExceptionKind>,
+) -> Header {
     let s = &rec.stats;
     let r = made.report;
     let mut counts: BTreeMap<String, u64> = [
@@ -142,7 +146,7 @@ pub fn header(made: Made, rec: &Recorded, kinds: &BTreeMap<String, ExceptionKind
     }
 }
 
-pub fn stop_text(reason: StopReason) -> &'static str {
+pub(crate) fn stop_text(reason: StopReason) -> &'static str {
     match reason {
         StopReason::TimeLimit => "time-limit",
         StopReason::OutputLimit => "output-limit",
@@ -154,7 +158,7 @@ pub fn stop_text(reason: StopReason) -> &'static str {
 
 /// Writes the suite atomically, test by test, with the statements the tests share written
 /// once (planned in two passes over the tests, each expanded one at a time).
-pub fn write(
+pub(crate) fn write(
     path: &Path,
     header: &Header,
     kinds: &BTreeMap<String, ExceptionKind>,

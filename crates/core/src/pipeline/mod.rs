@@ -1,7 +1,8 @@
 //! The stages run end to end, one entry point per command that has a pipeline: [`record`]
 //! (describe, mine, generate, rerun, classify, write the suite), [`replay`] (check the
 //! suite, replay it on each target, group, minimize, build and write the reports),
-//! [`compare`] (two replay reports read from A to B), [`export`] (the reference's model
+//! [`compare`] (two replay reports read from A to B), [`explain`] (a report's group, run
+//! again), [`export`] (the reference's model
 //! for an export's declared types) and [`accept`] (a cause or group of the reports added to
 //! the suite's accepted list). Each is driven by a plan and tells its progress to a
 //! trait the caller implements; nothing here prints. `commands/` turns flags into plans and
@@ -10,11 +11,13 @@
 pub mod accept;
 pub mod compare;
 pub mod coverage;
+pub mod explain;
 pub mod export;
-pub mod header;
+pub(crate) mod header;
 pub mod record;
 pub mod replay;
 
+use crate::explain::ExplainError;
 use crate::pool::PoolError;
 use crate::report::ReportError;
 use crate::suite::SuiteError;
@@ -38,6 +41,8 @@ pub enum Error {
     Report(#[from] ReportError),
     #[error(transparent)]
     Accepted(#[from] AcceptedError),
+    #[error(transparent)]
+    Explain(ExplainError),
     #[error("{}: cannot lock: {source}", path.display())]
     Lock {
         path: PathBuf,
@@ -72,6 +77,7 @@ impl Error {
             Error::Suite(e) => e.into(),
             Error::Report(e) => e.into(),
             Error::Accepted(e) => e.into(),
+            Error::Explain(e) => e.into(),
             e @ (Error::Lock { .. } | Error::MissingClasses { .. } | Error::Coverage(_)) => {
                 anyhow::anyhow!(e)
             }

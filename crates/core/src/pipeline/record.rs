@@ -95,7 +95,7 @@ pub struct Recording {
 /// Generation gives each sequence a fifth of the per-call timeout (1 s of the default 5 s),
 /// reruns and replays all of it: a call that hangs stalls a round for a fifth as long, and
 /// every recorded test ran in at most a fifth of the time its replay allows.
-pub const GENERATION_TIMEOUT_FRACTION: u32 = 5;
+pub(crate) const GENERATION_TIMEOUT_FRACTION: u32 = 5;
 
 /// Records a suite on `store`'s reference with `config`'s pools; writes it even when
 /// interrupted or when the workers fail (then `error` or `partial` say so).
@@ -422,7 +422,7 @@ fn checked(model: ApiModel, plan: &Plan) -> Result<ApiModel, Error> {
 
 /// The model without omitted classes and members, and with `skip_deprecated`, without
 /// anything deprecated for removal.
-pub fn filter_model(model: &ApiModel, omit: &OmitList, skip_deprecated: bool) -> ApiModel {
+pub(crate) fn filter_model(model: &ApiModel, omit: &OmitList, skip_deprecated: bool) -> ApiModel {
     let mut out = omit.filter(model);
     if !skip_deprecated {
         return out;
@@ -498,10 +498,6 @@ struct RerunLane<'a> {
 }
 
 impl Lane for RerunLane<'_> {
-    fn name(&self) -> &str {
-        self.name
-    }
-
     fn start(&self) -> Result<Box<dyn Executor>, PoolError> {
         Ok(Box::new(Pool::start(
             self.name,

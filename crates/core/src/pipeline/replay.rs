@@ -53,7 +53,7 @@ pub trait Progress: Sync {
 }
 
 /// A checked suite and everything shared by its replays on several targets.
-pub struct Session {
+pub(crate) struct Session {
     plan: Plan,
     header: Header,
     suite_path: PathBuf,

@@ -12,10 +12,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 /// Runs sequences on one implementation.
-pub trait Executor: Sync {
-    /// The implementation's target name.
-    fn target(&self) -> &str;
-
+pub(crate) trait Executor: Sync {
     /// Runs every sequence (in parallel where it can), checking the contracts if asked;
     /// results in input order.
     fn run(&self, seqs: &[SeqRequest], contracts: bool) -> Result<Vec<SeqResult>, PoolError>;
@@ -30,10 +27,6 @@ pub trait Executor: Sync {
 }
 
 impl Executor for Pool {
-    fn target(&self) -> &str {
-        Pool::target(self)
-    }
-
     fn run(&self, seqs: &[SeqRequest], contracts: bool) -> Result<Vec<SeqResult>, PoolError> {
         Pool::run(self, seqs, contracts)
     }
@@ -48,8 +41,7 @@ impl Executor for Pool {
 }
 
 /// Starts executors on one implementation; each start gives fresh workers (fresh JVMs).
-pub trait Lane: Sync {
-    fn name(&self) -> &str;
+pub(crate) trait Lane: Sync {
     /// An executor with `jobs` workers.
     fn start(&self) -> Result<Box<dyn Executor>, PoolError>;
     /// An executor with one fresh worker: one JVM that runs what it is given in order.
@@ -65,7 +57,7 @@ pub trait Lane: Sync {
 }
 
 /// A lane of worker pools for one provisioned target; it adds up what its pools used.
-pub struct PoolLane {
+pub(crate) struct PoolLane {
     pub name: String,
     pub jvm: JvmSpec,
     pub config: PoolConfig,
@@ -74,7 +66,7 @@ pub struct PoolLane {
 
 /// What the pools of a lane used, summed when each pool is dropped.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Usage {
+pub(crate) struct Usage {
     pub workers_started: u64,
     pub startup_ms: u64,
     pub timeouts: u64,
@@ -84,7 +76,7 @@ pub struct Usage {
 }
 
 impl PoolLane {
-    pub fn new(name: &str, jvm: JvmSpec, config: PoolConfig) -> PoolLane {
+    pub(crate) fn new(name: &str, jvm: JvmSpec, config: PoolConfig) -> PoolLane {
         PoolLane {
             name: name.to_string(),
             jvm,
@@ -94,7 +86,7 @@ impl PoolLane {
     }
 
     /// What the lane's finished pools used.
-    pub fn usage(&self) -> Usage {
+    pub(crate) fn usage(&self) -> Usage {
         self.usage.lock().map(|u| u.clone()).unwrap_or_default()
     }
 
@@ -108,10 +100,6 @@ impl PoolLane {
 }
 
 impl Lane for PoolLane {
-    fn name(&self) -> &str {
-        &self.name
-    }
-
     fn start(&self) -> Result<Box<dyn Executor>, PoolError> {
         self.start_with(self.config.clone())
     }
@@ -134,10 +122,6 @@ struct Tracked {
 }
 
 impl Executor for Tracked {
-    fn target(&self) -> &str {
-        self.pool.target()
-    }
-
     fn run(&self, seqs: &[SeqRequest], contracts: bool) -> Result<Vec<SeqResult>, PoolError> {
         self.pool.run(seqs, contracts)
     }

@@ -16,7 +16,7 @@
 
 mod world;
 
-pub use world::{counter_test, expect, model};
+pub(crate) use world::{counter_test, expect, model};
 
 use crate::message::SeqRequest;
 use crate::pool::{Executor, Lane, PoolError};
@@ -26,7 +26,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// Which implementation the fake plays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Flavor {
+pub(crate) enum Flavor {
     /// The recording: no injected bug.
     Reference,
     /// The implementation under test, with the bugs of the module doc.
@@ -34,9 +34,8 @@ pub enum Flavor {
 }
 
 /// One fake JVM.
-pub struct Fake {
+pub(crate) struct Fake {
     pub flavor: Flavor,
-    name: &'static str,
     /// Counts `flaky()` calls on the target, so consecutive runs disagree.
     flaky: AtomicU64,
     /// Counts sequences run, for budget checks.
@@ -46,14 +45,9 @@ pub struct Fake {
 }
 
 impl Fake {
-    pub fn new(flavor: Flavor) -> Fake {
-        let name = match flavor {
-            Flavor::Reference => "ref",
-            Flavor::Target => "tgt",
-        };
+    pub(crate) fn new(flavor: Flavor) -> Fake {
         Fake {
             flavor,
-            name,
             flaky: AtomicU64::new(0),
             sequences: AtomicU64::new(0),
             poisoned: AtomicBool::new(false),
@@ -61,35 +55,31 @@ impl Fake {
     }
 
     /// The reference.
-    pub fn reference() -> Fake {
+    pub(crate) fn reference() -> Fake {
         Fake::new(Flavor::Reference)
     }
 
     /// The target, with its bugs.
-    pub fn target() -> Fake {
+    pub(crate) fn target() -> Fake {
         Fake::new(Flavor::Target)
     }
 }
 
 impl Executor for Fake {
-    fn target(&self) -> &str {
-        self.name
-    }
-
     fn run(&self, seqs: &[SeqRequest], contracts: bool) -> Result<Vec<SeqResult>, PoolError> {
         Ok(seqs.iter().map(|s| self.execute(s, contracts)).collect())
     }
 }
 
 /// A lane whose every start shares one fake (so `flaky()` keeps alternating); counts starts.
-pub struct SharedLane {
+pub(crate) struct SharedLane {
     pub fake: Arc<Fake>,
     pub starts: AtomicU64,
 }
 
 impl SharedLane {
     /// A lane on one target fake.
-    pub fn target() -> SharedLane {
+    pub(crate) fn target() -> SharedLane {
         SharedLane {
             fake: Arc::new(Fake::target()),
             starts: AtomicU64::new(0),
@@ -98,10 +88,6 @@ impl SharedLane {
 }
 
 impl Lane for SharedLane {
-    fn name(&self) -> &str {
-        self.fake.target()
-    }
-
     fn start(&self) -> Result<Box<dyn Executor>, PoolError> {
         self.starts.fetch_add(1, Ordering::Relaxed);
         Ok(Box::new(Shared(self.fake.clone())))
@@ -117,14 +103,14 @@ impl Lane for SharedLane {
 }
 
 /// A lane whose every start is a fresh fake of `flavor` (a fresh JVM), `jobs` at a time.
-pub struct FreshLane {
+pub(crate) struct FreshLane {
     pub flavor: Flavor,
     pub jobs: usize,
     pub starts: AtomicU64,
 }
 
 impl FreshLane {
-    pub fn new(flavor: Flavor, jobs: usize) -> FreshLane {
+    pub(crate) fn new(flavor: Flavor, jobs: usize) -> FreshLane {
         FreshLane {
             flavor,
             jobs,
@@ -134,13 +120,6 @@ impl FreshLane {
 }
 
 impl Lane for FreshLane {
-    fn name(&self) -> &str {
-        match self.flavor {
-            Flavor::Reference => "ref",
-            Flavor::Target => "tgt",
-        }
-    }
-
     fn start(&self) -> Result<Box<dyn Executor>, PoolError> {
         self.starts.fetch_add(1, Ordering::Relaxed);
         Ok(Box::new(Fake::new(self.flavor)))
@@ -158,10 +137,6 @@ impl Lane for FreshLane {
 struct Shared(Arc<Fake>);
 
 impl Executor for Shared {
-    fn target(&self) -> &str {
-        self.0.target()
-    }
-
     fn run(&self, seqs: &[SeqRequest], contracts: bool) -> Result<Vec<SeqResult>, PoolError> {
         self.0.run(seqs, contracts)
     }

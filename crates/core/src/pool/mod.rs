@@ -13,14 +13,14 @@
 //! death is blamed on it, and a worker killed while starting or describing is replaced.
 
 mod coverage;
-pub mod executor;
+pub(crate) mod executor;
 #[cfg(test)]
 pub(crate) mod fake;
-pub mod pipeline;
+pub(crate) mod pipeline;
 mod process;
 
-pub use executor::{Executor, Lane, PoolLane, Usage};
-pub use pipeline::Pipeline;
+pub(crate) use executor::{Executor, Lane, PoolLane};
+pub(crate) use pipeline::Pipeline;
 
 use crate::message::{Request, Response, SeqRequest};
 use crate::model::ApiModel;
@@ -43,7 +43,7 @@ const KILLED_RETRIES: u32 = 10;
 const ESPRESSO_STARTUP: Duration = Duration::from_secs(300);
 
 /// Default `--worker-memory`: 2 GiB resident (workers normally use 40–100 MiB).
-pub const DEFAULT_WORKER_MEMORY: u64 = 2 << 30;
+pub(crate) const DEFAULT_WORKER_MEMORY: u64 = 2 << 30;
 
 /// How a pool runs its workers.
 #[derive(Clone, Debug)]

@@ -13,15 +13,15 @@ use std::collections::VecDeque;
 use std::thread::{Scope, ScopedJoinHandle};
 
 /// Batches submitted and not yet taken back, at most.
-pub const DEPTH: usize = 2;
+pub(crate) const DEPTH: usize = 2;
 
 type Answer = (Vec<SeqRequest>, Result<Vec<SeqResult>, PoolError>);
 
 /// A batch taken back: the caller's note, the requests and their results (in request order).
-pub type Taken<T> = (T, Vec<SeqRequest>, Result<Vec<SeqResult>, PoolError>);
+pub(crate) type Taken<T> = (T, Vec<SeqRequest>, Result<Vec<SeqResult>, PoolError>);
 
 /// Batches running on one executor, each with the caller's note `T` about it.
-pub struct Pipeline<'scope, 'env, T> {
+pub(crate) struct Pipeline<'scope, 'env, T> {
     scope: &'scope Scope<'scope, 'env>,
     exec: &'env dyn Executor,
     contracts: bool,
@@ -30,7 +30,7 @@ pub struct Pipeline<'scope, 'env, T> {
 
 impl<'scope, 'env, T> Pipeline<'scope, 'env, T> {
     /// A pipeline whose batches run on `exec` in threads of `scope`.
-    pub fn new(
+    pub(crate) fn new(
         scope: &'scope Scope<'scope, 'env>,
         exec: &'env dyn Executor,
         contracts: bool,
@@ -44,17 +44,17 @@ impl<'scope, 'env, T> Pipeline<'scope, 'env, T> {
     }
 
     /// Whether no batch is in flight.
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.flight.is_empty()
     }
 
     /// Whether another batch may be submitted before the oldest is taken.
-    pub fn has_room(&self) -> bool {
+    pub(crate) fn has_room(&self) -> bool {
         self.flight.len() < DEPTH
     }
 
     /// Starts running `reqs`.
-    pub fn submit(&mut self, note: T, reqs: Vec<SeqRequest>) {
+    pub(crate) fn submit(&mut self, note: T, reqs: Vec<SeqRequest>) {
         let (exec, contracts) = (self.exec, self.contracts);
         let handle = self.scope.spawn(move || {
             let results = exec.run(&reqs, contracts);
@@ -64,7 +64,7 @@ impl<'scope, 'env, T> Pipeline<'scope, 'env, T> {
     }
 
     /// Waits for the oldest batch: its note, requests and results (in request order).
-    pub fn take(&mut self) -> Option<Taken<T>> {
+    pub(crate) fn take(&mut self) -> Option<Taken<T>> {
         let (note, handle) = self.flight.pop_front()?;
         let (reqs, results) = handle
             .join()
@@ -74,7 +74,7 @@ impl<'scope, 'env, T> Pipeline<'scope, 'env, T> {
 
     /// Waits for every batch still in flight and drops its results (the executor's deadline
     /// or stop flag ends them early where one is set).
-    pub fn drain(&mut self) {
+    pub(crate) fn drain(&mut self) {
         while self.take().is_some() {}
     }
 }

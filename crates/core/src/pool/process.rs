@@ -25,7 +25,7 @@ const STDERR_TAIL: usize = 4096;
 
 /// Why a worker stopped answering.
 #[derive(Debug)]
-pub enum Failure {
+pub(super) enum Failure {
     /// Nothing arrived within the deadline; the worker has been killed.
     Timeout,
     /// The worker's output ended: it died.
@@ -40,7 +40,7 @@ pub enum Failure {
 
 /// What else ends a wait besides an answer or the per-call timeout.
 #[derive(Clone, Copy, Default)]
-pub struct Watch<'a> {
+pub(super) struct Watch<'a> {
     /// Set when the whole run must stop at once.
     pub abort: Option<&'a AtomicBool>,
     /// The run must end by then.
@@ -50,7 +50,7 @@ pub struct Watch<'a> {
 }
 
 impl Watch<'_> {
-    pub fn stopped(&self) -> bool {
+    pub(super) fn stopped(&self) -> bool {
         self.abort.is_some_and(|a| a.load(Ordering::SeqCst))
             || self.deadline.is_some_and(|d| Instant::now() >= d)
     }
@@ -61,7 +61,7 @@ const WATCH_EVERY: Duration = Duration::from_millis(25);
 
 /// How a worker is started.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct Launch {
+pub(super) struct Launch {
     /// Apply the sandbox in the worker.
     pub sandbox: bool,
     /// Kernel bound on the worker's writable private memory (RLIMIT_DATA), in bytes.
@@ -70,7 +70,7 @@ pub struct Launch {
 
 /// Why a worker could not be started.
 #[derive(Debug)]
-pub struct SpawnError {
+pub(super) struct SpawnError {
     pub message: String,
     /// It was killed from outside (SIGKILL) while starting: another try may work.
     pub killed: bool,
@@ -79,13 +79,13 @@ pub struct SpawnError {
 impl Failure {
     /// The worker was killed by SIGKILL from outside (the OOM killer, an operator), not by
     /// anything it did itself that difftest noticed.
-    pub fn killed_from_outside(&self) -> bool {
+    pub(super) fn killed_from_outside(&self) -> bool {
         matches!(self, Failure::Died { exit, .. } if exit.contains("(SIGKILL)"))
     }
 }
 
 /// A live worker process.
-pub struct WorkerProcess {
+pub(super) struct WorkerProcess {
     child: Child,
     stdin: BufWriter<ChildStdin>,
     lines: Receiver<Frame>,
@@ -96,7 +96,7 @@ pub struct WorkerProcess {
 
 impl WorkerProcess {
     /// Spawns `exe __worker` and starts the JVM in it; fails with the worker's own words.
-    pub fn spawn(
+    pub(super) fn spawn(
         exe: &Path,
         jvm: &JvmSpec,
         deadline: Duration,
@@ -198,14 +198,18 @@ impl WorkerProcess {
     }
 
     /// Sends a request (flushed).
-    pub fn send(&mut self, req: &Request) -> Result<(), Failure> {
+    pub(super) fn send(&mut self, req: &Request) -> Result<(), Failure> {
         let sent = send(&mut self.stdin, req).and_then(|_| self.stdin.flush());
         sent.map_err(|_| self.died())
     }
 
     /// Waits up to `timeout` for the next message; kills the worker on timeout, or as soon
     /// as `watch` says the run stops or the worker's memory is past its bound.
-    pub fn receive(&mut self, timeout: Duration, watch: &Watch) -> Result<Response, Failure> {
+    pub(super) fn receive(
+        &mut self,
+        timeout: Duration,
+        watch: &Watch,
+    ) -> Result<Response, Failure> {
         let began = Instant::now();
         loop {
             let left = timeout.saturating_sub(began.elapsed());
@@ -245,7 +249,7 @@ impl WorkerProcess {
     }
 
     /// Kills the worker's whole process group and reaps it.
-    pub fn kill(&mut self) {
+    pub(super) fn kill(&mut self) {
         // SAFETY: the worker leads its own process group (spawned with process_group(0)).
         unsafe {
             libc::killpg(self.child.id() as libc::pid_t, libc::SIGKILL);
@@ -254,12 +258,12 @@ impl WorkerProcess {
     }
 
     /// Resident set size of the worker now, in KiB, from /proc.
-    pub fn rss_kib(&self) -> Option<u64> {
+    pub(super) fn rss_kib(&self) -> Option<u64> {
         crate::usage::rss_kib(self.child.id())
     }
 
     /// Peak resident set size of the worker, in KiB, from /proc.
-    pub fn peak_rss_kib(&self) -> Option<u64> {
+    pub(super) fn peak_rss_kib(&self) -> Option<u64> {
         crate::usage::peak_rss_kib(self.child.id())
     }
 
@@ -285,7 +289,7 @@ impl WorkerProcess {
     }
 
     /// The last few KiB the worker wrote to stderr.
-    pub fn stderr_tail(&self) -> String {
+    pub(super) fn stderr_tail(&self) -> String {
         let tail = self.stderr.lock().map(|t| t.clone()).unwrap_or_default();
         String::from_utf8_lossy(&Vec::from(tail)).into_owned()
     }
@@ -347,7 +351,7 @@ fn warn_once(warnings: &[String]) {
 /// The longest message read from a worker. Its answers are bounded by what it was asked
 /// (values by `--max-value-bytes`, except in suites recorded before that cap), but library
 /// code runs inside it: output without a newline must not grow the supervisor unbounded.
-pub const MAX_MESSAGE: u64 = 1 << 30;
+pub(super) const MAX_MESSAGE: u64 = 1 << 30;
 
 /// What the reader of a worker's output hands on.
 #[derive(Debug, PartialEq)]

@@ -5,27 +5,32 @@
 
 #[cfg(any(test, feature = "bench"))]
 pub mod samples;
-pub mod stream;
+pub(crate) mod stream;
 
-use crate::compare::{Verdict, compare};
-use crate::message::SeqRequest;
-use crate::pool::{Executor, Lane, PoolError};
+use crate::compare::Verdict;
+use crate::pool::Lane;
 use crate::suite::Test;
-use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
-use std::sync::atomic::{AtomicUsize, Ordering};
+#[cfg(test)]
+use {
+    crate::compare::compare,
+    crate::message::SeqRequest,
+    crate::pool::{Executor, PoolError},
+    rayon::prelude::*,
+    std::sync::atomic::{AtomicUsize, Ordering},
+};
 
 /// What grouping keeps of a replayed test: its id and length. A replay keeps this of every
 /// test that did not pass, and the whole test only of each group's example (`triage::Examples`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Record {
+pub(crate) struct Record {
     pub id: u64,
     /// Number of statements.
     pub statements: usize,
 }
 
 impl Record {
-    pub fn of(test: &Test) -> Record {
+    pub(crate) fn of(test: &Test) -> Record {
         Record {
             id: test.id,
             statements: test.statements.len(),
@@ -34,7 +39,8 @@ impl Record {
 }
 
 /// The records of `tests`, in order.
-pub fn records(tests: &[&Test]) -> Vec<Record> {
+#[cfg(test)]
+pub(crate) fn records(tests: &[&Test]) -> Vec<Record> {
     tests.iter().map(|t| Record::of(t)).collect()
 }
 
@@ -104,7 +110,7 @@ fn mix(mut z: u64) -> u64 {
 /// What became of one test after the replay and its confirmation reruns.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
 #[serde(tag = "status", rename_all = "snake_case")]
-pub enum TestOutcome {
+pub(crate) enum TestOutcome {
     /// Same as the reference.
     Pass,
     /// Differs, the same way on every run.
@@ -118,7 +124,7 @@ pub const DEFAULT_SEGMENT: usize = 25_000;
 
 /// How to replay.
 #[derive(Clone, Debug)]
-pub struct ReplayOptions {
+pub(crate) struct ReplayOptions {
     /// Reruns of failing tests on fresh workers (0: none).
     pub confirm: u32,
     /// Tests per segment: the tests, ordered by id, are cut into segments of this size and
@@ -142,7 +148,11 @@ impl Default for ReplayOptions {
 pub(crate) const CALL: usize = 500;
 
 /// Runs `tests` on `runner` and compares each result with its expectations.
-pub fn run_and_compare(tests: &[&Test], runner: &dyn Executor) -> Result<Vec<Verdict>, PoolError> {
+#[cfg(test)]
+pub(crate) fn run_and_compare(
+    tests: &[&Test],
+    runner: &dyn Executor,
+) -> Result<Vec<Verdict>, PoolError> {
     let mut verdicts = Vec::with_capacity(tests.len());
     for part in tests.chunks(CALL) {
         let requests: Vec<SeqRequest> = part.iter().map(|t| t.request()).collect();
@@ -155,7 +165,8 @@ pub fn run_and_compare(tests: &[&Test], runner: &dyn Executor) -> Result<Vec<Ver
 /// Runs `tests` in segments (see [`ReplayOptions::segment`]), `lane.jobs()` segments at a
 /// time, each on a fresh single-worker runner; verdicts in input order. `progress` is told
 /// how many tests are done after each segment.
-pub fn run_segments(
+#[cfg(test)]
+pub(crate) fn run_segments(
     tests: &[&Test],
     lane: &dyn Lane,
     segment: usize,
@@ -193,7 +204,8 @@ pub fn run_segments(
 /// The whole replay: runs every test in fresh-JVM segments, then reruns the failing ones
 /// `options.confirm` times, each time in new segments on fresh workers; a failing test
 /// whose verdict changes between runs is unstable.
-pub fn replay(
+#[cfg(test)]
+pub(crate) fn replay(
     tests: &[&Test],
     lane: &dyn Lane,
     options: &ReplayOptions,
@@ -213,7 +225,8 @@ pub fn replay(
 
 /// The confirmation reruns of [`replay`]: `options.confirm` rounds over the tests that
 /// still differ.
-pub fn confirm_rounds(
+#[cfg(test)]
+pub(crate) fn confirm_rounds(
     tests: &[&Test],
     lane: &dyn Lane,
     options: &ReplayOptions,
@@ -226,6 +239,7 @@ pub fn confirm_rounds(
 }
 
 /// Reruns the tests that still differ on a fresh runner and marks changed verdicts unstable.
+#[cfg(test)]
 fn confirm_round(
     tests: &[&Test],
     lane: &dyn Lane,

@@ -6,15 +6,14 @@
 //! which turns sequences into tests by running them on a reference twice.
 
 use crate::message::SeqRequest;
-use crate::pool::Executor;
-use crate::pool::PoolError;
+use crate::pool::{Pool, PoolError};
 use crate::sequence::{Observed, ObserverCall, SeqResult, Statement};
 use crate::suite::Test;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 /// A string value as the agent reports it.
-pub fn string(text: &str) -> Observed {
+pub(crate) fn string(text: &str) -> Observed {
     Observed::Value {
         class: "java.lang.String".into(),
         text: text.into(),
@@ -327,7 +326,7 @@ fn display_name(rng: &mut ChaCha8Rng, loc: &str) -> Vec<Statement> {
 /// between the runs and objects are not checked, observers that differ are dropped, and
 /// sequences that hang, crash or change outcome are dropped. Ids count from `first_id`.
 pub fn record(
-    reference: &dyn Executor,
+    reference: &Pool,
     seqs: &[SeqRequest],
     first_id: u64,
 ) -> Result<Vec<Test>, PoolError> {

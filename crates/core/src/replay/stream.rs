@@ -23,7 +23,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 /// The tests to replay, read forward by one thread.
-pub trait Source<E> {
+pub(crate) trait Source<E> {
     /// Moves to the `index`-th test (from 0), never backwards; false if there is none.
     fn skip_to(&mut self, index: usize) -> Result<bool, E>;
     /// The next test, if any.
@@ -31,16 +31,16 @@ pub trait Source<E> {
 }
 
 /// The ids, ascending, of the only tests a source is to give; `None`: all of them.
-pub type Wanted = Option<Arc<[u64]>>;
+pub(crate) type Wanted = Option<Arc<[u64]>>;
 
 /// Whether `wanted` takes the test `id`.
-pub fn wants(wanted: &Wanted, id: u64) -> bool {
+pub(crate) fn wants(wanted: &Wanted, id: u64) -> bool {
     wanted.as_ref().is_none_or(|w| w.binary_search(&id).is_ok())
 }
 
 /// What a streamed replay keeps for the report.
 #[derive(Debug, Default)]
-pub struct Streamed {
+pub(crate) struct Streamed {
     /// The records of the tests that did not pass, in file order, with their outcomes.
     pub kept: Vec<Record>,
     pub outcomes: Vec<TestOutcome>,
@@ -50,14 +50,14 @@ pub struct Streamed {
 
 impl Streamed {
     /// Tests replayed.
-    pub fn total(&self) -> usize {
+    pub(crate) fn total(&self) -> usize {
         self.kept.len() + self.passed.len()
     }
 }
 
 /// Why a streamed replay failed: its source, or the workers.
 #[derive(Debug, thiserror::Error)]
-pub enum StreamError<E: std::error::Error + 'static> {
+pub(crate) enum StreamError<E: std::error::Error + 'static> {
     #[error(transparent)]
     Source(E),
     #[error(transparent)]
@@ -87,7 +87,7 @@ struct Shared<'a, E: std::error::Error + 'static> {
 /// Replays the tests of the sources `open` gives (one per thread, each reading the same
 /// tests; given the ids wanted, only those), then confirms the failing ones; `progress`
 /// hears how many tests are done.
-pub fn replay_stream<E, S>(
+pub(crate) fn replay_stream<E, S>(
     open: &(dyn Fn(Wanted) -> Result<S, E> + Sync),
     lane: &dyn Lane,
     options: &ReplayOptions,
@@ -290,23 +290,22 @@ fn gather(mut parts: Vec<Part>) -> Streamed {
 }
 
 /// A source over tests in memory (for tests and small callers).
-pub struct Slice<'a> {
+#[cfg(test)]
+pub(crate) struct Slice<'a> {
     tests: Vec<&'a Test>,
     at: usize,
 }
 
+#[cfg(test)]
 impl<'a> Slice<'a> {
-    pub fn new(tests: &'a [Test]) -> Slice<'a> {
-        Slice::wanted(tests, &None)
-    }
-
     /// Only the tests `wanted` takes.
-    pub fn wanted(tests: &'a [Test], wanted: &Wanted) -> Slice<'a> {
+    pub(crate) fn wanted(tests: &'a [Test], wanted: &Wanted) -> Slice<'a> {
         let tests = tests.iter().filter(|t| wants(wanted, t.id)).collect();
         Slice { tests, at: 0 }
     }
 }
 
+#[cfg(test)]
 impl Source<std::convert::Infallible> for Slice<'_> {
     fn skip_to(&mut self, index: usize) -> Result<bool, std::convert::Infallible> {
         self.at = self.at.max(index);

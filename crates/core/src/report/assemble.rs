@@ -17,7 +17,7 @@ use crate::triage::{Examples, Group, Minimized};
 use std::collections::BTreeMap;
 
 /// Everything about a replay that is not in its outcomes.
-pub struct Context<'a> {
+pub(crate) struct Context<'a> {
     pub reference: Implementation,
     pub target: Implementation,
     pub suite: String,
@@ -33,7 +33,7 @@ pub struct Context<'a> {
 
 /// The report of one replay: `tests` the records of the tests that did not pass (or of
 /// all), `examples` (at least) the groups' example tests.
-pub fn build(
+pub(crate) fn build(
     ctx: Context,
     tests: &[Record],
     outcomes: &[TestOutcome],
@@ -117,7 +117,7 @@ pub fn build(
 }
 
 /// New groups first, then accepted, then shown; most tests first; then by callee.
-pub fn sort_groups(groups: &mut [GroupReport]) {
+pub(crate) fn sort_groups(groups: &mut [GroupReport]) {
     groups.sort_by(|a, b| {
         (a.status, b.tests, &a.callee, a.kind).cmp(&(b.status, a.tests, &b.callee, b.kind))
     });
@@ -125,7 +125,7 @@ pub fn sort_groups(groups: &mut [GroupReport]) {
 
 /// Marks each value group whose change (the changed text only) equals that of an earlier
 /// group as the same change as the first such group; `groups` must be sorted.
-pub fn relate_groups(groups: &mut [GroupReport]) {
+pub(crate) fn relate_groups(groups: &mut [GroupReport]) {
     let mut first: BTreeMap<String, String> = BTreeMap::new();
     for g in groups.iter_mut() {
         g.same_change_as = None;
@@ -146,7 +146,7 @@ pub fn relate_groups(groups: &mut [GroupReport]) {
 
 /// Fails when any group is new, or when the target's class path lacks a class (a
 /// `classpath` group, accepted or not: the environment, never a pass).
-pub fn gate(groups: &[GroupReport]) -> Gate {
+pub(crate) fn gate(groups: &[GroupReport]) -> Gate {
     if groups
         .iter()
         .any(|g| g.status == GroupStatus::New || g.label == Label::Classpath)
@@ -158,7 +158,7 @@ pub fn gate(groups: &[GroupReport]) -> Gate {
 }
 
 /// The counts of the summary line from the per-test statuses.
-pub fn summarize(
+pub(crate) fn summarize(
     tests: &[TestReport],
     groups: &[GroupReport],
     causes: &[super::CauseReport],
@@ -318,7 +318,7 @@ fn test_report(
 
 /// Adds the tests that passed (a streaming replay keeps only their ids) to a report built
 /// from the others, in id order, and counts the summary again.
-pub fn add_passes(report: &mut Report, ids: &[u64]) {
+pub(crate) fn add_passes(report: &mut Report, ids: &[u64]) {
     report
         .tests
         .extend(ids.iter().map(|&id| TestReport::passed(id)));

@@ -17,7 +17,7 @@ use std::collections::BTreeMap;
 
 /// The label and normalised change of a group, from its kind, values and example, and the
 /// data versions of the two implementations.
-pub fn label_of(g: &GroupReport, versions: &Versions) -> (Label, Option<String>) {
+pub(crate) fn label_of(g: &GroupReport, versions: &Versions) -> (Label, Option<String>) {
     let java = g.minimized.as_ref().map_or(&g.example_java, |m| &m.java);
     classify(&Evidence {
         callee: &g.callee,
@@ -38,7 +38,7 @@ pub fn label_of(g: &GroupReport, versions: &Versions) -> (Label, Option<String>)
 /// checksum a data change moved, lands under the one cause; a substitution contained in a
 /// wider one joins it ([`contained`]). Then one method's single new
 /// answer, and removed members of one class ([`members`]), join.
-pub fn label_groups(groups: &mut [GroupReport], versions: &Versions) {
+pub(crate) fn label_groups(groups: &mut [GroupReport], versions: &Versions) {
     let labels: Vec<(Label, Option<String>)> =
         groups.iter().map(|g| label_of(g, versions)).collect();
     let own_subs: Vec<Option<String>> = groups.iter().map(substitution).collect();
@@ -148,7 +148,7 @@ fn telling(label: Label) -> u8 {
 
 /// The causes of sorted, labelled groups: in order of their first group, statuses and
 /// tests summed over their groups.
-pub fn causes(groups: &[GroupReport]) -> Vec<CauseReport> {
+pub(crate) fn causes(groups: &[GroupReport]) -> Vec<CauseReport> {
     let mut order: Vec<&str> = Vec::new();
     let mut members: BTreeMap<&str, Vec<&GroupReport>> = BTreeMap::new();
     for g in groups {
@@ -215,7 +215,7 @@ fn cause(id: &str, groups: &[&GroupReport]) -> CauseReport {
 /// The data versions of a report's two implementations.
 /// Each side's feature release, read from its fingerprint, rides along under
 /// [`RUNTIME`] (it is no data version: the report's header does not list it).
-pub fn versions(reference: &Implementation, target: &Implementation) -> Versions {
+pub(crate) fn versions(reference: &Implementation, target: &Implementation) -> Versions {
     let with_release = |i: &Implementation| {
         let mut map = i.data_versions.clone();
         if let Some(release) = i.fingerprint.as_deref().and_then(feature_release) {
@@ -234,7 +234,7 @@ pub fn versions(reference: &Implementation, target: &Implementation) -> Versions
 /// The data versions of both sides for the report header, one entry per version name
 /// (`unicode 13.0 → 15.0, tzdata 2025b`: one value when both sides agree, `?` where a side
 /// did not say); `None` when neither side reported any.
-pub fn versions_line(reference: &Implementation, target: &Implementation) -> Option<String> {
+pub(crate) fn versions_line(reference: &Implementation, target: &Implementation) -> Option<String> {
     let (a, b) = (&reference.data_versions, &target.data_versions);
     let names: std::collections::BTreeSet<&String> = a.keys().chain(b.keys()).collect();
     let parts: Vec<String> = names
@@ -252,7 +252,7 @@ pub fn versions_line(reference: &Implementation, target: &Implementation) -> Opt
 }
 
 /// Fills each non-passing test's cause and label from its group.
-pub fn fill_tests(tests: &mut [TestReport], groups: &[GroupReport]) {
+pub(crate) fn fill_tests(tests: &mut [TestReport], groups: &[GroupReport]) {
     let by_id: BTreeMap<&str, &GroupReport> = groups.iter().map(|g| (g.id.as_str(), g)).collect();
     for t in tests.iter_mut() {
         let group = t.detail().group.as_deref();
@@ -271,7 +271,7 @@ pub fn fill_tests(tests: &mut [TestReport], groups: &[GroupReport]) {
 /// did not differ when run side by side on both implementations: its recorded value depends
 /// on when or where it was recorded (the clock, an identity hash's order), so it is no
 /// difference between the two.
-pub fn set_artefacts(groups: &mut [GroupReport]) {
+pub(crate) fn set_artefacts(groups: &mut [GroupReport]) {
     for g in groups.iter_mut() {
         let artefact = g.label == Label::ToolArtefact || g.reproduced == Some(false);
         if artefact && g.status == GroupStatus::New {

@@ -15,7 +15,7 @@ use crate::triage::label::{Label, cause_id};
 
 /// Relabels the groups whose difference involves a changed dependency's classes; call
 /// after [`super::cause::label_groups`].
-pub fn attribute(groups: &mut [GroupReport], dependencies: &[DependencyChange]) {
+pub(crate) fn attribute(groups: &mut [GroupReport], dependencies: &[DependencyChange]) {
     for g in groups.iter_mut() {
         if matches!(g.label, Label::Classpath | Label::ToolArtefact) {
             continue;
@@ -59,7 +59,7 @@ fn class_of(o: &Observed) -> Option<&str> {
 
 /// The rows of changed dependencies no group was attributed to: no tests, `shown` (or
 /// `accepted` when the accepted list has the cause), the two versions as the values.
-pub fn quiet_rows(
+pub(crate) fn quiet_rows(
     dependencies: &[DependencyChange],
     causes: &[CauseReport],
     accepted: &AcceptedList,
@@ -96,7 +96,7 @@ pub fn quiet_rows(
 
 /// Adds to `causes` (recomputed from merged groups) the dependency rows with no tests of
 /// `before`, unless a group now carries that change.
-pub fn keep_quiet_rows(before: Vec<CauseReport>, causes: &mut Vec<CauseReport>) {
+pub(crate) fn keep_quiet_rows(before: Vec<CauseReport>, causes: &mut Vec<CauseReport>) {
     let quiet: Vec<CauseReport> = before
         .into_iter()
         .filter(|c| c.label == Label::Dependency && c.tests == 0)

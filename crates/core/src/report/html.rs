@@ -18,7 +18,7 @@ const STYLE: &str = include_str!("html/report.css");
 const SCRIPT: &str = include_str!("html/report.js");
 
 /// The whole HTML document.
-pub fn render(r: &Report) -> String {
+pub(crate) fn render(r: &Report) -> String {
     let mut out = String::with_capacity(16 * 1024);
     let title = format!("{} vs {}", r.target.name, r.reference.name);
     let _ = write!(
@@ -254,7 +254,7 @@ fn group(out: &mut String, r: &Report, g: &GroupReport) {
 }
 
 /// HTML text with `<`, `>`, `&` and `"` escaped.
-pub fn esc(s: &str) -> String {
+pub(crate) fn esc(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         match c {

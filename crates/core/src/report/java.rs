@@ -11,12 +11,16 @@ use crate::export::{java, names};
 use crate::sequence::{ObserverCall, Statement};
 
 /// One line of Java per statement.
-pub fn java_source(statements: &[Statement]) -> Vec<String> {
+#[cfg(test)]
+pub(crate) fn java_source(statements: &[Statement]) -> Vec<String> {
     java_source_observed(statements, &[])
 }
 
 /// One line of Java per statement, declaring the values `observers` call methods on.
-pub fn java_source_observed(statements: &[Statement], observers: &[ObserverCall]) -> Vec<String> {
+pub(crate) fn java_source_observed(
+    statements: &[Statement],
+    observers: &[ObserverCall],
+) -> Vec<String> {
     let mut used = used_later(statements);
     for o in observers {
         if let Some(u) = used.get_mut(o.stmt) {
@@ -41,7 +45,7 @@ pub fn java_source_observed(statements: &[Statement], observers: &[ObserverCall]
 }
 
 /// The Java expression of an observer call, e.g. `v3.size()`.
-pub fn observer_expression(observer: &ObserverCall, statements: &[Statement]) -> String {
+pub(crate) fn observer_expression(observer: &ObserverCall, statements: &[Statement]) -> String {
     let types: Vec<Option<String>> = statements.iter().map(static_type).collect();
     format!(
         "{}.{}()",
@@ -159,7 +163,7 @@ fn argument(param: &str, index: usize, types: &[Option<String>]) -> String {
 
 /// A Java literal of type `ty` from its escaped rendering (`sequence::escape`), by the
 /// export's rules; text that is no value of that type is shown as it is.
-pub fn literal(ty: &str, value: &str) -> String {
+pub(crate) fn literal(ty: &str, value: &str) -> String {
     match java::literal(ty, value) {
         Some(l) => names::for_people(&l),
         None => value.to_string(),

@@ -10,7 +10,7 @@ use std::fmt::Write as _;
 use std::io::{self, Write};
 
 /// Escapes text for XML attributes and content; characters XML 1.0 forbids become `\uXXXX`.
-pub fn escape_xml(s: &str) -> String {
+pub(crate) fn escape_xml(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         match c {
@@ -30,7 +30,7 @@ pub fn escape_xml(s: &str) -> String {
 }
 
 /// Writes the whole document to `out`, one testcase at a time.
-pub fn write(report: &Report, out: &mut dyn Write) -> io::Result<()> {
+pub(crate) fn write(report: &Report, out: &mut dyn Write) -> io::Result<()> {
     let count = |f: &dyn Fn(&TestReport) -> bool| report.tests.iter().filter(|t| f(t)).count();
     let is_error = |t: &TestReport| matches!(t.detail().kind, Some(Kind::Timeout | Kind::Crash));
     let errors = count(&|t| t.status == TestStatus::Differs && is_error(t));

@@ -137,7 +137,7 @@ fn missing_phrase(missing: &[String]) -> String {
 }
 
 /// The shards `K/N` of the same N not among `shards`; an error when the parts disagree on N.
-pub fn missing_shards(shards: &[String]) -> Result<Vec<String>, ReportError> {
+pub(crate) fn missing_shards(shards: &[String]) -> Result<Vec<String>, ReportError> {
     let mut parsed = Vec::new();
     for s in shards {
         let shard: Shard = s

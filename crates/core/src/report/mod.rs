@@ -3,13 +3,13 @@
 //! table on stdout ([`table`]), Markdown ([`markdown`]), HTML ([`html`]), JUnit XML ([`junit`]); and the
 //! merge of shard reports ([`merge`]). [`java`] renders sequences as Java source.
 
-pub mod assemble;
-pub mod cause;
-pub mod dependency;
+pub(crate) mod assemble;
+pub(crate) mod cause;
+pub(crate) mod dependency;
 mod entry;
-pub mod html;
-pub mod java;
-pub mod junit;
+pub(crate) mod html;
+pub(crate) mod java;
+pub(crate) mod junit;
 pub mod markdown;
 pub mod matrix;
 pub mod merge;
@@ -18,7 +18,8 @@ pub mod summary;
 pub mod table;
 
 pub use entry::{TestDetail, TestReport};
-pub use java::java_source;
+#[cfg(test)]
+pub(crate) use java::java_source;
 
 #[cfg(test)]
 mod tests;
@@ -39,11 +40,11 @@ use std::path::{Path, PathBuf};
 pub const SCHEMA_VERSION: u32 = 2;
 
 /// The files of a report set, `DIR/TGT-vs-REF.EXT`, in the order they are written.
-pub const REPORT_FILES: [&str; 4] = ["json", "md", "html", "junit.xml"];
+pub(crate) const REPORT_FILES: [&str; 4] = ["json", "md", "html", "junit.xml"];
 
 /// The largest JSON report read. Reports hold each differing test's values, capped by the
 /// suite's value limit; a replay with a million differing tests stays far below this.
-pub const MAX_REPORT_BYTES: u64 = 1 << 30;
+pub(crate) const MAX_REPORT_BYTES: u64 = 1 << 30;
 
 /// A report with its checksum, as written: the report's fields, then `checksum`.
 #[derive(Serialize)]

@@ -21,7 +21,7 @@ fn reparsed<T: Serialize>(value: &T) -> serde_json::Result<Value> {
 
 /// The checksum of the report (see the module doc): equal to the one `Report::read`
 /// computes from the whole value.
-pub fn checksum(report: &Report) -> serde_json::Result<String> {
+pub(super) fn checksum(report: &Report) -> serde_json::Result<String> {
     let Value::Object(mut head) = reparsed(&head(report))? else {
         return Err(serde::ser::Error::custom("a report is not a JSON object"));
     };

@@ -63,7 +63,7 @@ fn relative_link(target: &Path, from_dir: &Path) -> String {
 }
 
 /// The summary's verdict: FAIL when a pair fails its gate, INCOMPLETE when a pair is missing.
-pub fn verdict(pairs: &[Pair], missing: usize) -> &'static str {
+pub(crate) fn verdict(pairs: &[Pair], missing: usize) -> &'static str {
     if missing > 0 {
         "INCOMPLETE"
     } else if pairs.iter().any(|p| p.report.gate == Gate::Fail) {
@@ -161,7 +161,7 @@ fn md_text(s: &str) -> String {
 }
 
 /// The HTML index: the same content as the Markdown, one self-contained file.
-pub fn html(pairs: &[Pair], missing: usize) -> String {
+pub(crate) fn html(pairs: &[Pair], missing: usize) -> String {
     let mut out = String::with_capacity(8 * 1024);
     let title = format!(
         "difftest summary: {} pairs, verdict {}",

@@ -10,7 +10,8 @@ use comfy_table::{ContentArrangement, Table, presets::UTF8_FULL_CONDENSED};
 
 mod summary_line;
 use std::collections::BTreeMap;
-pub use summary_line::{partial, summary_line, summary_lines, wrapped};
+pub(crate) use summary_line::partial;
+pub use summary_line::{summary_line, summary_lines, wrapped};
 
 /// Widest value shown in a cell (the Markdown and JSON reports have them whole).
 pub(crate) const CELL: usize = 48;
@@ -86,7 +87,7 @@ pub enum Width {
 }
 
 /// Columns of the fitted table when stdout is not a terminal.
-pub const FIT: usize = 100;
+pub(crate) const FIT: usize = 100;
 /// The widest a terminal's width makes the fitted table.
 const FIT_MAX: usize = 160;
 
@@ -329,7 +330,7 @@ pub fn footnotes(report: &Report) -> Vec<String> {
 }
 
 /// The implementation whose value is the only one of its kind while all others agree.
-pub fn odd_one_out<'a>(values: &[(&'a str, String)]) -> Option<&'a str> {
+pub(crate) fn odd_one_out<'a>(values: &[(&'a str, String)]) -> Option<&'a str> {
     if values.len() < 3 {
         return None;
     }

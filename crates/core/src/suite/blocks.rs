@@ -27,7 +27,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, Weak};
 
 /// The first words of a block entry.
-pub const SHARED: &str = "- shared: ";
+pub(crate) const SHARED: &str = "- shared: ";
 
 /// Between a block's number and its count of uses.
 const USED_BY: &str = "  # used by ";
@@ -128,7 +128,7 @@ impl BlockPool {
 }
 
 /// A block read and checked, until its last use.
-pub struct Held {
+pub(crate) struct Held {
     pub block: Arc<Block>,
     pub sum: u64,
     /// Uses still to come.
@@ -140,7 +140,7 @@ pub struct Held {
 /// A block entry of `len` statements as held: its own code lines (`own`, one a line, in
 /// order) between the blocks it names (`named`: each with the statement it starts at, in
 /// order).
-pub fn hold(own: &str, len: usize, named: Vec<(usize, Arc<Block>)>) -> Block {
+pub(crate) fn hold(own: &str, len: usize, named: Vec<(usize, Arc<Block>)>) -> Block {
     let mut lines = own.lines();
     let mut named = named.into_iter().peekable();
     let (mut pieces, mut i) = (Vec::new(), 0);
@@ -167,24 +167,24 @@ fn number<T: std::str::FromStr>(s: &str) -> Option<T> {
 }
 
 /// The line that begins block `n`, named `uses` times later.
-pub fn shared_line(n: u64, uses: u32) -> String {
+pub(crate) fn shared_line(n: u64, uses: u32) -> String {
     format!("{SHARED}{n}{USED_BY}{uses}\n")
 }
 
 /// A block's number and uses, from the text after [`SHARED`].
-pub fn parse_shared(rest: &str) -> Option<(u64, u32)> {
+pub(crate) fn parse_shared(rest: &str) -> Option<(u64, u32)> {
     let (n, uses) = rest.split_once(USED_BY)?;
     Some((number(n)?, number(uses)?))
 }
 
 /// Appends the code line that names block `n` as statements `first..first + len`.
-pub fn ref_line(out: &mut String, first: usize, len: usize, n: u64) {
+pub(crate) fn ref_line(out: &mut String, first: usize, len: usize, n: u64) {
     let last = first + len - 1;
     out.push_str(&format!("    v{first}..v{last} = shared {n}\n"));
 }
 
 /// Whether a code line's content (after its indent) names a block: `vA..vB = …`.
-pub fn is_ref(content: &[u8]) -> bool {
+pub(crate) fn is_ref(content: &[u8]) -> bool {
     let digits = content
         .get(1..)
         .map_or(0, |r| r.iter().take_while(|b| b.is_ascii_digit()).count());
@@ -192,7 +192,7 @@ pub fn is_ref(content: &[u8]) -> bool {
 }
 
 /// A reference's first and last variable and the block it names, or why it is malformed.
-pub fn parse_ref(content: &str) -> Result<(usize, usize, u64), String> {
+pub(crate) fn parse_ref(content: &str) -> Result<(usize, usize, u64), String> {
     let bad = || format!("bad reference to a shared block: {content}");
     let (vars, n) = content.split_once(" = shared ").ok_or_else(bad)?;
     let (a, b) = vars.split_once("..").ok_or_else(bad)?;

@@ -16,10 +16,10 @@
 //! careless edits, at memory speed (a 160 MB suite costs a few hundredths of a second).
 
 /// The line that ends a test entry, before the hex digest.
-pub const SUM: &str = "  sum: ";
+pub(crate) const SUM: &str = "  sum: ";
 
 /// The first words of the last line of a suite.
-pub const END: &str = "# end: ";
+pub(crate) const END: &str = "# end: ";
 
 /// The digest of some bytes.
 pub fn digest(bytes: &[u8]) -> u64 {
@@ -27,7 +27,7 @@ pub fn digest(bytes: &[u8]) -> u64 {
 }
 
 /// A streaming digest of everything written so far.
-pub struct Running(xxhash_rust::xxh3::Xxh3);
+pub(crate) struct Running(xxhash_rust::xxh3::Xxh3);
 
 impl Default for Running {
     fn default() -> Self {
@@ -36,35 +36,35 @@ impl Default for Running {
 }
 
 impl Running {
-    pub fn update(&mut self, bytes: &[u8]) {
+    pub(crate) fn update(&mut self, bytes: &[u8]) {
         self.0.update(bytes);
     }
 
-    pub fn value(&self) -> u64 {
+    pub(crate) fn value(&self) -> u64 {
         self.0.digest()
     }
 }
 
 /// The sum line of an entry whose text (with its final newline) is `entry`.
-pub fn sum_line(entry: &str) -> String {
+pub(crate) fn sum_line(entry: &str) -> String {
     format!("{SUM}{:016x}\n", digest(entry.as_bytes()))
 }
 
 /// The last line of a suite.
-pub fn end_line(tests: usize, errors: usize, total: u64) -> String {
+pub(crate) fn end_line(tests: usize, errors: usize, total: u64) -> String {
     format!("{END}{tests} tests, {errors} error-revealing, xxh3 {total:016x}\n")
 }
 
 /// What an end line says: tests, error-revealing tests, digest.
 #[derive(Debug, PartialEq, Eq)]
-pub struct End {
+pub(crate) struct End {
     pub tests: usize,
     pub errors: usize,
     pub total: u64,
 }
 
 /// Parses an end line (without its newline).
-pub fn parse_end(line: &str) -> Option<End> {
+pub(crate) fn parse_end(line: &str) -> Option<End> {
     let rest = line.strip_prefix(END)?;
     let (tests, rest) = rest.split_once(" tests, ")?;
     let (errors, rest) = rest.split_once(" error-revealing, xxh3 ")?;
@@ -81,7 +81,7 @@ pub fn parse_end(line: &str) -> Option<End> {
 }
 
 /// A 16-digit lowercase hex digest.
-pub fn parse_hex(s: &str) -> Option<u64> {
+pub(crate) fn parse_hex(s: &str) -> Option<u64> {
     let ok = s.len() == 16 && s.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'));
     ok.then(|| u64::from_str_radix(s, 16).ok()).flatten()
 }

@@ -16,7 +16,7 @@ pub const MAGIC: [u8; 4] = [0x28, 0xB5, 0x2F, 0xFD];
 
 /// The compression level: level 9 writes a suite at a few tens of MB/s on one core (a
 /// 300 MB suite in seconds, small next to the reruns) and compresses better than 3.
-pub const LEVEL: i32 = 9;
+pub(crate) const LEVEL: i32 = 9;
 
 /// Whether a suite written to `path` is compressed: its name ends in `.zst`.
 pub fn wanted(path: &Path) -> bool {
@@ -26,15 +26,15 @@ pub fn wanted(path: &Path) -> bool {
 /// The most uncompressed text read per byte of a compressed file. Real suites compress 10
 /// to 50 times; zstd's best case (a run of one byte) is about 32,000, so a file above this
 /// ratio is a decompression bomb, not a suite, and is refused before it fills memory or time.
-pub const MAX_RATIO: u64 = 4096;
+pub(crate) const MAX_RATIO: u64 = 4096;
 
 /// Text any compressed file may give, whatever its size (a small file of a large suite of
 /// repeated tests).
-pub const MIN_BOUND: u64 = 1 << 30;
+pub(crate) const MIN_BOUND: u64 = 1 << 30;
 
 /// Opens a suite file for reading through its one open descriptor, decompressing it when
 /// it starts with [`MAGIC`]; the text is bounded ([`MAX_RATIO`], [`MIN_BOUND`]).
-pub fn open(file: &SuiteFile) -> Result<(Box<dyn BufRead + Send>, bool), SuiteError> {
+pub(crate) fn open(file: &SuiteFile) -> Result<(Box<dyn BufRead + Send>, bool), SuiteError> {
     let io = |source| SuiteError::Io {
         path: file.path().to_path_buf(),
         source,
@@ -82,14 +82,14 @@ impl<R: Read> Read for Bounded<R> {
 }
 
 /// Where a suite's bytes go: straight to the file, or through zstd.
-pub enum Sink {
+pub(crate) enum Sink {
     Plain(AtomicFile),
     Zstd(zstd::stream::write::Encoder<'static, AtomicFile>),
 }
 
 impl Sink {
     /// A sink for `path`, compressed when [`wanted`].
-    pub fn create(path: &Path) -> io::Result<Sink> {
+    pub(crate) fn create(path: &Path) -> io::Result<Sink> {
         let file = AtomicFile::create(path)?;
         if !wanted(path) {
             return Ok(Sink::Plain(file));
@@ -101,7 +101,7 @@ impl Sink {
     }
 
     /// Ends the frame (if any) and renames the file into place.
-    pub fn commit(self) -> io::Result<()> {
+    pub(crate) fn commit(self) -> io::Result<()> {
         match self {
             Sink::Plain(f) => f.commit(),
             Sink::Zstd(e) => e.finish()?.commit(),

@@ -74,7 +74,7 @@ pub struct Entries {
     pool: Option<Arc<BlockPool>>,
 }
 
-pub fn syntax(path: &Path, line: usize, message: impl Into<String>) -> SuiteError {
+pub(crate) fn syntax(path: &Path, line: usize, message: impl Into<String>) -> SuiteError {
     SuiteError::Syntax {
         path: path.to_path_buf(),
         line,

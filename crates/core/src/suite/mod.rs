@@ -5,15 +5,15 @@
 //! [`read`]): a header mapping, the classification of the exceptions the tests expect, then
 //! one entry per test whose statements are a block of Java-like lines ([`syntax`]).
 
-pub mod blocks;
+pub(crate) mod blocks;
 pub mod checksum;
 pub mod compress;
 pub mod entries;
 pub mod file;
 pub mod read;
 pub mod share;
-pub mod syntax;
-pub mod write;
+pub(crate) mod syntax;
+pub(crate) mod write;
 
 use crate::contracts::ExceptionKind;
 use crate::message::SeqRequest;
@@ -32,7 +32,7 @@ pub const FORMAT_VERSION: u32 = 4;
 
 /// The oldest format read: older suites carry no checksums, so a corrupt byte in them
 /// could pass the gate; they are refused and must be recorded again.
-pub const MIN_FORMAT_VERSION: u32 = 3;
+pub(crate) const MIN_FORMAT_VERSION: u32 = 3;
 
 /// One regression test: a sequence, the observers called after it, and what the reference
 /// gave. `expected_steps[i]` is `None` where step `i` is not checked (an object, or unstable).

@@ -44,10 +44,10 @@ pub struct SuiteReader {
 /// The longest line read. Lines are bounded so that a file without newlines (a sparse
 /// file, a stream of zeros) is refused at once rather than read whole into memory; a value
 /// longer than this on one line is not a suite difftest wrote.
-pub const MAX_LINE: usize = 64 << 20;
+pub(crate) const MAX_LINE: usize = 64 << 20;
 
 /// The most text read before the `tests:` line (header and exception table).
-pub const MAX_PREAMBLE: usize = 64 << 20;
+pub(crate) const MAX_PREAMBLE: usize = 64 << 20;
 
 /// The lines of a suite file and the running checksum of all but the last one.
 struct Lines {
@@ -534,12 +534,6 @@ impl Uses {
         }
         true
     }
-}
-
-/// Parses the text of a suite file read from `path`.
-pub fn parse(text: &str, path: &Path) -> Result<Suite, SuiteError> {
-    let input = Box::new(std::io::Cursor::new(text.as_bytes().to_vec()));
-    collect(SuiteReader::new(path, input, false)?)
 }
 
 /// Reads every test of a suite into memory.

@@ -24,11 +24,11 @@ const MIN_BLOCK: usize = 2;
 
 /// A test's or block's statements with references expand to at most this many statements
 /// (the reader refuses more, so a hostile file cannot blow up in memory).
-pub const MAX_EXPANDED: usize = 100_000;
+pub(crate) const MAX_EXPANDED: usize = 100_000;
 
 /// One piece of a cover, in positions relative to what is covered.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Seg {
+pub(crate) enum Seg {
     /// `len` statements written out, from `start`.
     Own { start: u32, len: u32 },
     /// Block `block` (an index into [`Plan::blocks`]) at `start`.
@@ -37,7 +37,7 @@ pub enum Seg {
 
 /// A block: how long it is, how it is covered itself, how often it is named.
 #[derive(Debug)]
-pub struct BlockPlan {
+pub(crate) struct BlockPlan {
     pub len: u32,
     pub cover: Vec<Seg>,
     pub uses: u32,
@@ -46,13 +46,13 @@ pub struct BlockPlan {
 /// The cover of every regression test, in the order they are written.
 #[derive(Debug, Default)]
 pub struct Plan {
-    pub tests: Vec<(u64, Vec<Seg>)>,
-    pub blocks: Vec<BlockPlan>,
+    pub(crate) tests: Vec<(u64, Vec<Seg>)>,
+    pub(crate) blocks: Vec<BlockPlan>,
 }
 
 impl Plan {
     /// `cover` with every block named fewer than twice written inline.
-    pub fn effective(&self, cover: &[Seg]) -> Vec<Seg> {
+    pub(crate) fn effective(&self, cover: &[Seg]) -> Vec<Seg> {
         let mut out = Vec::with_capacity(cover.len());
         self.splice(cover, 0, &mut out);
         out
@@ -249,7 +249,7 @@ impl Planner {
 }
 
 /// Plans the sharing of `tests` (walked twice).
-pub fn plan<'a, I: Iterator<Item = &'a Test>>(tests: impl Fn() -> I) -> Plan {
+pub(crate) fn plan<'a, I: Iterator<Item = &'a Test>>(tests: impl Fn() -> I) -> Plan {
     let mut counter = Counter::default();
     tests().for_each(|t| counter.add(t));
     let mut planner = counter.planner();

@@ -17,10 +17,10 @@ use crate::sequence::{Observed, ObserverCall, Statement};
 use std::fmt::Write as _;
 
 /// Separates a statement or observer from the value the reference gave.
-pub const EXPECT: &str = "  // ";
+pub(crate) const EXPECT: &str = "  // ";
 
 /// Written instead of a value for a step whose value varies on the reference.
-pub const VARIES: &str = "varies";
+pub(crate) const VARIES: &str = "varies";
 
 /// Boxed classes written as a cast before their text; `Integer` and `Boolean` are bare.
 const CASTS: [(&str, &str); 5] = [
@@ -60,7 +60,7 @@ fn args(out: &mut String, params: &[String], args: &[usize]) {
 }
 
 /// Appends the expression of a statement (everything right of `vN = `).
-pub fn write_expr(out: &mut String, s: &Statement) {
+pub(crate) fn write_expr(out: &mut String, s: &Statement) {
     match s {
         Statement::Literal { ty, value } if ty == "java.lang.String" => quote(out, value, '"'),
         Statement::Literal { ty, value } if ty == "char" => {
@@ -122,7 +122,7 @@ pub fn write_expr(out: &mut String, s: &Statement) {
 }
 
 /// Appends an observed value.
-pub fn write_observed(out: &mut String, o: &Observed) {
+pub(crate) fn write_observed(out: &mut String, o: &Observed) {
     match o {
         Observed::Void => out.push_str("void"),
         Observed::Null => out.push_str("null"),
@@ -177,7 +177,7 @@ fn write_value(out: &mut String, class: &str, text: &str) {
 }
 
 /// Appends an observer call (without its expected value).
-pub fn write_observer(out: &mut String, o: &ObserverCall) {
+pub(crate) fn write_observer(out: &mut String, o: &ObserverCall) {
     let _ = write!(out, "(({}) v{}).{}()", o.class, o.stmt, o.method);
 }
 
@@ -263,7 +263,7 @@ impl<'a> Cursor<'a> {
 }
 
 /// Splits `code  // expected` into its parts; the separator is searched outside quotes.
-pub fn split_expected(line: &str) -> (&str, Option<&str>) {
+pub(crate) fn split_expected(line: &str) -> (&str, Option<&str>) {
     let bytes = line.as_bytes();
     let mut quote: Option<u8> = None;
     let mut i = 0;
@@ -287,7 +287,7 @@ pub fn split_expected(line: &str) -> (&str, Option<&str>) {
 }
 
 /// Parses `vN = expr` where `N` must be `index`.
-pub fn parse_statement(code: &str, index: usize) -> Parsed<Statement> {
+pub(crate) fn parse_statement(code: &str, index: usize) -> Parsed<Statement> {
     let mut c = Cursor { text: code, at: 0 };
     let n = c.var()?;
     if n != index {
@@ -417,7 +417,7 @@ fn var_list(c: &mut Cursor, close: &str) -> Parsed<Vec<usize>> {
 }
 
 /// Parses `((Class) vN).method()`.
-pub fn parse_observer(code: &str) -> Parsed<ObserverCall> {
+pub(crate) fn parse_observer(code: &str) -> Parsed<ObserverCall> {
     let mut c = Cursor { text: code, at: 0 };
     c.expect("((")?;
     let class = c.token()?.to_string();
@@ -437,7 +437,7 @@ pub fn parse_observer(code: &str) -> Parsed<ObserverCall> {
 }
 
 /// Parses an observed value written by [`write_observed`].
-pub fn parse_observed(text: &str) -> Parsed<Observed> {
+pub(crate) fn parse_observed(text: &str) -> Parsed<Observed> {
     let mut c = Cursor { text, at: 0 };
     let o = observed(&mut c)?;
     if !c.done() {

@@ -31,7 +31,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// The first line of every suite file.
-pub const BANNER: &str = "# difftest suite: method-call sequences and what the reference gave. \
+pub(crate) const BANNER: &str = "# difftest suite: method-call sequences and what the reference gave. \
 Lines are Java-like; `// x` is the expected value.";
 
 #[derive(Serialize)]
@@ -271,7 +271,7 @@ impl Writer {
     }
 
     /// Appends an error-revealing test.
-    pub fn error_test(&mut self, e: &ErrorTest) -> Result<(), SuiteError> {
+    pub(crate) fn error_test(&mut self, e: &ErrorTest) -> Result<(), SuiteError> {
         self.open(Section::Errors)?;
         self.buf.clear();
         format_error_test(&mut self.buf, e);
@@ -340,7 +340,7 @@ fn format_code(
 }
 
 /// Appends one regression test entry, every statement written out.
-pub fn format_test(out: &mut String, t: &Test) {
+pub(crate) fn format_test(out: &mut String, t: &Test) {
     out.push_str("- id: ");
     out.push_str(&t.id.to_string());
     out.push('\n');
@@ -364,7 +364,7 @@ fn format_observers(out: &mut String, t: &Test) {
 }
 
 /// Appends one error-revealing test entry; the detail is a single-quoted YAML scalar.
-pub fn format_error_test(out: &mut String, e: &ErrorTest) {
+pub(crate) fn format_error_test(out: &mut String, e: &ErrorTest) {
     let v = &e.violation;
     out.push_str(&format!(
         "- id: {}\n  contract: {}\n  stmt: {}\n  detail: '{}'\n",

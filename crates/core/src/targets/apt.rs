@@ -6,7 +6,7 @@ use super::tools;
 use std::process::Command;
 
 /// Installs `package` with apt-get. Needs root; otherwise says which command to run.
-pub fn install(target: &str, package: &str, echo: bool) -> Result<(), TargetError> {
+pub(super) fn install(target: &str, package: &str, echo: bool) -> Result<(), TargetError> {
     if !tools::on_path("apt-get") {
         return Err(TargetError::ToolMissing {
             target: target.to_string(),

@@ -21,29 +21,29 @@ use std::path::{Path, PathBuf};
 
 /// Paths inside one cache directory.
 #[derive(Clone, Debug)]
-pub struct CacheLayout {
+pub(crate) struct CacheLayout {
     root: PathBuf,
 }
 
 impl CacheLayout {
-    pub fn new(root: PathBuf) -> Self {
+    pub(crate) fn new(root: PathBuf) -> Self {
         CacheLayout { root }
     }
 
-    pub fn root(&self) -> &Path {
+    pub(crate) fn root(&self) -> &Path {
         &self.root
     }
 
-    pub fn maven(&self) -> PathBuf {
+    pub(crate) fn maven(&self) -> PathBuf {
         self.root.join("maven")
     }
 
     /// Resolved Maven dependency closures (see [`super::closure`]).
-    pub fn closures(&self) -> PathBuf {
+    pub(crate) fn closures(&self) -> PathBuf {
         self.root.join("closures")
     }
 
-    pub fn tmp(&self) -> PathBuf {
+    pub(crate) fn tmp(&self) -> PathBuf {
         self.root.join("tmp")
     }
 
@@ -52,7 +52,7 @@ impl CacheLayout {
     /// target, `BASE+JAR`, an execution mode) shares one unpacked copy; a folder of this hash
     /// unpacked under another prefix (by a version that named folders after targets) is used
     /// as it is.
-    pub fn pip_dir(&self, requirement: &str) -> PathBuf {
+    pub(crate) fn pip_dir(&self, requirement: &str) -> PathBuf {
         let hash = fnv1a64(format!("pip\0{requirement}").as_bytes());
         let suffix = format!("-{hash:016x}");
         let jdks = self.root.join("jdks");
@@ -70,18 +70,18 @@ impl CacheLayout {
     }
 
     /// The fingerprint record of a path, apt or system target.
-    pub fn fingerprint_file(&self, name: &str) -> PathBuf {
+    pub(crate) fn fingerprint_file(&self, name: &str) -> PathBuf {
         self.root.join("fingerprints").join(format!("{name}.yaml"))
     }
 
     /// The prefix of temporary folders belonging to target `name` (`@` is never in a name).
-    pub fn tmp_prefix(name: &str) -> String {
+    pub(crate) fn tmp_prefix(name: &str) -> String {
         format!("{name}@")
     }
 
     /// Takes the exclusive lock of target `name`, waiting if another process holds it.
     /// Released when the returned value is dropped.
-    pub fn lock(&self, name: &str, echo: bool) -> Result<TargetLock, TargetError> {
+    pub(crate) fn lock(&self, name: &str, echo: bool) -> Result<TargetLock, TargetError> {
         let dir = self.root.join("locks");
         std::fs::create_dir_all(&dir).map_err(|e| TargetError::io("cannot create", &dir, e))?;
         let path = dir.join(format!("{name}.lock"));
@@ -106,7 +106,7 @@ impl CacheLayout {
     }
 
     /// Removes temporary folders a killed process left for target `name`. Call with its lock held.
-    pub fn clean_tmp(&self, name: &str) {
+    pub(crate) fn clean_tmp(&self, name: &str) {
         let prefix = Self::tmp_prefix(name);
         let Ok(entries) = std::fs::read_dir(self.tmp()) else {
             return;
@@ -131,7 +131,7 @@ fn safe_name(text: &str) -> String {
 }
 
 /// An exclusive lock on one target; dropping it (closing the file) releases the lock.
-pub struct TargetLock {
+pub(crate) struct TargetLock {
     _file: File,
 }
 

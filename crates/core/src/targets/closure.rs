@@ -15,7 +15,7 @@ use std::process::Command;
 
 /// One artifact of a closure, in classpath order.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
-pub struct Artifact {
+pub(crate) struct Artifact {
     /// `group:artifact:version[:packaging[:classifier]]` with the version Maven chose.
     pub coordinate: String,
     /// Maven's scope for it: `compile` or `runtime`.
@@ -42,7 +42,7 @@ fn closure_file(closures: &Path, coords: &[MavenCoordinate]) -> PathBuf {
 
 /// The cached closure of `coords`, if it is there, is for them, and every jar is present.
 /// A closure with a `-SNAPSHOT` is never served from the cache.
-pub fn cached(closures: &Path, coords: &[MavenCoordinate]) -> Option<Vec<Artifact>> {
+pub(crate) fn cached(closures: &Path, coords: &[MavenCoordinate]) -> Option<Vec<Artifact>> {
     if coords.iter().any(MavenCoordinate::is_snapshot) {
         return None;
     }
@@ -54,7 +54,7 @@ pub fn cached(closures: &Path, coords: &[MavenCoordinate]) -> Option<Vec<Artifac
 }
 
 /// Where the cache keeps things, for [`resolve`].
-pub struct Places<'a> {
+pub(crate) struct Places<'a> {
     pub maven_root: &'a Path,
     pub closures: &'a Path,
     pub tmp: &'a Path,
@@ -62,7 +62,7 @@ pub struct Places<'a> {
 
 /// The closure of `coords`: from the cache, else resolved with mvn, copied into the cache
 /// and recorded. `target` names the target in messages.
-pub fn resolve(
+pub(crate) fn resolve(
     target: &str,
     coords: &[MavenCoordinate],
     places: &Places,
@@ -109,7 +109,7 @@ pub fn resolve(
 
 /// The runtime dependencies of the Maven project whose POM is `pom` (not the project's own
 /// artifact), resolved by mvn every time and copied into the cache.
-pub fn project(
+pub(crate) fn project(
     target: &str,
     pom: &Path,
     places: &Places,

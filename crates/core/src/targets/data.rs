@@ -14,7 +14,7 @@ const PROGRAM: &str = "difftest.DataVersions";
 
 /// The versions `java_home`'s Java on `libjvm` reports; empty when it cannot say (a JVM
 /// that cannot run the program is reported by the rest of provisioning, not here).
-pub fn read(java_home: &Path, libjvm: &Path) -> BTreeMap<String, String> {
+pub(crate) fn read(java_home: &Path, libjvm: &Path) -> BTreeMap<String, String> {
     let Ok(dir) = tempfile::tempdir() else {
         return BTreeMap::new();
     };
@@ -30,7 +30,7 @@ pub fn read(java_home: &Path, libjvm: &Path) -> BTreeMap<String, String> {
 }
 
 /// `name=value` lines whose name and value are short and plain; anything else is ignored.
-pub fn parse(text: &str) -> BTreeMap<String, String> {
+pub(crate) fn parse(text: &str) -> BTreeMap<String, String> {
     let plain = |s: &str| {
         !s.is_empty()
             && s.len() <= 32

@@ -46,7 +46,7 @@ impl DependencyChange {
 /// jar paths in the order of `target` (the classes are read from them). Artifacts the
 /// targets name themselves (the library under test) are left out unless one side has it
 /// as a dependency.
-pub fn changes(
+pub(crate) fn changes(
     reference: &[ClasspathJar],
     target: &[ClasspathJar],
     target_paths: &[PathBuf],

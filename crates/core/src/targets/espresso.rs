@@ -23,7 +23,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-pub use difftest_protocol::jvm::{EspressoRuntime, HOST_OPTIONS};
+pub(crate) use difftest_protocol::jvm::EspressoRuntime;
 
 /// The folder of one set of coordinates.
 fn folder(layout: &CacheLayout, e: &EspressoSpec) -> PathBuf {
@@ -37,7 +37,7 @@ fn record_file(dir: &Path, target: &str) -> PathBuf {
 }
 
 /// The runtime and guest fingerprint if everything is in place; reads only.
-pub fn ready(
+pub(crate) fn ready(
     layout: &CacheLayout,
     target: &str,
     e: &EspressoSpec,
@@ -55,7 +55,7 @@ pub fn ready(
 
 /// Fetches the closure and measures the guest's fingerprint where missing. Call with the
 /// target's lock held.
-pub fn ensure(
+pub(crate) fn ensure(
     layout: &CacheLayout,
     target: &str,
     e: &EspressoSpec,

@@ -107,7 +107,7 @@ impl Fingerprint {
 
 /// Size and modification time of a libjvm: when either changes, the JDK was replaced.
 #[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Stamp {
+pub(crate) struct Stamp {
     pub size: u64,
     pub mtime_secs: i64,
     pub mtime_nanos: i64,
@@ -115,7 +115,7 @@ pub struct Stamp {
 
 impl Stamp {
     /// The stamp of `path`, or `None` if it cannot be read.
-    pub fn of(path: &Path) -> Option<Stamp> {
+    pub(crate) fn of(path: &Path) -> Option<Stamp> {
         use std::os::unix::fs::MetadataExt;
         let m = std::fs::metadata(path).ok()?;
         Some(Stamp {
@@ -128,7 +128,7 @@ impl Stamp {
 
 /// The contents of a `fingerprint.yaml`.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
-pub struct Record {
+pub(crate) struct Record {
     #[serde(flatten)]
     pub fingerprint: Fingerprint,
     /// `java.vm.version`.
@@ -147,12 +147,12 @@ pub struct Record {
 impl Record {
     /// True if the record has everything this version measures (records written before data
     /// versions were read are measured again when the target is provisioned).
-    pub fn is_complete(&self) -> bool {
+    pub(crate) fn is_complete(&self) -> bool {
         self.fingerprint.data_versions.is_some() && self.fingerprint.vm_info.is_some()
     }
 
     /// True if this record describes `libjvm` as it is now on disk.
-    pub fn is_fresh(&self, java_home: &Path, libjvm: &Path) -> bool {
+    pub(crate) fn is_fresh(&self, java_home: &Path, libjvm: &Path) -> bool {
         self.java_home == java_home
             && self.libjvm == libjvm
             && Stamp::of(libjvm).is_some_and(|s| s == self.libjvm_stamp)
@@ -160,13 +160,13 @@ impl Record {
 }
 
 /// Reads a record; `None` if it is missing or unreadable (it is then simply recomputed).
-pub fn read_record(path: &Path) -> Option<Record> {
+pub(crate) fn read_record(path: &Path) -> Option<Record> {
     let text = std::fs::read_to_string(path).ok()?;
     serde_yaml::from_str(&text).ok()
 }
 
 /// Writes a record atomically (temporary file, then rename).
-pub fn write_record(path: &Path, record: &Record) -> Result<(), TargetError> {
+pub(crate) fn write_record(path: &Path, record: &Record) -> Result<(), TargetError> {
     let text = serde_yaml::to_string(record).map_err(|e| TargetError::Invalid {
         location: path.display().to_string(),
         message: format!("cannot serialise fingerprint: {e}"),
@@ -178,7 +178,7 @@ pub fn write_record(path: &Path, record: &Record) -> Result<(), TargetError> {
 
 /// Runs the target's `bin/java` (on the VM `libjvm` names, with the target's `options`) and
 /// records what it says.
-pub fn measure(
+pub(crate) fn measure(
     target: &str,
     java_home: &Path,
     libjvm: &Path,
@@ -219,7 +219,7 @@ pub fn measure(
 }
 
 /// Parses `    key = value` lines; returns the fingerprint and `java.vm.version`.
-pub fn parse_properties(text: &str) -> Result<(Fingerprint, String), String> {
+pub(crate) fn parse_properties(text: &str) -> Result<(Fingerprint, String), String> {
     let get = |key: &str| -> Result<String, String> {
         text.lines()
             .find_map(|line| {
@@ -232,7 +232,7 @@ pub fn parse_properties(text: &str) -> Result<(Fingerprint, String), String> {
 }
 
 /// The fingerprint and `java.vm.version` from a lookup of system properties.
-pub fn from_properties(
+pub(crate) fn from_properties(
     get: impl Fn(&str) -> Result<String, String>,
 ) -> Result<(Fingerprint, String), String> {
     let fingerprint = Fingerprint {

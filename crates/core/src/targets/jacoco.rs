@@ -12,17 +12,17 @@ use super::maven::MavenCoordinate;
 use std::path::{Path, PathBuf};
 
 /// The JaCoCo release used: the first to read class files of Java 25.
-pub const JACOCO_VERSION: &str = "0.8.14";
+pub(crate) const JACOCO_VERSION: &str = "0.8.14";
 
 /// The two jars, in the cache.
 #[derive(Clone, Debug)]
-pub struct JacocoJars {
+pub(crate) struct JacocoJars {
     pub agent: PathBuf,
     pub cli: PathBuf,
 }
 
 /// The agent and command-line jars: from the cache, else resolved with mvn; each checked.
-pub fn jacoco_jars(cache_root: &Path, echo: bool) -> Result<JacocoJars, TargetError> {
+pub(crate) fn jacoco_jars(cache_root: &Path, echo: bool) -> Result<JacocoJars, TargetError> {
     let layout = CacheLayout::new(cache_root.to_path_buf());
     let (maven_root, closures, tmp) = (layout.maven(), layout.closures(), layout.tmp());
     let places = closure::Places {
@@ -83,7 +83,7 @@ fn check_jar(jar: &Path, entry: &str) -> Result<(), TargetError> {
 
 /// Runs `<java_home>/bin/java ARGS` (the JVM variables that would change it cleared) in
 /// `dir`; its stdout and stderr on success, else their last line as the error.
-pub fn run_java(
+pub(crate) fn run_java(
     java_home: &Path,
     args: &[std::ffi::OsString],
     dir: &Path,

@@ -11,7 +11,7 @@ const END_SEARCH: usize = 22 + 65_535;
 
 /// Why a jar's class list could not be read.
 #[derive(Debug, thiserror::Error)]
-pub enum JarIndexError {
+pub(super) enum JarIndexError {
     #[error("{path}: {source}")]
     Io {
         path: String,
@@ -22,7 +22,7 @@ pub enum JarIndexError {
 }
 
 /// The binary names of the classes in the jar at `path`, sorted, without duplicates.
-pub fn class_names(path: &Path) -> Result<Vec<String>, JarIndexError> {
+pub(super) fn class_names(path: &Path) -> Result<Vec<String>, JarIndexError> {
     let shown = path.display().to_string();
     let bytes = std::fs::read(path).map_err(|source| JarIndexError::Io {
         path: shown.clone(),

@@ -9,7 +9,7 @@ use std::process::Command;
 /// `<home>/bin/java`, told to use the VM in `libjvm`'s folder when that is not the default
 /// server VM (`-XXaltjvm=<dir>`, which the launcher accepts for a VM inside the same home),
 /// with JVM-altering variables cleared.
-pub fn java_command(java_home: &Path, libjvm: &Path) -> Command {
+pub(super) fn java_command(java_home: &Path, libjvm: &Path) -> Command {
     let mut cmd = Command::new(java_home.join("bin/java"));
     for var in tools::JVM_ENV_TO_CLEAR {
         cmd.env_remove(var);

@@ -14,46 +14,46 @@
 //! ```
 
 mod apt;
-pub mod cache;
-pub mod closure;
+pub(crate) mod cache;
+pub(crate) mod closure;
 pub mod create;
-pub mod data;
-pub mod dependency;
+pub(crate) mod data;
+pub(crate) mod dependency;
 mod error;
-pub mod espresso;
-pub mod fingerprint;
-pub mod jacoco;
+pub(crate) mod espresso;
+pub(crate) mod fingerprint;
+pub(crate) mod jacoco;
 mod jar_index;
 mod launcher;
-pub mod maven;
-pub mod options;
+pub(crate) mod maven;
+pub(crate) mod options;
 pub mod overlay;
 mod pip;
-pub mod provision;
+pub(crate) mod provision;
 pub mod spec;
 mod suggest;
 mod tools;
 
-pub use error::TargetError;
+pub(crate) use error::TargetError;
 pub use fingerprint::Fingerprint;
-pub use spec::{ClasspathEntry, JdkSource, TargetSpec};
+pub(crate) use spec::TargetSpec;
 
 use cache::CacheLayout;
 use std::path::{Path, PathBuf};
 
 /// The source tree this build came from (the workspace root, two folders above this crate's
 /// manifest), where the shipped `targets/` live.
-pub fn source_root() -> &'static Path {
+pub(crate) fn source_root() -> &'static Path {
     let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
     manifest.parent().and_then(Path::parent).unwrap_or(manifest)
 }
 
 /// Environment variable naming the targets directory (same as `--targets-dir`).
-pub const TARGETS_ENV: &str = "DIFFTEST_TARGETS";
+pub(crate) const TARGETS_ENV: &str = "DIFFTEST_TARGETS";
 /// Environment variable naming the cache directory (same as `--cache-dir`).
-pub const CACHE_ENV: &str = "DIFFTEST_CACHE";
+pub(crate) const CACHE_ENV: &str = "DIFFTEST_CACHE";
 
-pub use difftest_protocol::jvm::JvmSpec;
+pub(crate) use difftest_protocol::jvm::JvmSpec;
 
 /// A target ready to run.
 #[derive(Clone, Debug)]

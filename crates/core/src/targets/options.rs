@@ -25,7 +25,7 @@ use std::collections::BTreeMap;
 /// | `-Djava.awt.headless=true` | AWT classes never look for a display |
 ///
 /// A target's option of the same kind comes later and so wins (`-Xss4m` overrides `-Xss8m`).
-pub const DEFAULT_JVM_OPTIONS: &[&str] = &[
+pub(crate) const DEFAULT_JVM_OPTIONS: &[&str] = &[
     "-Xrs",
     "-XX:+UseSerialGC",
     "-XX:TieredStopAtLevel=1",
@@ -42,11 +42,11 @@ pub const DEFAULT_JVM_OPTIONS: &[&str] = &[
 ];
 
 /// Environment variables every worker gets; a target's `env:` is merged over them.
-pub const DEFAULT_ENV: &[(&str, &str)] =
+pub(crate) const DEFAULT_ENV: &[(&str, &str)] =
     &[("TZ", "UTC"), ("LANG", "C.UTF-8"), ("LC_ALL", "C.UTF-8")];
 
 /// The defaults followed by the target's options.
-pub fn full_options(target_options: &[String]) -> Vec<String> {
+pub(crate) fn full_options(target_options: &[String]) -> Vec<String> {
     DEFAULT_JVM_OPTIONS
         .iter()
         .map(|s| s.to_string())
@@ -55,7 +55,7 @@ pub fn full_options(target_options: &[String]) -> Vec<String> {
 }
 
 /// The default environment with the target's variables merged over it.
-pub fn full_env(target_env: &BTreeMap<String, String>) -> BTreeMap<String, String> {
+pub(crate) fn full_env(target_env: &BTreeMap<String, String>) -> BTreeMap<String, String> {
     let mut env: BTreeMap<String, String> = DEFAULT_ENV
         .iter()
         .map(|(k, v)| (k.to_string(), v.to_string()))
@@ -162,7 +162,7 @@ const NEEDS_EQUALS: &[&str] = &[
 ];
 
 /// Checks one option. `Err` holds the reason, worded to follow "option `X` is not allowed: ".
-pub fn check_option(option: &str) -> Result<(), String> {
+pub(crate) fn check_option(option: &str) -> Result<(), String> {
     if option.contains('\0') {
         return Err("it contains a NUL character".into());
     }
@@ -190,7 +190,7 @@ pub fn check_option(option: &str) -> Result<(), String> {
 }
 
 /// Checks an environment variable name: non-empty, no `=`, no NUL.
-pub fn check_env_name(name: &str) -> Result<(), String> {
+pub(crate) fn check_env_name(name: &str) -> Result<(), String> {
     if name.is_empty() || name.contains('=') || name.contains('\0') {
         return Err(format!("invalid environment variable name {name:?}"));
     }

@@ -11,17 +11,17 @@ use super::spec::{ClasspathEntry, TargetSpec};
 use std::path::{Path, PathBuf};
 
 /// The character joining a base target and what goes on top of it.
-pub const JOIN: char = '+';
+pub(crate) const JOIN: char = '+';
 
 /// Whether `name` is an overlay expression rather than a target name or file.
-pub fn is_overlay(name: &str) -> bool {
+pub(crate) fn is_overlay(name: &str) -> bool {
     name.contains(JOIN)
 }
 
 /// Splits `BASE+ENTRY…` into the base name and the parsed entries. A part holding `:` is a
 /// Maven coordinate, anything else a path (relative to the working directory) that must
 /// exist; an empty part is an error.
-pub fn parse(expr: &str) -> Result<(String, Vec<ClasspathEntry>), TargetError> {
+pub(crate) fn parse(expr: &str) -> Result<(String, Vec<ClasspathEntry>), TargetError> {
     let invalid = |message: String| TargetError::Invalid {
         location: format!("--impl {expr}"),
         message,
@@ -63,7 +63,7 @@ fn entry(part: &str) -> Result<ClasspathEntry, String> {
 }
 
 /// `base` with `entries` appended to its classpath; the description says what was added.
-pub fn apply(mut base: TargetSpec, expr: &str, entries: Vec<ClasspathEntry>) -> TargetSpec {
+pub(crate) fn apply(mut base: TargetSpec, expr: &str, entries: Vec<ClasspathEntry>) -> TargetSpec {
     base.description = format!("{expr} (for one run)");
     base.classpath.extend(entries);
     base

@@ -13,7 +13,7 @@ const EXECUTABLES_IN_LIB: &[&str] = &["lib/jspawnhelper", "lib/jexec"];
 
 /// Downloads `requirement` and unpacks it to `dest` (which must not exist yet, or is replaced).
 /// `home` is the JDK home relative to the unpacked wheel. `tmp` is the cache's temp folder.
-pub fn install(
+pub(super) fn install(
     target: &str,
     requirement: &str,
     home: &Path,

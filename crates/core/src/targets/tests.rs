@@ -3,6 +3,7 @@
 //! shipped `openjdk17` target names) — idempotence, speed of the second run, and several
 //! threads provisioning at once.
 
+use super::spec::JdkSource;
 use super::*;
 use std::collections::BTreeMap;
 use std::time::Instant;

@@ -11,10 +11,11 @@ use std::process::{Command, ExitStatus, Stdio};
 const TAIL_BYTES: usize = 16 * 1024;
 
 /// Variables that would change what a JVM does behind the target's back.
-pub const JVM_ENV_TO_CLEAR: &[&str] = &["JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "JDK_JAVA_OPTIONS"];
+pub(super) const JVM_ENV_TO_CLEAR: &[&str] =
+    &["JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "JDK_JAVA_OPTIONS"];
 
 /// What a finished child said.
-pub struct Output {
+pub(super) struct Output {
     pub status: ExitStatus,
     /// For [`capture`]: stdout then stderr. For [`tee`]: the tail of stderr.
     pub text: String,
@@ -22,13 +23,13 @@ pub struct Output {
 
 impl Output {
     /// The last line with something in it (progress-bar carriage returns resolved).
-    pub fn last_line(&self) -> String {
+    pub(super) fn last_line(&self) -> String {
         last_line(&self.text).unwrap_or_else(|| status_text(&self.status))
     }
 }
 
 /// The full path of `tool` if an executable of that name is on PATH.
-pub fn which(tool: &str) -> Option<PathBuf> {
+pub(super) fn which(tool: &str) -> Option<PathBuf> {
     use std::os::unix::fs::PermissionsExt;
     let path = std::env::var_os("PATH")?;
     std::env::split_paths(&path)
@@ -39,12 +40,12 @@ pub fn which(tool: &str) -> Option<PathBuf> {
 }
 
 /// Whether `tool` is on PATH.
-pub fn on_path(tool: &str) -> bool {
+pub(super) fn on_path(tool: &str) -> bool {
     which(tool).is_some()
 }
 
 /// A fresh folder `tmp/<target>@XXXXXX`, removed when dropped.
-pub fn temp_dir_in(tmp: &Path, target: &str) -> Result<tempfile::TempDir, TargetError> {
+pub(super) fn temp_dir_in(tmp: &Path, target: &str) -> Result<tempfile::TempDir, TargetError> {
     std::fs::create_dir_all(tmp).map_err(|e| TargetError::io("cannot create", tmp, e))?;
     tempfile::Builder::new()
         .prefix(&super::cache::CacheLayout::tmp_prefix(target))
@@ -53,7 +54,7 @@ pub fn temp_dir_in(tmp: &Path, target: &str) -> Result<tempfile::TempDir, Target
 }
 
 /// Runs `cmd` to completion, capturing stdout and stderr.
-pub fn capture(cmd: &mut Command) -> std::io::Result<Output> {
+pub(super) fn capture(cmd: &mut Command) -> std::io::Result<Output> {
     let out = cmd.stdin(Stdio::null()).output()?;
     let mut text = String::from_utf8_lossy(&out.stdout).into_owned();
     text.push_str(&String::from_utf8_lossy(&out.stderr));
@@ -65,7 +66,7 @@ pub fn capture(cmd: &mut Command) -> std::io::Result<Output> {
 
 /// Runs `cmd`; when `echo`, its stdout and stderr go to our stderr as they come (so a person
 /// sees progress, and our stdout stays clean for machine-readable output). Keeps stderr's tail.
-pub fn tee(cmd: &mut Command, echo: bool) -> std::io::Result<Output> {
+pub(super) fn tee(cmd: &mut Command, echo: bool) -> std::io::Result<Output> {
     let stdout = if echo {
         Stdio::from(std::io::stderr())
     } else {
@@ -103,7 +104,7 @@ pub fn tee(cmd: &mut Command, echo: bool) -> std::io::Result<Output> {
 }
 
 /// The last non-blank line of `text`, after carriage-return overwrites and colour codes.
-pub fn last_line(text: &str) -> Option<String> {
+pub(super) fn last_line(text: &str) -> Option<String> {
     text.lines()
         .rev()
         .filter_map(|l| l.rsplit('\r').map(str::trim).find(|s| !s.is_empty()))
@@ -113,7 +114,7 @@ pub fn last_line(text: &str) -> Option<String> {
 }
 
 /// `text` without ANSI escape sequences (`ESC [ … letter`).
-pub fn strip_ansi(text: &str) -> String {
+pub(super) fn strip_ansi(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut chars = text.chars();
     while let Some(c) = chars.next() {
@@ -133,7 +134,7 @@ pub fn strip_ansi(text: &str) -> String {
 }
 
 /// "exit code 1" or "killed by signal 9".
-pub fn status_text(status: &ExitStatus) -> String {
+pub(super) fn status_text(status: &ExitStatus) -> String {
     use std::os::unix::process::ExitStatusExt;
     match (status.code(), status.signal()) {
         (Some(code), _) => format!("exit code {code}"),
@@ -143,7 +144,7 @@ pub fn status_text(status: &ExitStatus) -> String {
 }
 
 /// `program arg arg …` for messages.
-pub fn command_line(cmd: &Command) -> String {
+pub(super) fn command_line(cmd: &Command) -> String {
     std::iter::once(cmd.get_program())
         .chain(cmd.get_args())
         .map(|a| a.to_string_lossy().into_owned())

@@ -3,18 +3,18 @@
 //! with `similar` (`[-removed-]{+added+}`, an escape sequence counting as one character),
 //! and shortening that keeps the interesting part.
 
-pub use difftest_base::line::{clip, escaped_line};
+pub(crate) use difftest_base::line::{clip, escaped_line};
 
 use crate::sequence::Observed;
 use similar::{Algorithm, DiffOp, capture_diff_slices};
 use std::fmt::Write as _;
 
 /// Values at least this long are shown as an inline diff against the reference's value.
-pub const DIFF_FROM: usize = 16;
+pub(crate) const DIFF_FROM: usize = 16;
 
 /// `s` with every character outside printable ASCII (and every control character) written
 /// as `\uXXXX` (UTF-16 units). Already escaped text stays as it is.
-pub fn visible(s: &str) -> String {
+pub(crate) fn visible(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         if (' '..='~').contains(&c) {
@@ -30,7 +30,7 @@ pub fn visible(s: &str) -> String {
 }
 
 /// A one-line rendering of an outcome for tables and reports.
-pub fn show(observed: Option<&Observed>, detail: Option<&str>, absent: &str) -> String {
+pub(crate) fn show(observed: Option<&Observed>, detail: Option<&str>, absent: &str) -> String {
     match (observed, detail) {
         (Some(o), _) => visible(&o.render()),
         (None, Some(d)) => visible(d),
@@ -101,7 +101,7 @@ fn shown(tokens: &[&str]) -> usize {
 
 /// `new` as an inline diff against `old` (`[-gone-]{+added+}` around what changed, word by
 /// word), or `None` when the two have too little in common for a diff to help.
-pub fn inline_diff(old: &str, new: &str) -> Option<String> {
+pub(crate) fn inline_diff(old: &str, new: &str) -> Option<String> {
     let (a, b) = (tokens(old), tokens(new));
     let mut out = String::new();
     let (mut hunks, mut common) = (0, 0);
@@ -133,7 +133,7 @@ pub fn inline_diff(old: &str, new: &str) -> Option<String> {
 /// that repeats is named once (in order of first appearance): `<a>` → `&lt;a&gt;` and
 /// `<a><b>` → `&lt;a&gt;&lt;b&gt;` are the same substitution, however often the value
 /// makes it.
-pub fn change(old: &str, new: &str) -> Option<String> {
+pub(crate) fn change(old: &str, new: &str) -> Option<String> {
     let (a, b) = (tokens(old), tokens(new));
     let (mut hunks, mut common, mut changed) = (Vec::<String>::new(), 0, 0);
     for stretch in stretches(&a, &b) {
@@ -154,7 +154,7 @@ pub fn change(old: &str, new: &str) -> Option<String> {
 }
 
 /// The changed stretches of a word diff from `old` to `new`, as (removed, added) texts.
-pub fn hunks(old: &str, new: &str) -> Vec<(String, String)> {
+pub(crate) fn hunks(old: &str, new: &str) -> Vec<(String, String)> {
     let (a, b) = (tokens(old), tokens(new));
     stretches(&a, &b)
         .into_iter()
@@ -167,7 +167,7 @@ pub fn hunks(old: &str, new: &str) -> Vec<(String, String)> {
 
 /// One changed stretch of a word diff with where it sits: the removed text at byte
 /// `old_at` of the old value, the added text at byte `new_at` of the new one.
-pub struct HunkSpan {
+pub(crate) struct HunkSpan {
     pub gone: String,
     pub added: String,
     pub old_at: usize,
@@ -175,7 +175,7 @@ pub struct HunkSpan {
 }
 
 /// The changed stretches of a word diff from `old` to `new`, with their byte offsets.
-pub fn hunk_spans(old: &str, new: &str) -> Vec<HunkSpan> {
+pub(crate) fn hunk_spans(old: &str, new: &str) -> Vec<HunkSpan> {
     let (a, b) = (tokens(old), tokens(new));
     let (mut old_at, mut new_at) = (0, 0);
     let mut out = Vec::new();
@@ -218,7 +218,7 @@ fn push_marked(out: &mut String, open: &str, parts: &[&str], close: &str) {
 }
 
 /// The target's value for display: an inline diff when both are long and it is readable.
-pub fn target_cell(reference: &str, target: &str) -> String {
+pub(crate) fn target_cell(reference: &str, target: &str) -> String {
     let long = reference.len() >= DIFF_FROM && target.len() >= DIFF_FROM;
     match inline_diff(reference, target) {
         Some(diff) if long && reference != target => diff,

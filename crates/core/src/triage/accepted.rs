@@ -35,7 +35,7 @@ use std::path::{Path, PathBuf};
 
 /// Version of the accepted-list format; a newer one is refused. 2 added the checksum line
 /// and cause entries, 3 keys group entries by group id.
-pub const ACCEPTED_FORMAT: u32 = 3;
+pub(crate) const ACCEPTED_FORMAT: u32 = 3;
 
 /// The oldest format read (with its checksum): earlier ones cannot be verified.
 const OLDEST_CHECKED_FORMAT: u32 = 2;
@@ -162,7 +162,7 @@ pub enum AcceptedError {
 }
 
 /// `oracles/REF.accepted.yaml` for the suite `oracles/REF.yaml`.
-pub fn path_for(suite: &Path) -> PathBuf {
+pub(crate) fn path_for(suite: &Path) -> PathBuf {
     // `REF.yaml.zst` shares `REF.accepted.yaml` with `REF.yaml`.
     let plain = suite.with_extension("");
     let suite = if crate::suite::compress::wanted(suite) {
@@ -402,7 +402,7 @@ fn entry_lines(text: &str) -> Vec<usize> {
 }
 
 /// A serde_yaml error on one line, with its line number when known.
-pub fn one_line_yaml_error(e: &serde_yaml::Error) -> String {
+pub(crate) fn one_line_yaml_error(e: &serde_yaml::Error) -> String {
     let message = e.to_string();
     let first = message.lines().next().unwrap_or("invalid YAML").to_string();
     match e.location() {
@@ -412,7 +412,7 @@ pub fn one_line_yaml_error(e: &serde_yaml::Error) -> String {
 }
 
 /// Today's date (UTC) as `YYYY-MM-DD`.
-pub fn today() -> String {
+pub(crate) fn today() -> String {
     let secs = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());

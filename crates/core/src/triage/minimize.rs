@@ -60,7 +60,7 @@ type Found = Option<(Test, Divergence)>;
 /// recorded value depended on when or where it was recorded, and the group says so
 /// (`reproduced: Some(false)`, no minimized sequence). A group whose example is not in
 /// `examples` is left as it is.
-pub fn minimize_all(
+pub(crate) fn minimize_all(
     groups: &mut [Group],
     examples: &Examples,
     reference: &dyn Executor,

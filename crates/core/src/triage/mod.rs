@@ -6,7 +6,7 @@
 
 pub mod accepted;
 pub mod label;
-pub mod minimize;
+pub(crate) mod minimize;
 
 use crate::compare::{Divergence, Kind};
 use crate::replay::{Record, TestOutcome};
@@ -16,10 +16,11 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// The groups' example tests, by id.
-pub type Examples<'a> = BTreeMap<u64, &'a Test>;
+pub(crate) type Examples<'a> = BTreeMap<u64, &'a Test>;
 
 /// The example tests of `groups` among `tests` (replayed in memory).
-pub fn examples<'a>(tests: &[&'a Test], groups: &[Group]) -> Examples<'a> {
+#[cfg(test)]
+pub(crate) fn examples<'a>(tests: &[&'a Test], groups: &[Group]) -> Examples<'a> {
     let wanted: std::collections::BTreeSet<u64> = groups.iter().map(|g| g.example).collect();
     tests
         .iter()
@@ -30,13 +31,13 @@ pub fn examples<'a>(tests: &[&'a Test], groups: &[Group]) -> Examples<'a> {
 
 /// The id of the group of `callee` and `kind`: `g-` and six hex digits of a 64-bit FNV-1a
 /// hash of `callee`, a NUL and the kind's name. Stable across runs, machines and versions.
-pub fn group_id(callee: &str, kind: Kind) -> String {
+pub(crate) fn group_id(callee: &str, kind: Kind) -> String {
     crate::hash::short_id("g", callee, kind.name())
 }
 
 /// A sequence shrunk by delta debugging that still shows the group's difference.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
-pub struct Minimized {
+pub(crate) struct Minimized {
     pub test: Test,
     /// The difference the minimized test shows (values from its own REF and TGT runs).
     pub divergence: Divergence,
@@ -48,7 +49,7 @@ pub struct Minimized {
 
 /// One root cause: tests whose first difference is the same kind at the same callee.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Group {
+pub(crate) struct Group {
     pub id: String,
     pub callee: String,
     pub kind: Kind,
@@ -67,7 +68,7 @@ pub struct Group {
 /// The id of a group of `callee` and `kind` whose tests all show the kind of change
 /// `label` (a value-based label: the same callee can also show a plain difference): the
 /// hash of callee, kind and label's name.
-pub fn group_id_labelled(callee: &str, kind: Kind, label: Option<Label>) -> String {
+pub(crate) fn group_id_labelled(callee: &str, kind: Kind, label: Option<Label>) -> String {
     match label {
         None => group_id(callee, kind),
         Some(l) => crate::hash::short_id("g", &format!("{callee}\0{}", kind.name()), l.name()),
@@ -78,7 +79,7 @@ pub fn group_id_labelled(callee: &str, kind: Kind, label: Option<Label>) -> Stri
 /// are split by (same value printed otherwise, invisible characters, hash only, last-place
 /// float difference, permitted exception, tool artefact); `None` for a plain difference or a
 /// data version (which depends on the example, decided per group).
-pub fn split_label(d: &Divergence) -> Option<Label> {
+pub(crate) fn split_label(d: &Divergence) -> Option<Label> {
     use crate::text::show;
     let (r, t) = (
         show(d.expected.as_ref(), None, ""),
@@ -109,7 +110,7 @@ pub fn split_label(d: &Divergence) -> Option<Label> {
 /// Groups the tests that differ (not the unstable ones), in a deterministic order: most
 /// tests first, then by callee and kind. Tests of one callee and kind whose differences
 /// are of another value-based kind of change ([`split_label`]) form groups of their own.
-pub fn group(tests: &[Record], outcomes: &[TestOutcome]) -> Vec<Group> {
+pub(crate) fn group(tests: &[Record], outcomes: &[TestOutcome]) -> Vec<Group> {
     type Key = (String, Kind, Option<Label>);
     let mut by_key: BTreeMap<Key, Vec<usize>> = BTreeMap::new();
     for (i, outcome) in outcomes.iter().enumerate() {

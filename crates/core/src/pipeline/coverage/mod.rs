@@ -27,7 +27,7 @@ pub const UNMEASURED: &[&str] = &["java.lang.invoke", "java.lang.ClassValue"];
 /// The `-javaagent:` option for the generation workers: in memory only, instrumenting the
 /// JDK's own classes of the scope (`classes`, `packages`) or, for a library, every class
 /// outside the JDK.
-pub fn agent_option(
+pub(crate) fn agent_option(
     jars: &JacocoJars,
     classes: &[String],
     packages: &[String],
@@ -64,7 +64,7 @@ pub fn folder_for(output: &Path) -> PathBuf {
 
 /// Writes each worker's data to `folder`, reports it with JaCoCo against the scope's class
 /// files and returns the coverage of each package of `model`, sorted by name.
-pub fn analyse(
+pub(crate) fn analyse(
     jars: &JacocoJars,
     jvm: &JvmSpec,
     library: &[PathBuf],
@@ -110,7 +110,7 @@ fn scope_packages(model: &ApiModel) -> BTreeSet<String> {
 }
 
 /// Whether the class or package `name` is one of [`UNMEASURED`] or inside one.
-pub fn is_unmeasured(name: &str) -> bool {
+pub(crate) fn is_unmeasured(name: &str) -> bool {
     UNMEASURED.iter().any(|u| {
         name.strip_prefix(u)
             .is_some_and(|rest| rest.is_empty() || rest.starts_with(['.', '$']))

@@ -20,7 +20,10 @@ const WIDTH: usize = 100;
 /// The rows of `csv` summed per package, for each package of `scope` (one with no row, or
 /// no branch, counts 0 of 0); sorted by package name. Classes the agent never instruments
 /// are left out of their package's sums.
-pub fn per_package(csv: &str, scope: &BTreeSet<String>) -> Result<Vec<PackageCoverage>, String> {
+pub(super) fn per_package(
+    csv: &str,
+    scope: &BTreeSet<String>,
+) -> Result<Vec<PackageCoverage>, String> {
     let mut lines = csv.lines();
     let header: Vec<&str> = lines.next().unwrap_or_default().split(',').collect();
     let column = |name: &str| {

@@ -27,7 +27,7 @@ fn class(name: &str, constructors: Vec<Callable>, methods: Vec<Callable>) -> Api
 }
 
 /// The model of the world the module doc describes.
-pub fn model() -> ApiModel {
+pub(crate) fn model() -> ApiModel {
     let nullary = |name: &str, returns: &str| Callable::new(name, &[], returns, false);
     let counter = class(
         COUNTER,
@@ -75,7 +75,7 @@ pub fn model() -> ApiModel {
 
 /// A counter test: `new t.Counter()`, then for each value `add(value)`, then `method()`;
 /// with noise (other counters and literals) interleaved. Expectations from the reference.
-pub fn counter_test(id: u64, values: &[i64], noise: usize, method: &str) -> Test {
+pub(crate) fn counter_test(id: u64, values: &[i64], noise: usize, method: &str) -> Test {
     let mut s = vec![Statement::new(COUNTER, &[], &[])];
     for (k, v) in values.iter().enumerate() {
         for m in 0..noise {
@@ -97,7 +97,7 @@ pub fn counter_test(id: u64, values: &[i64], noise: usize, method: &str) -> Test
 }
 
 /// The test of `request` with the reference fake's results as expectations.
-pub fn expect(id: u64, request: SeqRequest) -> Test {
+pub(crate) fn expect(id: u64, request: SeqRequest) -> Test {
     let SeqResult::Done {
         steps,
         observations,

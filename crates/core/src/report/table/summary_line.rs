@@ -107,7 +107,7 @@ fn summary_parts(report: &Report) -> Vec<String> {
 }
 
 /// ` (partial: without shard 3/3)` when the report does not cover every shard of the suite.
-pub fn partial(report: &Report) -> String {
+pub(crate) fn partial(report: &Report) -> String {
     match crate::report::merge::missing_shards(&report.shards) {
         Ok(missing) if !missing.is_empty() => {
             let s = if missing.len() == 1 { "" } else { "s" };

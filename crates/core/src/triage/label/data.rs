@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 /// [`crate::targets::data`]), and their feature releases under
 /// [`super::RUNTIME`]; empty when not read.
 #[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq, Eq)]
-pub struct Versions {
+pub(crate) struct Versions {
     pub reference: BTreeMap<String, String>,
     pub target: BTreeMap<String, String>,
     /// Both sides run the same JDK build (the same runtime fingerprint, as when two

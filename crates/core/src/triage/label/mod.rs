@@ -23,13 +23,13 @@ mod tests;
 use crate::compare::Kind;
 use crate::sequence::Observed;
 use classpath::classpath;
-pub use data::Versions;
+pub(crate) use data::Versions;
 use data::{data_families, version_in_diff, versioned_change};
 use exceptions::{other_change, permitted_narrowing, tool_artefact};
 use hash::hash_only;
 use rendering::{invisible, last_place, rendering};
 use runtime::runtime_version;
-pub use runtime::{RUNTIME, feature_release};
+pub(crate) use runtime::{RUNTIME, feature_release};
 use serde::{Deserialize, Serialize};
 
 /// The kind of change a group shows. The snake_case names are part of the JSON report and
@@ -130,7 +130,7 @@ impl Label {
 }
 
 /// What the rules look at: one group's difference.
-pub struct Evidence<'a> {
+pub(crate) struct Evidence<'a> {
     pub callee: &'a str,
     pub kind: Kind,
     pub expected: Option<&'a Observed>,
@@ -147,7 +147,7 @@ pub struct Evidence<'a> {
 /// The label of a group and its normalised change (`None`: the group is a cause of its own;
 /// for a plain value difference the change is its distinctive changed text, see
 /// [`crate::text::change`]).
-pub fn classify(e: &Evidence) -> (Label, Option<String>) {
+pub(crate) fn classify(e: &Evidence) -> (Label, Option<String>) {
     if let Some(change) = classpath(e) {
         return (Label::Classpath, Some(change));
     }
@@ -216,6 +216,6 @@ fn hash_code_of_data(e: &Evidence) -> Option<String> {
 
 /// The stable id of a cause: `c-` and six hex digits of a 64-bit FNV-1a hash of the label's
 /// name, a NUL and the normalised change.
-pub fn cause_id(label: Label, change: &str) -> String {
+pub(crate) fn cause_id(label: Label, change: &str) -> String {
     crate::hash::short_id("c", label.name(), change)
 }

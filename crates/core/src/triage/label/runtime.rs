@@ -7,11 +7,11 @@
 use super::Evidence;
 
 /// The key under which [`super::Versions`] carries each side's feature release.
-pub const RUNTIME: &str = "runtime";
+pub(crate) const RUNTIME: &str = "runtime";
 
 /// The feature release a fingerprint starts with: `17.0.9+9 Eclipse Adoptium …` → `17`,
 /// `1.8.0_392 …` → `8`; `None` when it does not start with a version.
-pub fn feature_release(fingerprint: &str) -> Option<String> {
+pub(crate) fn feature_release(fingerprint: &str) -> Option<String> {
     let version = fingerprint.split_whitespace().next()?;
     let mut numbers = version.split(|c: char| !c.is_ascii_digit());
     let first = numbers.next().filter(|n| !n.is_empty())?;
