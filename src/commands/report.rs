@@ -12,6 +12,17 @@ use crate::report::merge::merge;
 use std::collections::BTreeMap;
 
 pub fn run(global: &crate::cli::GlobalArgs, args: &ReportArgs) -> anyhow::Result<Exit> {
+    // A folder that cannot take the files is said before any report is read, as replay does.
+    let what = match args.summary.is_empty() {
+        true => "the merged reports",
+        false => "the summary",
+    };
+    super::check_folder_writable(&args.report_dir).map_err(|e| {
+        bad_input(format!(
+            "--report-dir {}: cannot write {what} there: {e}",
+            args.report_dir.display()
+        ))
+    })?;
     if !args.summary.is_empty() {
         return summary(args);
     }

@@ -21,23 +21,31 @@ const MAX_JOURNAL_BYTES: u64 = 64 << 10;
 /// and waits there for a minute, so a test can kill the writer between two renames.
 const PAUSE_HOOK: &str = "DIFFTEST_TEST_PAUSE_BETWEEN_RENAMES";
 
-/// The files `DIR/STEM.EXT` (one per extension) written as one unit, under their lock.
+/// The files `DIR/STEM.EXT` (one per extension), or any named files of one folder
+/// ([`Unit::open_files`]), written as one unit under the lock and journal of `DIR/STEM`.
 pub struct Unit {
     dir: PathBuf,
     stem: String,
-    exts: Vec<String>,
+    /// The unit's file names (no folder).
+    names: Vec<String>,
     _lock: FileLock,
 }
 
 impl Unit {
-    /// Takes the unit's lock (waiting for another writer) and settles an interrupted
-    /// earlier write (see the module doc).
+    /// Takes the lock of the unit `DIR/STEM.EXT` (waiting for another writer) and settles
+    /// an interrupted earlier write (see the module doc).
     pub fn open(dir: &Path, stem: &str, exts: &[&str]) -> io::Result<Unit> {
+        Unit::open_files(dir, stem, &file_names(stem, exts))
+    }
+
+    /// As [`Unit::open`], for the files `DIR/NAME` of `names` (a summary's `summary.md`
+    /// and `index.html`), under the lock and journal of `DIR/STEM`.
+    pub fn open_files(dir: &Path, stem: &str, names: &[String]) -> io::Result<Unit> {
         std::fs::create_dir_all(dir)?;
         let unit = Unit {
             dir: dir.to_path_buf(),
             stem: stem.to_string(),
-            exts: exts.iter().map(|e| e.to_string()).collect(),
+            names: names.to_vec(),
             _lock: lock(&dir.join(stem))?,
         };
         unit.recover()?;
@@ -51,7 +59,12 @@ impl Unit {
 
     /// Starts writing the unit's file of extension `ext` (to its staged name).
     pub fn create(&self, ext: &str) -> io::Result<AtomicFile> {
-        let staged = staged(&self.path(ext));
+        self.create_file(&format!("{}.{ext}", self.stem))
+    }
+
+    /// Starts writing the unit's file `DIR/NAME` (to its staged name).
+    pub fn create_file(&self, name: &str) -> io::Result<AtomicFile> {
+        let staged = staged(&self.dir.join(name));
         remove_stale_temporaries(&staged);
         AtomicFile::create(&staged)
     }
@@ -84,8 +97,8 @@ impl Unit {
         if let Some(names) = self.read_journal()? {
             self.roll_forward(&names)?;
         }
-        for ext in &self.exts {
-            let staged = staged(&self.path(ext));
+        for name in &self.names {
+            let staged = staged(&self.dir.join(name));
             remove_stale_temporaries(&staged);
             match std::fs::remove_file(&staged) {
                 Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(e),
@@ -131,13 +144,8 @@ impl Unit {
         if lines.next() != Some(JOURNAL_HEADER) {
             return Err(invalid("not a difftest journal".into()));
         }
-        let known: Vec<String> = self
-            .exts
-            .iter()
-            .map(|e| format!("{}.{e}", self.stem))
-            .collect();
         lines
-            .map(|name| match known.iter().any(|k| k == name) {
+            .map(|name| match self.names.iter().any(|k| k == name) {
                 true => Ok(staged(&self.dir.join(name))),
                 false => Err(invalid(format!(
                     "names {:?}, not a file of this set",
@@ -173,6 +181,11 @@ pub fn settle(dir: &Path, stem: &str, exts: &[&str]) -> io::Result<()> {
         }
         Err(e) => Err(e),
     }
+}
+
+/// `STEM.EXT` for each of `exts`.
+fn file_names(stem: &str, exts: &[&str]) -> Vec<String> {
+    exts.iter().map(|e| format!("{stem}.{e}")).collect()
 }
 
 /// `DIR/.NAME.staged` for `DIR/NAME`.
@@ -277,6 +290,34 @@ mod tests {
         std::fs::write(&journal, "garbage").unwrap();
         let err = settle(dir.path(), "r", &EXTS).unwrap_err().to_string();
         assert!(err.contains("not a difftest journal"), "{err}");
+    }
+
+    #[test]
+    fn a_unit_of_named_files_is_committed_and_rolled_forward_under_its_stem() {
+        let dir = tempfile::tempdir().unwrap();
+        let files = ["summary.md".to_string(), "index.html".to_string()];
+        let unit = Unit::open_files(dir.path(), "summary", &files).unwrap();
+        let done = files.clone().map(|name| {
+            let mut f = unit.create_file(&name).unwrap();
+            f.write_all(b"one").unwrap();
+            f.finish().unwrap()
+        });
+        unit.commit(done.into()).unwrap();
+        assert_eq!(
+            names(dir.path()),
+            ["index.html", "summary.lock", "summary.md"]
+        );
+        // Killed after its first rename: the next writer finishes it before its own.
+        std::fs::write(dir.path().join("summary.md"), "two").unwrap();
+        std::fs::write(dir.path().join(".index.html.staged"), "two").unwrap();
+        let journal = "difftest unit 1\nsummary.md\nindex.html\n";
+        std::fs::write(dir.path().join("summary.journal"), journal).unwrap();
+        drop(Unit::open_files(dir.path(), "summary", &files).unwrap());
+        assert_eq!(read(dir.path(), "index.html"), "two");
+        assert_eq!(
+            names(dir.path()),
+            ["index.html", "summary.lock", "summary.md"]
+        );
     }
 
     #[test]

@@ -223,23 +223,42 @@ pub(crate) fn html(pairs: &[Pair], missing: usize) -> String {
     out
 }
 
-/// Writes `DIR/summary.md` and `DIR/index.html` (each atomically); returns their paths.
+/// The files of a summary, in the order they are written.
+pub const SUMMARY_FILES: [&str; 2] = ["summary.md", "index.html"];
+
+/// The stem of the summary's lock and journal (`DIR/summary.lock`, `DIR/summary.journal`).
+const SUMMARY_STEM: &str = "summary";
+
+/// Writes `DIR/summary.md` and `DIR/index.html` as one unit ([`crate::atomic::unit`]);
+/// returns their paths. Under the lock of `DIR/summary.lock`, so two summaries into one
+/// folder write one after the other and never leave the files of both; a write killed
+/// after its commit point is finished by the next one, and one that fails before it (a full
+/// disk) leaves the last summary whole.
 pub fn write(dir: &Path, pairs: &[Pair], missing: usize) -> Result<Vec<PathBuf>, ReportError> {
+    use std::io::Write as _;
     let io = |path: &Path| {
         let path = path.to_path_buf();
         move |source| ReportError::Io { path, source }
     };
-    std::fs::create_dir_all(dir).map_err(io(dir))?;
-    let mut written = Vec::new();
-    for (name, text) in [
-        ("summary.md", markdown(pairs, missing)),
-        ("index.html", html(pairs, missing)),
-    ] {
+    let names = SUMMARY_FILES.map(String::from);
+    let lock = crate::atomic::lock_path(&dir.join(SUMMARY_STEM));
+    let unit =
+        crate::atomic::unit::Unit::open_files(dir, SUMMARY_STEM, &names).map_err(io(&lock))?;
+    let texts = [markdown(pairs, missing), html(pairs, missing)];
+    let mut paths = Vec::new();
+    let mut finished = Vec::new();
+    for (name, text) in SUMMARY_FILES.into_iter().zip(texts) {
         let path = dir.join(name);
-        crate::atomic::write(&path, text.as_bytes()).map_err(io(&path))?;
-        written.push(path);
+        let mut file = unit.create_file(name).map_err(io(&path))?;
+        let done = file
+            .write_all(text.as_bytes())
+            .and_then(|()| file.finish())
+            .map_err(io(&path))?;
+        finished.push(done);
+        paths.push(path);
     }
-    Ok(written)
+    unit.commit(finished).map_err(io(dir))?;
+    Ok(paths)
 }
 
 #[cfg(test)]
