@@ -1,6 +1,7 @@
 //! The supervisor: keeps up to `jobs` worker processes for one target, fans batches of
-//! sequences out over them in parallel (rayon), enforces the per-call timeout from outside,
-//! and replaces any worker that hangs or dies. A hang is reported as `timeout` and a death
+//! sequences out over them in parallel (rayon), enforces the per-call timeout from outside
+//! (on a clock that does not count the time load kept a worker from a CPU: `clock`), and
+//! replaces any worker that hangs or dies. A hang is reported as `timeout` and a death
 //! as `crash` for the one sequence that caused it; the rest of the batch is run again on a
 //! fresh worker, so nothing the code under test does loses results already collected.
 //!
@@ -12,6 +13,7 @@
 //! killer) is not the sequence's doing: a sequence is run again (twice at most) before such a
 //! death is blamed on it, and a worker killed while starting or describing is replaced.
 
+mod clock;
 mod coverage;
 pub mod executor;
 #[cfg(test)]
@@ -50,7 +52,9 @@ pub const DEFAULT_WORKER_MEMORY: u64 = 2 << 30;
 pub struct PoolConfig {
     /// Worker processes at most.
     pub jobs: usize,
-    /// Longest a single sequence may run before its worker is killed.
+    /// Longest a single sequence may run before its worker is killed, not counting the time
+    /// the machine's load kept the worker's Java thread waiting for a CPU (`pool/clock`; at
+    /// most five times this in wall time).
     pub timeout: Duration,
     /// Use the target's own `timeout:` instead of `timeout` when it sets one (the user gave
     /// no `--timeout`).
