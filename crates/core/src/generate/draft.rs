@@ -31,7 +31,10 @@ impl Generator<'_> {
             None => self.rng.random_range(0..self.random_ops),
         };
         let op = self.ops[op_index].clone();
-        if self.banned.contains(&op.family) || self.left_out_ops.contains(&op_index) {
+        if self.banned.contains(&op.family)
+            || self.left_out_ops.contains(&op_index)
+            || self.timed_out_ops.contains(&op_index)
+        {
             return None;
         }
         let mut b = Builder::default();

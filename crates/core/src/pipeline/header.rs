@@ -86,6 +86,7 @@ pub fn header(made: Made, rec: &Recorded, kinds: &BTreeMap<String, ExceptionKind
         ("invalid", s.invalid),
         ("vm-errors", s.vm_errors),
         ("timeouts", s.timeouts),
+        ("timed-out-callables", rec.timed_out.len() as u64),
         ("crashes", s.crashes),
         ("truncated", s.truncated),
         ("unchecked", s.unchecked),
