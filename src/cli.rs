@@ -472,7 +472,8 @@ pub struct RecordArgs {
     /// Longest sequence, in statements
     #[arg(long, default_value_t = 100, value_name = "N", value_parser = values::count(1, 100_000))]
     pub max_size: usize,
-    /// Candidate sequences per round (one batch on the workers)
+    /// Candidate sequences in the first round (one batch on the workers); later rounds grow
+    /// with what was generated, up to five times it
     #[arg(long, default_value_t = 400, value_name = "N", value_parser = values::count(1, 1_000_000))]
     pub round_size: usize,
     /// Longest value text stored whole, in bytes of its escaped form (1024 to 16777216);

@@ -206,6 +206,69 @@ fn hangs_are_timeouts_and_the_next_sequence_still_runs() {
     );
 }
 
+/// Live worker processes of this test process whose environment holds `mark`.
+fn workers_marked(mark: &str) -> usize {
+    let me = std::process::id().to_string();
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return 0;
+    };
+    let child_of_me = |pid: &str| {
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+        let after = stat.rsplit(')').next().unwrap_or("");
+        after.split_whitespace().nth(1) == Some(me.as_str())
+    };
+    entries
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|pid| pid.bytes().all(|b| b.is_ascii_digit()) && child_of_me(pid))
+        .filter(|pid| {
+            let env = std::fs::read(format!("/proc/{pid}/environ")).unwrap_or_default();
+            env.split(|&b| b == 0).any(|v| v == mark.as_bytes())
+        })
+        .count()
+}
+
+#[test]
+fn a_worker_lost_to_a_hang_is_replaced_and_a_warm_spare_starts_for_the_next() {
+    let fixtures = common::compile_fixtures("worker");
+    let mut jvm = common::provision("temurin17").jvm;
+    jvm.classpath.push(fixtures.path().into());
+    let mark = format!("DIFFTEST_TEST_POOL={}", std::process::id());
+    jvm.env
+        .insert("DIFFTEST_TEST_POOL".into(), std::process::id().to_string());
+    let pool = difftest::pool::Pool::start("temurin17", jvm, common::config(1, 1500))
+        .expect("pool starts");
+    assert_eq!(
+        workers_marked(&mark),
+        1,
+        "one worker at start, no spare yet"
+    );
+    for round in 1..=2 {
+        let results = pool
+            .run(&[misbehave("spin"), misbehave("answer")], false)
+            .expect("run");
+        assert!(
+            matches!(results[0], SeqResult::Timeout { .. }),
+            "{results:?}"
+        );
+        assert_eq!(last(&results[1]).render(), "42");
+        // The spare starts in the background: the worker in use and the spare.
+        let waited = std::time::Instant::now();
+        while workers_marked(&mark) < 2 && waited.elapsed().as_secs() < 60 {
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        assert_eq!(
+            workers_marked(&mark),
+            2,
+            "round {round}: the worker and its spare"
+        );
+    }
+    assert_eq!(
+        pool.stats().workers_started,
+        3,
+        "one at start, one per hang"
+    );
+}
+
 #[test]
 fn exit_and_halt_are_crashes_and_the_pool_goes_on() {
     let fixtures = common::compile_fixtures("worker");

@@ -1,6 +1,6 @@
 //! Resource usage from `/proc`: a process's resident set size now and at its peak, the
-//! data segment the worker's sandbox bounds, and this process's CPU time. Zero or `None`
-//! where `/proc` cannot be read.
+//! data segment the worker's sandbox bounds, this process's CPU time, and how long a
+//! thread waited for a CPU. Zero or `None` where `/proc` cannot be read.
 
 /// Caps glibc's malloc at two arenas. glibc gives threads arenas of their own and keeps what
 /// is freed in each; replay runs passes of fresh threads (the readers, then the
@@ -70,6 +70,20 @@ pub fn self_cpu_secs() -> f64 {
     stat_ticks(&stat) / hz
 }
 
+/// How long thread `tid` of process `pid` has waited, runnable, for a CPU since it
+/// started (the second field of `/proc/PID/task/TID/schedstat`): the time a loaded machine
+/// took from it. `None` where the kernel does not keep it or the thread is gone.
+pub fn thread_cpu_wait(pid: u32, tid: u32) -> Option<std::time::Duration> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/task/{tid}/schedstat")).ok()?;
+    schedstat_wait(&stat)
+}
+
+/// The run-queue wait of a `schedstat` line: "run_ns wait_ns timeslices".
+fn schedstat_wait(stat: &str) -> Option<std::time::Duration> {
+    let nanos = stat.split_whitespace().nth(1)?.parse().ok()?;
+    Some(std::time::Duration::from_nanos(nanos))
+}
+
 /// The value in KiB of the `/proc/PID/status` line that starts with `key`.
 fn status_kib(status: &str, key: &str) -> Option<u64> {
     let line = status.lines().find_map(|l| l.strip_prefix(key))?;
@@ -107,5 +121,20 @@ mod tests {
         assert_eq!(stat_ticks(stat), 345.0);
         assert!(self_peak_rss_kib() > 0, "this test process has a peak RSS");
         assert!(rss_kib("self").is_some());
+    }
+
+    #[test]
+    fn a_thread_s_wait_for_a_cpu_is_the_second_schedstat_field() {
+        let wait = schedstat_wait("26346952 17019119 79\n");
+        assert_eq!(wait, Some(std::time::Duration::from_nanos(17019119)));
+        assert_eq!(schedstat_wait("12"), None);
+        let pid = std::process::id();
+        // SAFETY: gettid has no preconditions.
+        let tid = unsafe { libc::gettid() } as u32;
+        assert!(
+            thread_cpu_wait(pid, tid).is_some(),
+            "this thread's schedstat"
+        );
+        assert!(thread_cpu_wait(pid, u32::MAX).is_none());
     }
 }

@@ -74,6 +74,11 @@ pub enum Response {
         /// What the sandbox could not do on this kernel, one line each.
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         warnings: Vec<String>,
+        /// The kernel's id of the thread that runs the sequences: the supervisor reads how
+        /// long it waited for a CPU, so a machine's load does not count against a call's
+        /// timeout.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        thread: Option<u32>,
     },
     /// The worker could not do what was asked; it stays usable unless it said so at start-up.
     Failed {

@@ -186,6 +186,7 @@ fn start(
                 version: PROTOCOL_VERSION,
                 millis,
                 warnings,
+                thread: Some(this_thread_id()),
             };
             (send(out, &ready).is_ok() && out.flush().is_ok()).then_some(jvm)
         }
@@ -194,6 +195,12 @@ fn start(
             None
         }
     }
+}
+
+/// The kernel's id of the calling thread (the one that runs the sequences).
+fn this_thread_id() -> u32 {
+    // SAFETY: gettid has no preconditions and cannot fail.
+    unsafe { libc::gettid() as u32 }
 }
 
 fn fail(out: &mut impl Write, error: String) {

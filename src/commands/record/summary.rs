@@ -24,6 +24,20 @@ fn left_out_line(rec: &crate::generate::Recorded) -> Option<String> {
     ))
 }
 
+/// `3 callables timed out and were not drawn again, e.g. a.B.c(int) (2 calls)`, when any
+/// call timed out.
+fn timed_out_line(rec: &crate::generate::Recorded) -> Option<String> {
+    let (first, calls) = rec.timed_out.iter().max_by_key(|(_, calls)| **calls)?;
+    let n = rec.timed_out.len();
+    let verb = if n == 1 { "it was" } else { "they were" };
+    Some(format!(
+        "{} timed out (a fifth of --timeout each, not counting time the machine's load kept \
+         them from a CPU); {verb} not drawn again, e.g. {first} ({})",
+        plural(n, "callable"),
+        plural(*calls as usize, "call")
+    ))
+}
+
 /// `2 classes left out of scope: they or their public signatures need classes missing from
 /// the class path, e.g. a.B (needs c.D)`, when any were.
 pub(crate) fn unloadable_line(unloadable: &BTreeMap<String, String>) -> Option<String> {
@@ -82,6 +96,17 @@ pub fn summary(output: &Path, done: &Recording, shown: &Shown, verbose: bool) {
     }
     if let Some(line) = left_out_line(rec) {
         println!("{line}");
+    }
+    if let Some(line) = timed_out_line(rec) {
+        println!("{line}");
+        if verbose {
+            for (callee, calls) in &rec.timed_out {
+                eprintln!(
+                    "difftest: timed out: {callee} ({})",
+                    plural(*calls as usize, "call")
+                );
+            }
+        }
     }
     if let Some(line) = unloadable_line(&done.unloadable) {
         println!("{line}");

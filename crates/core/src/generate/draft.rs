@@ -23,7 +23,10 @@ impl Generator<'_> {
     pub(super) fn draft(&mut self) -> Option<Candidate> {
         let op_index = self.rng.random_range(0..self.random_ops);
         let op = self.ops[op_index].clone();
-        if self.banned.contains(&op.family) || self.left_out_ops.contains(&op_index) {
+        if self.banned.contains(&op.family)
+            || self.left_out_ops.contains(&op_index)
+            || self.timed_out_ops.contains(&op_index)
+        {
             return None;
         }
         let mut b = Builder::default();

@@ -99,6 +99,22 @@ impl Generator<'_> {
         self.left_out.insert(callee, fault);
     }
 
+    /// A call of operation `op` timed out: its callable is not drafted again (each timeout
+    /// kills a worker, and the next one starts cold), and it is counted for the summary.
+    fn drop_timed_out(&mut self, op: usize) {
+        let callee = self.store.templates.get(self.ops[op].tmpl).stmt.callee();
+        let count = self.timed_out_callables.entry(callee.clone()).or_default();
+        *count += 1;
+        if *count > 1 {
+            return;
+        }
+        for (i, other) in self.ops.iter().enumerate() {
+            if self.store.templates.get(other.tmpl).stmt.callee() == callee {
+                self.timed_out_ops.insert(i);
+            }
+        }
+    }
+
     /// Whether operation `op` may be repeated from now on, from what its call gave at the end
     /// of a sequence that ran whole: never once it returned a value too large to store (each
     /// repeat would hold another such value, and a hundred of them outlast any timeout).
@@ -122,8 +138,9 @@ impl Generator<'_> {
             } => self.fold_done(c, req, steps, observations, violations, contents),
             SeqResult::Timeout { .. } => {
                 self.stats.timeouts += 1;
-                // Banned at its second timeout: one may be a slow moment of a loaded
-                // machine (a class's first use), which should not cost the whole family.
+                self.drop_timed_out(c.op);
+                // The family is banned at its second timeout: one may be a slow moment (a
+                // class's first use), which should not cost the same method on every class.
                 let family = self.ops[c.op].family;
                 if !self.timed_out.insert(family) {
                     self.banned.insert(family);

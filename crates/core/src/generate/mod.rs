@@ -4,10 +4,10 @@
 //! check the contracts, keep it as a regression test or an error-revealing test, and make
 //! its new values available to later sequences unless a filter says otherwise.
 //!
-//! Generation runs in fixed-size rounds so that it is reproducible whatever the number of
-//! workers: a round of candidates is drawn from the current pool state with the seeded RNG
-//! only, executed as one batch, and its results are folded back in candidate order. Two
-//! rounds are in flight at a time, so round `k + 2` is drawn once round `k` is folded,
+//! Generation runs in rounds so that it is reproducible whatever the number of workers (their
+//! sizes grow with what was generated before: `rounds`): a round of candidates is drawn
+//! from the current pool state with the seeded RNG only, executed as one batch, and its
+//! results are folded back in candidate order. Two rounds are in flight at a time, so round `k + 2` is drawn once round `k` is folded,
 //! whenever round `k + 1` finishes. With an
 //! output limit, generation stops at the first round boundary where enough tests are kept,
 //! so the same seed, scope, output limit and reference give the same tests. With only a time
@@ -19,7 +19,7 @@
 //! files in scope), [`harvest`] (elements of returned
 //! arrays and collections), [`per_jvm`] (values that differ between runs of one JVM, kept out of the pool),
 //! [`sweep`] (catalogue and constant sweeps), [`reduce`] (the
-//! subset of tests that observes every behaviour).
+//! subset of tests that observes every behaviour), `rounds` (how large each round is).
 
 pub(crate) mod components;
 mod draft;
@@ -33,6 +33,7 @@ pub(crate) mod on_fake;
 pub(crate) mod ops;
 mod per_jvm;
 pub mod reduce;
+mod rounds;
 pub(crate) mod store;
 mod sweep;
 pub(crate) mod taint;
@@ -69,7 +70,8 @@ pub struct GenConfig {
     pub time_limit: Duration,
     /// Stop once this many non-redundant regression tests are kept.
     pub output_limit: Option<usize>,
-    /// Candidates drawn per round (one batch on the workers).
+    /// Candidates drawn in the first round (one batch on the workers); later rounds grow
+    /// (`rounds::round_size_at`).
     pub round_size: usize,
     /// Probability of passing `null` for a reference parameter that has values.
     pub null_ratio: f64,
@@ -246,6 +248,10 @@ pub(crate) struct Generator<'m> {
     banned: HashSet<u32>,
     /// Operation families that timed out once (a second timeout bans them).
     timed_out: HashSet<u32>,
+    /// Callables whose call timed out, with how many times (`feedback`).
+    timed_out_callables: BTreeMap<String, u64>,
+    /// The operations of those callables: never drafted again.
+    timed_out_ops: HashSet<usize>,
     /// Operations whose call a draft must not repeat (`false`): one returned a value too large
     /// to store whole (`feedback::note_repeatable`); a draft may repeat any other call.
     repeatable: HashMap<usize, bool>,
@@ -304,6 +310,9 @@ pub struct Recorded {
     /// because a call of theirs needed a class missing from the class path, with the
     /// first such fault of each.
     pub left_out: BTreeMap<String, ClasspathFault>,
+    /// Callables (`Class.method(params)`) a call of which timed out, with how many did: not
+    /// drafted again after the first.
+    pub timed_out: BTreeMap<String, u64>,
 }
 
 /// The scope has nothing to call.
@@ -360,6 +369,8 @@ impl<'m> Generator<'m> {
             redundant: 0,
             banned: HashSet::new(),
             timed_out: HashSet::new(),
+            timed_out_callables: BTreeMap::new(),
+            timed_out_ops: HashSet::new(),
             repeatable: HashMap::new(),
             left_out: BTreeMap::new(),
             left_out_ops: HashSet::new(),
@@ -537,7 +548,7 @@ impl<'m> Generator<'m> {
 
     /// Drafts one round of candidates and what to send for each.
     fn round(&mut self) -> (Vec<Candidate>, Vec<SeqRequest>) {
-        let want = self.cfg.round_size.max(1);
+        let want = rounds::round_size_at(self.cfg.round_size, self.stats.executed);
         let mut cands = Vec::with_capacity(want);
         self.harvest_round(want, &mut cands);
         self.sweep_round(want, &mut cands);
@@ -587,6 +598,7 @@ impl<'m> Generator<'m> {
             redundant: self.redundant,
             stats: self.stats,
             left_out: self.left_out,
+            timed_out: self.timed_out_callables,
         }
     }
 }

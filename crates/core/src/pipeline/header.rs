@@ -90,6 +90,7 @@ pub(crate) fn header(
         ("invalid", s.invalid),
         ("vm-errors", s.vm_errors),
         ("timeouts", s.timeouts),
+        ("timed-out-callables", rec.timed_out.len() as u64),
         ("crashes", s.crashes),
         ("truncated", s.truncated),
         ("unchecked", s.unchecked),

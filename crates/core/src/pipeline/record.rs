@@ -255,8 +255,8 @@ fn no_test(plan: &Plan, rec: &Recorded) -> String {
     let timeouts = match rec.stats.timeouts {
         0 => String::new(),
         n => format!(
-            "; {n} timed out (generation gives a call a fifth of --timeout, and a call that \
-             times out twice is not drawn again)"
+            "; {n} timed out (generation gives a call a fifth of --timeout, and a callable \
+             that times out once is not drawn again)"
         ),
     };
     format!(

@@ -1,6 +1,7 @@
 //! The supervisor: keeps up to `jobs` worker processes for one target, fans batches of
-//! sequences out over them in parallel (rayon), enforces the per-call timeout from outside,
-//! and replaces any worker that hangs or dies. A hang is reported as `timeout` and a death
+//! sequences out over them in parallel (rayon), enforces the per-call timeout from outside
+//! (on a clock that does not count the time load kept a worker from a CPU: `clock`), and
+//! replaces any worker that hangs or dies. A hang is reported as `timeout` and a death
 //! as `crash` for the one sequence that caused it; the rest of the batch is run again on a
 //! fresh worker, so nothing the code under test does loses results already collected.
 //!
@@ -10,14 +11,18 @@
 //! memory grows past `worker_memory` is killed and its sequence reported as a `crash` whose
 //! exit reads `memory limit`. A worker killed from outside with SIGKILL (`kill -9`, the OOM
 //! killer) is not the sequence's doing: a sequence is run again (twice at most) before such a
-//! death is blamed on it, and a worker killed while starting or describing is replaced.
+//! death is blamed on it, and a worker killed while starting or describing is replaced. A
+//! worker lost to a hang or a crash is replaced by a warm spare started in the background
+//! (`spare`), so the run does not wait for a JVM to start.
 
+mod clock;
 mod coverage;
 pub(crate) mod executor;
 #[cfg(test)]
 pub(crate) mod fake;
 pub(crate) mod pipeline;
 mod process;
+mod spare;
 
 pub(crate) use executor::{Executor, Lane, PoolLane};
 pub(crate) use pipeline::Pipeline;
@@ -28,14 +33,15 @@ use crate::sequence::SeqResult;
 use crate::targets::JvmSpec;
 use process::{Failure, Launch, Watch, WorkerProcess};
 use rayon::prelude::*;
+use spare::{Recipe, Spare};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-/// Replacements for a worker killed from outside (SIGKILL) while starting or describing; a
-/// large scope takes seconds to describe on a loaded machine.
+/// Replacements for a worker killed from outside (SIGKILL) while describing; a large scope
+/// takes seconds to describe on a loaded machine.
 const KILLED_RETRIES: u32 = 10;
 
 /// Longest an Espresso worker may take to start: a context needs 10–30 s on a loaded
@@ -50,7 +56,9 @@ pub(crate) const DEFAULT_WORKER_MEMORY: u64 = 2 << 30;
 pub struct PoolConfig {
     /// Worker processes at most.
     pub jobs: usize,
-    /// Longest a single sequence may run before its worker is killed.
+    /// Longest a single sequence may run before its worker is killed, not counting the time
+    /// the machine's load kept the worker's Java thread waiting for a CPU (`pool/clock`; at
+    /// most five times this in wall time).
     pub timeout: Duration,
     /// Use the target's own `timeout:` instead of `timeout` when it sets one (the user gave
     /// no `--timeout`).
@@ -156,6 +164,8 @@ pub struct Pool {
     peak_rss: Mutex<Vec<u64>>,
     deadline: Mutex<Option<Instant>>,
     harvest: coverage::Harvest,
+    /// The worker that replaces the next one lost (`spare`).
+    spare: Spare,
 }
 
 impl Pool {
@@ -186,6 +196,7 @@ impl Pool {
             peak_rss: Mutex::new(Vec::new()),
             deadline: Mutex::new(None),
             harvest: coverage::Harvest::default(),
+            spare: Spare::default(),
         };
         let first = pool.spawn()?;
         pool.checkin(first);
@@ -392,7 +403,7 @@ impl Pool {
                     // blamed at once, without waiting for it a second time.
                     self.retire(&worker);
                     results.push(self.blame(Failure::Timeout));
-                    worker = self.spawn()?;
+                    worker = self.replacement()?;
                 }
                 Err(failure) => {
                     self.retire(&worker);
@@ -408,7 +419,7 @@ impl Pool {
                         // written answer at a time to find the culprit.
                         isolate = true;
                     }
-                    worker = self.spawn()?;
+                    worker = self.replacement()?;
                 }
             }
         }
@@ -504,34 +515,54 @@ impl Pool {
         }
     }
 
+    fn recipe(&self) -> Recipe {
+        Recipe {
+            exe: self.config.worker_exe.clone(),
+            jvm: self.jvm.clone(),
+            startup: self.config.startup_timeout,
+            launch: Launch {
+                sandbox: self.config.sandbox,
+                // The kernel's bound is a backstop for when nobody watches (a thread the code
+                // under test left running while the worker is idle): committed memory is more
+                // than resident, so it gets twice the room and the supervisor's RSS check
+                // fires first.
+                data_limit: self.config.worker_memory.map(|b| b.saturating_mul(2)),
+            },
+        }
+    }
+
     fn spawn(&self) -> Result<WorkerProcess, PoolError> {
-        let exe = &self.config.worker_exe;
-        let launch = Launch {
-            sandbox: self.config.sandbox,
-            // The kernel's bound is a backstop for when nobody watches (a thread the code
-            // under test left running while the worker is idle): committed memory is more than
-            // resident, so it gets twice the room and the supervisor's RSS check fires first.
-            data_limit: self.config.worker_memory.map(|b| b.saturating_mul(2)),
-        };
-        let startup = self.config.startup_timeout;
-        let mut tries = 0;
-        let worker = loop {
-            match WorkerProcess::spawn(exe, &self.jvm, startup, launch) {
-                Ok(worker) => break worker,
-                // Killed from outside while starting (OOM killer, operator): try again.
-                Err(e) if e.killed && tries < KILLED_RETRIES => tries += 1,
-                Err(e) => {
-                    return Err(PoolError::Start {
-                        target: self.target.clone(),
-                        message: e.message,
-                    });
-                }
+        let worker = self.recipe().start().map_err(|e| self.start_error(e))?;
+        self.count_started(&worker);
+        Ok(worker)
+    }
+
+    /// A worker for a run that lost one: the warm spare when one was started, else a new
+    /// one; either way the next spare starts now.
+    fn replacement(&self) -> Result<WorkerProcess, PoolError> {
+        let worker = match self.spare.take() {
+            Some(Ok(worker)) => {
+                self.count_started(&worker);
+                worker
             }
+            // A spare that failed to start: the error is reported by a start of our own.
+            Some(Err(_)) | None => self.spawn()?,
         };
+        self.spare.refill(&self.recipe());
+        Ok(worker)
+    }
+
+    fn count_started(&self, worker: &WorkerProcess) {
         self.started.fetch_add(1, Ordering::Relaxed);
         self.startup_ms
             .fetch_add(worker.startup_ms, Ordering::Relaxed);
-        Ok(worker)
+    }
+
+    fn start_error(&self, e: process::SpawnError) -> PoolError {
+        PoolError::Start {
+            target: self.target.clone(),
+            message: e.message,
+        }
     }
 
     fn worker_error(&self, message: String) -> PoolError {

@@ -7,6 +7,7 @@
 //! `PR_SET_PDEATHSIG`, which fires when the thread that forked it ends, not the process, so
 //! spawning from a pool thread that later exits would kill a worker still in use.
 
+use super::clock::CallClock;
 use crate::message::{PROTOCOL_VERSION, Request, Response, decode, send};
 use crate::targets::JvmSpec;
 use crate::text::clip;
@@ -92,6 +93,8 @@ pub(super) struct WorkerProcess {
     stderr: Arc<Mutex<VecDeque<u8>>>,
     _cwd: tempfile::TempDir,
     pub startup_ms: u64,
+    /// The thread that runs the sequences, as the worker said (`Response::Ready`).
+    java_thread: Option<u32>,
 }
 
 impl WorkerProcess {
@@ -142,6 +145,7 @@ impl WorkerProcess {
             stderr,
             _cwd: cwd,
             startup_ms: 0,
+            java_thread: None,
         };
         worker.hello(jvm, deadline)?;
         Ok(worker)
@@ -169,9 +173,13 @@ impl WorkerProcess {
         };
         match ready {
             Response::Ready {
-                millis, warnings, ..
+                millis,
+                warnings,
+                thread,
+                ..
             } => {
                 self.startup_ms = millis;
+                self.java_thread = thread;
                 warn_once(&warnings);
                 Ok(())
             }
@@ -203,17 +211,15 @@ impl WorkerProcess {
         sent.map_err(|_| self.died())
     }
 
-    /// Waits up to `timeout` for the next message; kills the worker on timeout, or as soon
-    /// as `watch` says the run stops or the worker's memory is past its bound.
-    pub(super) fn receive(
-        &mut self,
-        timeout: Duration,
-        watch: &Watch,
-    ) -> Result<Response, Failure> {
-        let began = Instant::now();
+    /// Waits up to `timeout` for the next message (on the [`CallClock`]: time a loaded machine
+    /// kept the worker's Java thread from a CPU does not count); kills the worker on
+    /// timeout, or as soon as `watch` says the run stops or the worker's memory is past its
+    /// bound.
+    pub(super) fn receive(&mut self, timeout: Duration, watch: &Watch) -> Result<Response, Failure> {
+        let thread = self.java_thread.map(|tid| (self.child.id(), tid));
+        let mut clock = CallClock::start(timeout, thread);
         loop {
-            let left = timeout.saturating_sub(began.elapsed());
-            match self.lines.recv_timeout(left.min(WATCH_EVERY)) {
+            match self.lines.recv_timeout(WATCH_EVERY.min(timeout)) {
                 Ok(Frame::Line(line)) => {
                     return decode(&line).map_err(|e| {
                         let line = clip(line.trim_end());
@@ -228,7 +234,7 @@ impl WorkerProcess {
                     )));
                 }
                 Ok(Frame::End) | Err(RecvTimeoutError::Disconnected) => return Err(self.died()),
-                Err(RecvTimeoutError::Timeout) if left <= WATCH_EVERY => {
+                Err(RecvTimeoutError::Timeout) if clock.expired() => {
                     self.kill();
                     return Err(Failure::Timeout);
                 }

@@ -91,6 +91,7 @@ pub struct ResponseWire {
     millis: Option<u64>,
     #[serde(default)]
     warnings: Vec<String>,
+    thread: Option<u32>,
     error: Option<String>,
     model: Option<ApiModel>,
     unknown: Option<Vec<String>>,
@@ -112,6 +113,7 @@ impl TryFrom<ResponseWire> for Response {
                 version: need(w.version, "version", "ready")?,
                 millis: need(w.millis, "millis", "ready")?,
                 warnings: w.warnings,
+                thread: w.thread,
             },
             ResponseMsg::Failed => Response::Failed {
                 error: need(w.error, "error", "failed")?,

@@ -496,6 +496,9 @@ impl Generator<'_> {
     /// A lookup's candidate, unless the same sequence ran before; what it returns goes on
     /// as `then` says.
     fn lookup_candidate(&mut self, l: Lookup, then: Then) -> Option<Candidate> {
+        if self.timed_out_ops.contains(&l.op) {
+            return None;
+        }
         let (b, last, inputs) = self.lookup_call(l);
         if !self.seen.insert(b.hash.key()) {
             return None;
