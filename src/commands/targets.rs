@@ -139,7 +139,10 @@ fn check(
         .enumerate()
     {
         let label = if i == 0 { "classpath:" } else { "" };
-        let role = if jar.dependency { " (dependency)" } else { "" };
+        let role = match jar.role() {
+            "" => String::new(),
+            role => format!(" {role}"),
+        };
         println!("{label:<12} {}{role}", jar.name);
     }
     println!("start-up:    {} ms", started.as_millis());

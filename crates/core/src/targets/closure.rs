@@ -22,6 +22,11 @@ pub(crate) struct Artifact {
     pub scope: String,
     /// Its jar in the cache.
     pub path: PathBuf,
+    /// Brought in only because the library's own POM declares it (or what it needs)
+    /// `<optional>`: on the library's own build classpath, not on a dependent's
+    /// ([`super::optional`]).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub optional: bool,
 }
 
 /// The cached closure file.
@@ -35,18 +40,36 @@ struct ClosureFile {
 /// `<cache>/closures/<hash>.yaml` for `coords`, in their order (order is part of Maven's
 /// mediation: at equal depth, the first declaration wins).
 fn closure_file(closures: &Path, coords: &[MavenCoordinate]) -> PathBuf {
+    closure_file_of(closures, "closure", coords)
+}
+
+/// `<cache>/closures/<hash>.yaml` for `coords` resolved the way `kind` names.
+fn closure_file_of(closures: &Path, kind: &str, coords: &[MavenCoordinate]) -> PathBuf {
     let key: Vec<String> = coords.iter().map(ToString::to_string).collect();
-    let hash = crate::hash::fnv1a64(format!("closure\0{}", key.join("\0")).as_bytes());
+    let hash = crate::hash::fnv1a64(format!("{kind}\0{}", key.join("\0")).as_bytes());
     closures.join(format!("{hash:016x}.yaml"))
 }
 
 /// The cached closure of `coords`, if it is there, is for them, and every jar is present.
 /// A closure with a `-SNAPSHOT` is never served from the cache.
 pub(crate) fn cached(closures: &Path, coords: &[MavenCoordinate]) -> Option<Vec<Artifact>> {
+    cached_file(&closure_file(closures, coords), coords)
+}
+
+/// [`cached`] for the closure of `coords` resolved the way `kind` names.
+pub(super) fn cached_of(
+    closures: &Path,
+    kind: &str,
+    coords: &[MavenCoordinate],
+) -> Option<Vec<Artifact>> {
+    cached_file(&closure_file_of(closures, kind, coords), coords)
+}
+
+fn cached_file(file: &Path, coords: &[MavenCoordinate]) -> Option<Vec<Artifact>> {
     if coords.iter().any(MavenCoordinate::is_snapshot) {
         return None;
     }
-    let text = std::fs::read_to_string(closure_file(closures, coords)).ok()?;
+    let text = std::fs::read_to_string(file).ok()?;
     let file: ClosureFile = serde_yaml::from_str(&text).ok()?;
     let requested: Vec<String> = coords.iter().map(ToString::to_string).collect();
     (file.requested == requested && file.artifacts.iter().all(|a| a.path.is_file()))
@@ -96,15 +119,25 @@ pub(crate) fn resolve(
         .map_err(|e| TargetError::io("cannot write", work.path().join("pom.xml"), e))?;
     let resolved = resolve_in(work.path(), None).map_err(failed)?;
     let artifacts = into_cache(resolved, places.maven_root)?;
-    let requested = coords.iter().map(ToString::to_string).collect();
-    let file = closure_file(places.closures, coords);
-    let text = serde_yaml::to_string(&ClosureFile {
-        requested,
-        artifacts: artifacts.clone(),
-    })
-    .map_err(|e| failed(e.to_string()))?;
-    crate::atomic::write(&file, text).map_err(|e| TargetError::io("cannot write", &file, e))?;
+    remember(places.closures, "closure", coords, &artifacts)?;
     Ok(artifacts)
+}
+
+/// Writes the closure file of `coords` resolved the way `kind` names (atomically: a reader
+/// sees the old file or the new one).
+pub(super) fn remember(
+    closures: &Path,
+    kind: &str,
+    coords: &[MavenCoordinate],
+    artifacts: &[Artifact],
+) -> Result<(), TargetError> {
+    let file = closure_file_of(closures, kind, coords);
+    let text = serde_yaml::to_string(&ClosureFile {
+        requested: coords.iter().map(ToString::to_string).collect(),
+        artifacts: artifacts.to_vec(),
+    })
+    .map_err(|e| TargetError::io("cannot write", &file, std::io::Error::other(e)))?;
+    crate::atomic::write(&file, text).map_err(|e| TargetError::io("cannot write", &file, e))
 }
 
 /// The runtime dependencies of the Maven project whose POM is `pom` (not the project's own
@@ -138,7 +171,7 @@ pub(crate) fn project(
 }
 
 /// Copies resolved artifacts into the cache (a snapshot always, a release when missing).
-fn into_cache(
+pub(super) fn into_cache(
     resolved: Vec<(MavenCoordinate, String, PathBuf)>,
     maven_root: &Path,
 ) -> Result<Vec<Artifact>, TargetError> {
@@ -152,6 +185,7 @@ fn into_cache(
             coordinate: coord.to_string(),
             scope,
             path,
+            optional: false,
         });
     }
     Ok(artifacts)
@@ -170,7 +204,7 @@ fn copy_in(from: &Path, to: &Path) -> Result<(), TargetError> {
 /// Runs mvn on `pom` (else `work/pom.xml`), writing its lists into `work`; returns each
 /// artifact of the runtime closure in classpath order with its scope and its file in
 /// Maven's local repository.
-fn resolve_in(
+pub(super) fn resolve_in(
     work: &Path,
     pom: Option<&Path>,
 ) -> Result<Vec<(MavenCoordinate, String, PathBuf)>, String> {
@@ -221,7 +255,9 @@ pub(super) fn pom(coords: &[MavenCoordinate]) -> String {
 
 /// The lines of `dependency:list -DoutputAbsoluteArtifactFilename=true`:
 /// `g:a:type[:classifier]:v:scope:/path/to.jar[ -- module …]`.
-fn parse_list(text: &str) -> Result<BTreeMap<PathBuf, (MavenCoordinate, String)>, String> {
+pub(super) fn parse_list(
+    text: &str,
+) -> Result<BTreeMap<PathBuf, (MavenCoordinate, String)>, String> {
     let mut out = BTreeMap::new();
     for line in text.lines().map(str::trim) {
         let line = line.split(" -- ").next().unwrap_or_default();

@@ -110,6 +110,7 @@ mod tests {
         ClasspathJar {
             name: name.into(),
             dependency,
+            optional: false,
             xxh3: String::new(),
         }
     }

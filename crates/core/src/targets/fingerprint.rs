@@ -45,12 +45,25 @@ pub struct ClasspathJar {
     /// Brought in as a dependency of a coordinate, not named by the target itself.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub dependency: bool,
+    /// A dependency that only the library's own optional dependencies bring in.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub optional: bool,
     /// XXH3-64 of the jar's bytes in hex; empty for a class folder.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub xxh3: String,
 }
 
 impl ClasspathJar {
+    /// How `targets check` and `-v` mark the entry: `(dependency)`, `(optional dependency)`
+    /// or nothing for the library's own.
+    pub fn role(&self) -> &'static str {
+        match (self.dependency, self.optional) {
+            (false, _) => "",
+            (true, false) => "(dependency)",
+            (true, true) => "(optional dependency)",
+        }
+    }
+
     /// `name` without its version for a Maven artifact (`group:artifact`), else `None`.
     pub fn maven_key(&self) -> Option<(String, &str)> {
         let mut parts = self.name.split(':');

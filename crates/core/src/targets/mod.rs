@@ -26,6 +26,7 @@ pub(crate) mod jacoco;
 mod jar_index;
 mod launcher;
 pub(crate) mod maven;
+mod optional;
 pub(crate) mod options;
 pub mod overlay;
 mod pip;
@@ -78,7 +79,7 @@ impl Provisioned {
             .zip(listed)
             .map(
                 |(path, jar)| match (jar.dependency, jar.maven_key().is_some()) {
-                    (true, _) => format!("\n    {} (dependency) {}", jar.name, path.display()),
+                    (true, _) => format!("\n    {} {} {}", jar.name, jar.role(), path.display()),
                     (false, true) => format!("\n    {} {}", jar.name, path.display()),
                     (false, false) => format!("\n    {}", path.display()),
                 },
@@ -446,6 +447,7 @@ fn classpath_jar(
     Ok(fingerprint::ClasspathJar {
         name,
         dependency: item.dependency,
+        optional: item.optional,
         xxh3,
     })
 }

@@ -149,6 +149,8 @@ pub(crate) struct ClasspathItem {
     pub maven: Option<String>,
     /// Brought in by Maven as a dependency of the target's coordinates (not the library's own).
     pub dependency: bool,
+    /// A dependency only the library's own optional dependencies bring in.
+    pub optional: bool,
 }
 
 /// The classpath: the target's entries in order (a coordinate as the version Maven chose),
@@ -187,6 +189,7 @@ pub(crate) fn classpath(
                 })?,
                 maven: None,
                 dependency: false,
+                optional: false,
             },
             ClasspathEntry::Maven(c) => {
                 let Some(at) = closure.iter().position(|a| same_artifact(&a.coordinate, c)) else {
@@ -197,6 +200,7 @@ pub(crate) fn classpath(
                     path: a.path,
                     maven: Some(a.coordinate),
                     dependency: false,
+                    optional: false,
                 }
             }
         };
@@ -209,6 +213,7 @@ pub(crate) fn classpath(
                 path: a.path,
                 maven: Some(a.coordinate),
                 dependency: true,
+                optional: a.optional,
             });
         }
     }
@@ -255,9 +260,16 @@ fn maven_closure(
             closures: &closures,
             tmp: &tmp,
         };
-        return closure::resolve(&spec.name, coords, &places, echo);
+        return match spec.optional_dependencies {
+            true => super::optional::resolve(&spec.name, coords, &places, echo),
+            false => closure::resolve(&spec.name, coords, &places, echo),
+        };
     }
-    closure::cached(&closures, coords).ok_or_else(|| TargetError::Maven {
+    let cached = match spec.optional_dependencies {
+        true => super::optional::cached(&closures, coords),
+        false => closure::cached(&closures, coords),
+    };
+    cached.ok_or_else(|| TargetError::Maven {
         target: spec.name.clone(),
         coordinate: coords
             .iter()

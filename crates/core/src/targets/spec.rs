@@ -29,6 +29,7 @@ struct RawTarget {
     env: BTreeMap<String, String>,
     espresso: Option<RawEspresso>,
     timeout: Option<f64>,
+    optional_dependencies: Option<bool>,
 }
 
 /// `espresso: { guest: temurin21, maven: [g:a:v, …] }`: the JDK of `jdk:` is only the host.
@@ -133,6 +134,9 @@ pub struct TargetSpec {
     pub espresso: Option<EspressoSpec>,
     /// `timeout:`, the per-call timeout used when the command line gives no `--timeout`.
     pub timeout: Option<Duration>,
+    /// `optional_dependencies:` (default true): the optional dependencies the POMs of the
+    /// `maven:` entries declare go on the classpath too, as in the library's own build.
+    pub optional_dependencies: bool,
 }
 
 impl TargetSpec {
@@ -217,6 +221,7 @@ pub(crate) fn parse(
         env: raw.env,
         espresso,
         timeout,
+        optional_dependencies: raw.optional_dependencies.unwrap_or(true),
     })
 }
 
