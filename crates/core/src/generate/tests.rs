@@ -490,3 +490,48 @@ fn statements_count_every_statement_of_the_sequences_folded_prefixes_included() 
         "sequences of one statement only"
     );
 }
+
+#[test]
+fn chains_configure_a_picked_object_first_and_off_draws_the_same_suite() {
+    let model = fake::model();
+    let configured_then_used = |r: &Recorded| {
+        expand(r)
+            .iter()
+            .filter(|t| {
+                // a void call on a counter that a later call takes: `inc()` then `add(..)`
+                t.statements.iter().enumerate().any(|(i, s)| match s {
+                    Statement::Call {
+                        receiver: Some(c),
+                        method,
+                        ..
+                    } if method == "inc" => t.statements[i + 1..].iter().any(|later| {
+                        matches!(later, Statement::Call { receiver: Some(d), method, .. }
+                            if d == c && method != "inc")
+                    }),
+                    _ => false,
+                })
+            })
+            .count()
+    };
+    let on = GenConfig {
+        chain_ratio: Some(0.5),
+        ..config(13, 300)
+    };
+    let (r, _) = generate(&model, on);
+    assert!(r.stats.chained > 0);
+    assert!(
+        configured_then_used(&r) > 0,
+        "inc() on a counter, then a call on it"
+    );
+    let code = |r: &Recorded| -> Vec<Vec<Statement>> {
+        expand(r).into_iter().map(|t| t.statements).collect()
+    };
+    let (none, _) = generate(&model, config(13, 300));
+    let off = GenConfig {
+        chain_ratio: Some(0.0),
+        ..config(13, 300)
+    };
+    let (zero, _) = generate(&model, off);
+    assert_eq!(none.stats.chained, 0);
+    assert_eq!(code(&none), code(&zero), "off draws what no setting draws");
+}
