@@ -468,11 +468,6 @@ pub struct RecordArgs {
     /// beside a bad range, an empty range); 0 turns it off
     #[arg(long, default_value_t = crate::generate::DEFAULT_INDEX_RATIO, value_name = "P")]
     pub index_ratio: f64,
-    /// Probability of configuring a library object picked as an input by one of its own
-    /// fluent (returning its class) or void calls first, up to two deep; 0 turns it off
-    /// [default: 0.2 when the target adds a library to a JDK, else 0]
-    #[arg(long, value_name = "P")]
-    pub chain_ratio: Option<f64>,
     /// Elements of returned arrays and collections become inputs, catalogues are swept
     /// into their own lookups and mined constants into their unit's lookups (the default;
     /// kept for scripts that name it)

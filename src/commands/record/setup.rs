@@ -41,7 +41,6 @@ pub fn plan(args: &RecordArgs) -> anyhow::Result<Plan> {
         numeral_ratio: args.numeral_ratio,
         per_jvm_values_in_pool: args.per_jvm_values_in_pool,
         index_ratio: args.index_ratio,
-        chain_ratio: args.chain_ratio,
         repeat_probability: args.repeat_probability,
         repeat_max: args.repeat_max,
         max_size: args.max_size,
@@ -89,9 +88,6 @@ fn check_numbers(args: &RecordArgs) -> anyhow::Result<()> {
     probability("--mined-literal-ratio", args.mined_literal_ratio)?;
     probability("--edge-ratio", args.edge_ratio)?;
     probability("--twin-ratio", args.twin_ratio)?;
-    if let Some(p) = args.chain_ratio {
-        probability("--chain-ratio", p)?;
-    }
     probability("--text-ratio", args.text_ratio)?;
     probability("--numeral-ratio", args.numeral_ratio)?;
     probability("--index-ratio", args.index_ratio)?;

@@ -40,7 +40,6 @@ pub fn suite_options(args: &RecordArgs) -> BTreeMap<String, String> {
             Some(args.max_value_bytes.to_string()),
         ),
         ("twin-ratio", Some(args.twin_ratio.to_string())),
-        ("chain-ratio", args.chain_ratio.map(|p| p.to_string())),
         (
             "numeral-ratio",
             (args.numeral_ratio > 0.0).then(|| args.numeral_ratio.to_string()),

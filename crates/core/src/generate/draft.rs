@@ -92,7 +92,7 @@ impl Generator<'_> {
     }
 
     /// One input of declared type `ty` (component slot `slot`).
-    pub(super) fn input(
+    fn input(
         &mut self,
         b: &mut Builder,
         ty: NameId,
@@ -142,7 +142,7 @@ impl Generator<'_> {
         let v = self.comps.pick(slot, &mut self.rng)?;
         self.picks.push(v);
         let at = b.push_seq(&self.store, v.seq);
-        self.configured(b, (at + v.pos, v.ty, false))
+        Some((at + v.pos, v.ty, false))
     }
 
     /// With probability `index_ratio`, an index boundary (-1, 0 or 1) for an `int` parameter

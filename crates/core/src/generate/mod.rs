@@ -22,8 +22,6 @@
 //! [`sweep`] (catalogue and constant sweeps), [`reduce`] (the
 //! subset of tests that observes every behaviour).
 
-mod chain;
-pub use chain::DEFAULT_LIBRARY_CHAIN_RATIO;
 pub mod components;
 mod draft;
 pub mod edges;
@@ -153,10 +151,6 @@ pub struct GenConfig {
     /// Random calls drawn more often on classes where the executor's coverage data shows
     /// new branches reached (`--coverage-guided`, [`guide`]).
     pub coverage_guided: bool,
-    /// Probability of configuring an object picked as an input with one of its class's own
-    /// fluent or void calls first ([`chain`]); `None`: record's default for the target
-    /// ([`DEFAULT_LIBRARY_CHAIN_RATIO`] for a library, 0 for a bare JDK).
-    pub chain_ratio: Option<f64>,
 }
 
 impl Default for GenConfig {
@@ -191,7 +185,6 @@ impl Default for GenConfig {
             per_jvm_values_in_pool: false,
             allow_missing_classes: false,
             coverage_guided: false,
-            chain_ratio: None,
         }
     }
 }
@@ -244,8 +237,6 @@ pub struct GenStats {
     pub products: u64,
     /// Inputs that are another copy of a value picked for the same call.
     pub twins: u64,
-    /// Configuring calls made on an input before the call took it ([`chain`]).
-    pub chained: u64,
     /// Index boundaries passed for an `int` parameter (`--index-ratio`).
     pub index_boundaries: u64,
     /// Sorted copies of unordered sets and maps drafted.
@@ -313,10 +304,6 @@ pub struct Generator<'m> {
     roles: Vec<Role>,
     redundant: usize,
     banned: HashSet<u32>,
-    /// Each class's configuring operations ([`chain`]), found on first use.
-    configurers: HashMap<NameId, Vec<usize>>,
-    /// How many configuring calls deep the input being drawn is.
-    chain_depth: u32,
     /// Operation families that timed out once (a second timeout bans them).
     timed_out: HashSet<u32>,
     /// Operations whose call a draft must not repeat (`false`): one returned a value too large
@@ -440,8 +427,6 @@ impl<'m> Generator<'m> {
             roles: Vec::new(),
             redundant: 0,
             banned: HashSet::new(),
-            configurers: HashMap::new(),
-            chain_depth: 0,
             timed_out: HashSet::new(),
             repeatable: HashMap::new(),
             left_out: BTreeMap::new(),

@@ -122,9 +122,6 @@ pub fn header(made: Made, rec: &Recorded, kinds: &BTreeMap<String, ExceptionKind
     if s.numerals > 0 {
         counts.insert("numerals".into(), s.numerals);
     }
-    if s.chained > 0 {
-        counts.insert("chained".into(), s.chained);
-    }
     for kind in kinds.values() {
         *counts
             .entry(format!("exception-classes.{}", kind.as_str()))

@@ -129,11 +129,6 @@ pub fn record(
     // …the second those of a rerun.
     config.abort = Some(&interrupt::SECOND);
     let (model, unloadable) = describe(&pool, &mut plan, &provisioned.library)?;
-    let library = !provisioned.library.is_empty();
-    plan.generation.chain_ratio.get_or_insert(match library {
-        true => crate::generate::DEFAULT_LIBRARY_CHAIN_RATIO,
-        false => 0.0,
-    });
     if plan.mine {
         plan.generation.mined = Some(Arc::new(mine(&pool, &model, &plan)?));
     }
