@@ -260,8 +260,23 @@ impl Generator<'_> {
         for h in waiting {
             if cands.len() >= chunks {
                 self.sweeps.pending.push_back(h);
-            } else if let Some(c) = self.draft_harvest(h) {
+                continue;
+            }
+            let key = (h.seq, h.pos);
+            let mut next = Some(h);
+            // A held catalogue (`sweep::stable`) is read whole at once: its values wait
+            // for its last chunk.
+            while let Some(h) = next.take()
+                && let Some(c) = self.draft_harvest(h)
+            {
                 cands.push(c);
+                let rest = self.sweeps.pending.back();
+                if cands.len() < chunks
+                    && self.sweeps.holds(key)
+                    && rest.is_some_and(|r| (r.seq, r.pos) == key)
+                {
+                    next = self.sweeps.pending.pop_back();
+                }
             }
         }
         let quota = cands.len() + want / ROUND_SHARE;

@@ -19,6 +19,13 @@ pub(in crate::generate) struct Held {
     values: Vec<Observed>,
 }
 
+impl super::Sweeps {
+    /// Whether the swept values of catalogue `key` are held.
+    pub(in crate::generate) fn holds(&self, key: (SeqId, u32)) -> bool {
+        self.held.contains_key(&key)
+    }
+}
+
 impl Generator<'_> {
     /// When the catalogue at statement `key.1` of sequence `key.0`, swept for `owner`, is a
     /// set iterating in a per-JVM order (`shown`), its swept values are held from now on.
