@@ -248,6 +248,9 @@ impl Generator<'_> {
             if normal {
                 self.swept(chunk, c.last as usize, steps, &c.observers, observations);
             }
+            if chunk.last {
+                self.release_held(chunk.key);
+            }
             // A swept element is read by index, which names another value where the
             // catalogue differs; the lookups of its literal are the tests.
             checks.clear();
@@ -276,7 +279,12 @@ impl Generator<'_> {
         let mut offer = normal;
         if normal
             && let Some(step) = harvest
-            && let Some(elem) = self.harvested(step, steps, last as usize)
+            && let Some(elem) = self.harvested(
+                step,
+                steps,
+                last as usize,
+                per_jvm.get(last as usize) == Some(&true),
+            )
         {
             result = elem;
             offer = elem.is_some();

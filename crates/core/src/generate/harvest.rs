@@ -103,6 +103,9 @@ pub(crate) struct Chunk {
     pub key: (SeqId, u32),
     pub owner: Option<NameId>,
     pub count: u32,
+    /// The catalogue's last chunk: once it is folded, the values held back from a
+    /// catalogue in per-JVM order are taken (`sweep::stable`).
+    pub last: bool,
 }
 
 /// Elements read by one sweep sequence.
@@ -196,6 +199,9 @@ impl Generator<'_> {
         };
         let elem = self.names.intern(&elem);
         let sweep = self.sweep_owner(seq, pos);
+        if sweep.is_some() {
+            self.hold_if_unordered((seq, pos), sweep, shown);
+        }
         self.harvest.push_back(Harvest {
             seq,
             pos,
@@ -254,8 +260,23 @@ impl Generator<'_> {
         for h in waiting {
             if cands.len() >= chunks {
                 self.sweeps.pending.push_back(h);
-            } else if let Some(c) = self.draft_harvest(h) {
+                continue;
+            }
+            let key = (h.seq, h.pos);
+            let mut next = Some(h);
+            // A held catalogue (`sweep::stable`) is read whole at once: its values wait
+            // for its last chunk.
+            while let Some(h) = next.take()
+                && let Some(c) = self.draft_harvest(h)
+            {
                 cands.push(c);
+                let rest = self.sweeps.pending.back();
+                if cands.len() < chunks
+                    && self.sweeps.holds(key)
+                    && rest.is_some_and(|r| (r.seq, r.pos) == key)
+                {
+                    next = self.sweeps.pending.pop_back();
+                }
             }
         }
         let quota = cands.len() + want / ROUND_SHARE;
@@ -305,7 +326,9 @@ impl Generator<'_> {
                 }
                 let room = (self.cfg.max_size as u32).saturating_sub(b.len) / 2;
                 let count = left.min(room).min(if known { CHUNK } else { 1 });
+                let key = (h.seq, h.pos);
                 if count == 0 {
+                    self.release_held(key);
                     return None;
                 }
                 if left > count {
@@ -321,16 +344,19 @@ impl Generator<'_> {
                     last = b.push_stmt(self.ops[get].tmpl, &[at, index]);
                     reads.push(last);
                 }
-                let key = (h.seq, h.pos);
                 let observers = self.element_observers(key, &reads);
                 let chunk = Chunk {
                     key,
                     owner: h.sweep,
                     count,
+                    last: left == count,
                 };
                 // No duplicate check: a random harvest may have read the same indices of an
                 // equal catalogue, and the chunk is no test.
                 if b.len as usize > self.cfg.max_size {
+                    if chunk.last {
+                        self.release_held(key);
+                    }
                     return None;
                 }
                 self.stats.harvests += 1;
@@ -376,12 +402,15 @@ impl Generator<'_> {
 
     /// After a harvest candidate ended normally: queue its elements, or say what type the
     /// element it read joins the pool as (`Some(None)`: it does not join, or joined as a
-    /// literal). `last` is the candidate's last statement.
+    /// literal). `last` is the candidate's last statement; `per_jvm`, whether what it read
+    /// differs between runs of one JVM (an element of a set in per-JVM order), which then
+    /// does not join.
     pub(super) fn harvested(
         &mut self,
         step: Step,
         steps: &[Observed],
         last: usize,
+        per_jvm: bool,
     ) -> Option<Option<NameId>> {
         match step {
             Step::Lookup(_) => None,
@@ -415,6 +444,9 @@ impl Generator<'_> {
                 let Observed::Value { class, .. } = shown else {
                     return Some(None);
                 };
+                if per_jvm {
+                    return Some(None);
+                }
                 self.stats.harvested += 1;
                 if self.sweep_value(None, shown) {
                     return Some(None);

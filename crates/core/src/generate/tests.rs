@@ -171,18 +171,6 @@ fn interrupt_stops_at_once() {
     );
 }
 
-fn literal_values(r: &Recorded) -> Vec<(String, String)> {
-    let mut out = Vec::new();
-    for t in expand(r) {
-        for s in t.statements {
-            if let Statement::Literal { ty, value } = s {
-                out.push((ty, value));
-            }
-        }
-    }
-    out
-}
-
 fn model_of<const N: usize>(classes: [ApiClass; N]) -> ApiModel {
     ApiModel {
         classes: classes.into_iter().map(|c| (c.name.clone(), c)).collect(),

@@ -39,6 +39,7 @@ use std::collections::{HashMap, HashSet, VecDeque};
 mod at_start;
 mod products;
 mod sorted;
+mod stable;
 
 pub(super) use super::harvest::Then;
 pub(super) use sorted::SortedOps;
@@ -137,6 +138,9 @@ pub(super) struct Sweeps {
     /// The class of each catalogue's elements, once its first element was read: `None`
     /// for values and classes the scope does not describe.
     elements: HashMap<(SeqId, u32), Option<NameId>>,
+    /// The swept values of catalogues iterating in a per-JVM order, held until each is
+    /// read whole (see [`stable`]).
+    held: HashMap<(SeqId, u32), stable::Held>,
 }
 
 /// Queues per operation, popped in turn.
@@ -222,9 +226,7 @@ impl Generator<'_> {
             let shown = &steps[last - 2 * k];
             self.stats.harvested += 1;
             match shown {
-                Observed::Value { .. } => {
-                    self.sweep_value(chunk.owner, shown);
-                }
+                Observed::Value { .. } => self.sweep_or_hold(chunk.key, chunk.owner, shown),
                 Observed::Object { class } if self.model.class(class).is_some() => {
                     let class = Some(self.names.intern(class));
                     self.sweeps.elements.entry(chunk.key).or_insert(class);
@@ -235,7 +237,7 @@ impl Generator<'_> {
         self.sweeps.elements.entry(chunk.key).or_insert(None);
         for (_, text) in calls.iter().zip(got) {
             if matches!(text, Observed::Value { class, .. } if class == "java.lang.String") {
-                self.sweep_text(chunk.owner, text);
+                self.sweep_or_hold(chunk.key, chunk.owner, text);
             }
         }
     }
