@@ -130,12 +130,11 @@ fn huge_values_are_recorded_compared_and_reported_by_length_and_digest() {
     );
 }
 
-/// A scope whose only method returns a 10 MB string, at the default round size: the call is
-/// never repeated within a sequence (a hundred repeats of it outlast any timeout, and a
+/// A scope whose only method returns a 10 MB string, at the default round size: a sequence
+/// ends at the first repeat of the call (a hundred repeats of it outlast any timeout, and a
 /// first round of such sequences once kept no test within the time limit), so the record
 /// keeps its test and ends well before the limit.
 #[test]
-#[ignore = "issue 31: the first round still drafts the huge call repeated up to 100 times; record now says so (exit 2) instead of passing, but keeps no test"]
 fn one_method_returning_a_huge_string_is_recorded_at_the_default_round_size() {
     let work = tempfile::tempdir().unwrap();
     let targets = support::fixture_targets(work.path(), "huge", 1, "huge");

@@ -157,6 +157,29 @@ fn observers_and_contracts_run_after_the_sequence() {
     assert!(violations.is_empty());
 }
 
+/// While generating (contracts on), a call that returned a value too large to store whole
+/// is not run again on the same values: the sequence ends at the repeat. A replay
+/// (contracts off) runs every statement.
+#[test]
+fn a_repeat_of_a_call_that_returned_a_large_value_ends_a_generation_run_only() {
+    let mut config = common::config(1, 5000);
+    config.max_value_bytes = Some(1024);
+    let pool = common::pool("temurin17", &[], config);
+    let repeat = Statement::call("java.lang.String", "repeat", &["int"], Some(0), &[1]);
+    let mut statements = vec![
+        Statement::literal("java.lang.String", "x"),
+        Statement::literal("int", "5000"),
+    ];
+    statements.extend(std::iter::repeat_n(repeat, 3));
+    let req = seq(statements);
+    let generating = pool.run(std::slice::from_ref(&req), true).expect("run");
+    let ran = steps(&generating[0]);
+    assert_eq!(ran.len(), 3, "{ran:?}");
+    assert!(matches!(ran[2], Observed::Large { .. }), "{:?}", ran[2]);
+    let replaying = pool.run(&[req], false).expect("run");
+    assert_eq!(steps(&replaying[0]).len(), 5);
+}
+
 fn misbehave(method: &str) -> SeqRequest {
     seq(vec![Statement::call(
         "fixture.Misbehave",

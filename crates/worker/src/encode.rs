@@ -13,6 +13,11 @@ pub struct Encoding {
     pub contracts: bool,
     /// Values whose escaped text is longer come back as `large` (`M` line; none: whole).
     pub max_value_bytes: Option<u64>,
+    /// A call repeated on the same values right after it returned a `large` value ends the
+    /// sequence instead of running (`R` line): each repeat would only build another such
+    /// value, and a hundred of them outlast any timeout. Generation's runs only: a replay
+    /// runs every recorded statement.
+    pub end_large_repeats: bool,
 }
 
 /// The agent's input for one sequence.
@@ -20,6 +25,9 @@ pub fn encode(req: &SeqRequest, encoding: Encoding) -> String {
     let mut out = String::with_capacity(64 * req.statements.len());
     if let Some(max) = encoding.max_value_bytes {
         let _ = writeln!(out, "M\t{max}");
+    }
+    if encoding.end_large_repeats {
+        out.push_str("R\n");
     }
     for s in &req.statements {
         encode_statement(&mut out, s);
@@ -136,11 +144,12 @@ mod tests {
         let encoding = Encoding {
             contracts: true,
             max_value_bytes: Some(65536),
+            end_large_repeats: true,
         };
         let text = encode(&req, encoding);
         assert_eq!(
             text,
-            "M\t65536\nN\tjava.util.ArrayList\t\t\nL\tjava.lang.String\ta\\tb\n\
+            "M\t65536\nR\nN\tjava.util.ArrayList\t\t\nL\tjava.lang.String\ta\\tb\n\
              C\tjava.util.ArrayList\tadd\tint,java.lang.Object\t0\t2,1\n\
              O\t0\tjava.util.ArrayList\tsize\nK\n"
         );

@@ -225,9 +225,12 @@ fn answer(jvm: &Jvm, req: Request, out: &mut Answers) -> std::io::Result<()> {
             max_value_bytes,
             sequences,
         } => {
+            // Only generation's runs check the contracts; they also end a sequence at a
+            // repeat of a call that returned a value too large to store whole.
             let encoding = Encoding {
                 contracts,
                 max_value_bytes,
+                end_large_repeats: contracts,
             };
             return run(jvm, first_id, isolate, encoding, &sequences, out);
         }

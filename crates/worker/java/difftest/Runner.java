@@ -13,11 +13,15 @@ import java.util.List;
  * Owns {@code run}: decodes one encoded sequence, executes its statements reflectively in
  * order, calls the observers and checks the contracts when every statement ran normally, and
  * renders {@code SeqResult::Done} JSON. The first statement that throws or names something
- * missing ends the sequence. Lookups go through {@link Resolver}'s caches.
+ * missing ends the sequence. In a generation run ({@code R} line) a call repeated on the same
+ * values right after it returned a value too large to store whole is not run: the sequence
+ * ends before it (see {@link #repeatsLarge}). Lookups go through {@link Resolver}'s caches.
  */
 final class Runner {
     private static final Object VOID = new Object();
     private static final String NO_RECEIVER = "-";
+    /** How a value too large to store whole begins its rendering ({@link Render#value}). */
+    private static final String LARGE = "{\"kind\":\"large\"";
 
     private final Object[] values;
     private final StringBuilder steps = new StringBuilder(512).append('[');
@@ -27,6 +31,11 @@ final class Runner {
     private int count;
     /** The longest text stored whole ({@code M} line; see {@link Render#value}): no limit without one. */
     private long maxValueBytes = Long.MAX_VALUE;
+    /** Whether a repeat of a call that returned a large value ends the sequence ({@code R} line). */
+    private boolean endLargeRepeats;
+    /** The last statement run, and whether its value was too large to store whole. */
+    private String lastLine = "";
+    private boolean lastLarge;
 
     private Runner(int capacity) {
         values = new Object[capacity];
@@ -51,6 +60,8 @@ final class Runner {
                 Render.maxMessageBytes = maxValueBytes;
             } else if (line.equals("K")) {
                 check = true;
+            } else if (line.equals("R")) {
+                endLargeRepeats = true;
             } else if (!line.isEmpty()) {
                 normal = step(line);
             }
@@ -69,9 +80,22 @@ final class Runner {
                 .append("],\"contents\":").append(contents).append("]}").toString();
     }
 
+    /**
+     * Whether {@code line} is the statement just run again (the same call on the same values)
+     * after it returned a value too large to store whole. Each repeat would build and hold
+     * another such value and check nothing smaller; a hundred of them outlast any timeout,
+     * so generation's runs end the sequence there, whatever the call.
+     */
+    private boolean repeatsLarge(String line) {
+        return endLargeRepeats && lastLarge && line.equals(lastLine);
+    }
+
     /** Runs statement number {@code count}; false if it ended the sequence. */
     private boolean step(String line) {
         int i = count;
+        if (repeatsLarge(line)) {
+            return false;
+        }
         if (i > 0) {
             steps.append(',');
         }
@@ -80,6 +104,8 @@ final class Runner {
             Object v = statement(Text.split(line, '\t'), line, i);
             values[i] = v == VOID ? null : v;
             render(steps, v);
+            lastLarge = steps.indexOf(LARGE, mark) == mark;
+            lastLine = line;
             if (v != null && v.getClass().isArray()) {
                 contents.append(contents.length() > 1 ? ",[" : "[").append(i).append(',')
                         .append(Render.contentDigest(v, 2)).append(']');
