@@ -39,7 +39,9 @@ struct Point {
 #[derive(Debug, thiserror::Error)]
 #[error("the reference's character data, line {line}: {message}")]
 pub struct CharDataError {
+    /// The line of the character data.
     pub line: usize,
+    /// What is wrong there.
     pub message: String,
 }
 
@@ -126,6 +128,7 @@ impl CharData {
         self.points.len()
     }
 
+    /// Whether no text was found.
     pub fn is_empty(&self) -> bool {
         self.points.is_empty()
     }
