@@ -202,6 +202,10 @@ fn verbose_shows_a_targets_own_timeout() {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "bench"),
+    ignore = "runs `difftest bench`: cargo test --release --features bench"
+)]
 fn bench_detection_refuses_a_list_whose_half_breaks_the_split_rule() {
     let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/known-changes");
     let dir = tempfile::tempdir().unwrap();

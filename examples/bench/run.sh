@@ -4,6 +4,11 @@
 # Output: bench.txt in this folder.
 set -uo pipefail
 cd "$(dirname "$0")"
+# The bench commands are behind the cargo feature `bench` (off by default): without DIFFTEST,
+# the release binary is built with it first.
+if [ -z "${DIFFTEST:-}" ]; then
+  (cd ../.. && cargo build --release --features bench) || exit 2
+fi
 difftest=${DIFFTEST:-../../target/release/difftest}
 {
   echo "# $(date -u +%F) $(nproc) cores, load: $(cut -d' ' -f1-3 /proc/loadavg)"

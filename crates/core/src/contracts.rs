@@ -35,6 +35,7 @@ pub enum ExceptionKind {
 }
 
 impl ExceptionKind {
+    /// The contract's name as the suite writes it.
     pub fn as_str(self) -> &'static str {
         match self {
             ExceptionKind::Precondition => "precondition",

@@ -73,13 +73,17 @@ struct RawChange {
 /// A documented change, ready to match.
 #[derive(Clone, Debug)]
 pub struct KnownChange {
+    /// The change's id in the list (`cldr42-nnbsp-dateformat`).
     pub id: String,
     /// `17-21`: the older and the newer feature release.
     pub pair: String,
     /// Tuning or validation, as the split rule gives it.
     pub half: Half,
+    /// What the change alters: a value, an exception, an API added or removed.
     pub kind: ChangeKind,
+    /// One line saying what changed.
     pub title: String,
+    /// Where the change is documented (release note, bug id).
     pub source: String,
     /// Declaring classes whose calls show the change.
     pub classes: Vec<String>,
@@ -94,12 +98,22 @@ pub struct KnownChange {
 /// Why the list cannot be used.
 #[derive(Debug, thiserror::Error)]
 pub enum DetectionError {
+    /// The list cannot be read or parsed.
     #[error("{path}: {message}")]
-    Read { path: PathBuf, message: String },
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        message: String,
+    },
+    /// An item of the list is wrong.
     #[error("{path}: item {id}: {message}")]
     Item {
+        /// The file.
         path: PathBuf,
+        /// The test's id.
         id: String,
+        /// What is wrong.
         message: String,
     },
 }
@@ -181,8 +195,11 @@ pub fn pair_releases(pair: &str) -> Option<(u32, u32)> {
 
 /// A scope to judge reachability by: packages (without subpackages), classes, omit list.
 pub struct Scope<'a> {
+    /// Packages in scope.
     pub packages: &'a [&'a str],
+    /// Classes in scope.
     pub classes: &'a [&'a str],
+    /// The omit list applied.
     pub omit: &'a OmitList,
 }
 
@@ -202,15 +219,21 @@ impl Scope<'_> {
 /// A difference a report shows, read older → newer.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Observation {
+    /// The differing test's id.
     pub test: u64,
+    /// The test's group, when it has one.
     pub group: Option<String>,
     /// The cause (the table's row) the test's group belongs to.
     pub cause: Option<String>,
+    /// The call whose outcome differs.
     pub callee: String,
     /// When `callee` is an observer: the call whose value it read.
     pub observed: Option<String>,
+    /// What differs.
     pub kind: Kind,
+    /// The value on the older release.
     pub before: String,
+    /// The value on the newer release.
     pub after: String,
     /// Counted by the gate (new or accepted), not only shown.
     pub counted: bool,
@@ -248,9 +271,11 @@ pub fn observations(report: &Report, reverse: bool) -> Vec<Observation> {
 /// How far a report got with one change.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Verdict {
+    /// No report shows the change.
     Missed,
     /// Only as a message-only difference, which the gate does not count.
     Shown,
+    /// A report shows the change.
     Found,
 }
 

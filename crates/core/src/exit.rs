@@ -15,10 +15,15 @@ use std::process::ExitCode;
 /// What the process tells its caller.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Exit {
+    /// Done, nothing to report.
     Success = 0,
+    /// The gate failed: new differences.
     Differences = 1,
+    /// Bad input: a flag, file or name.
     BadInput = 2,
+    /// The JDK, a worker or the machine failed.
     Infrastructure = 3,
+    /// Stopped by Ctrl-C or SIGTERM.
     Interrupted = 130,
 }
 

@@ -13,7 +13,7 @@
 //! sequences, reports, targets, the pool). Everything else is `pub(crate)`; the
 //! `unreachable_pub` lint keeps a `pub` item from hiding in a private module.
 
-#![warn(unreachable_pub)]
+#![warn(missing_docs, unreachable_pub)]
 
 pub use difftest_base::atomic;
 use difftest_worker::agent;

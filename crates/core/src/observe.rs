@@ -23,12 +23,17 @@ pub(crate) const DEFAULT_MAX_OBSERVERS: usize = 20;
 /// An `--observers` file that cannot be read, or a line of it that is not a pattern.
 #[derive(Debug, thiserror::Error)]
 pub enum ObserversError {
+    /// The file cannot be read.
     #[error(transparent)]
     Read(#[from] crate::atomic::bounded::ReadError),
+    /// A line is not a valid pattern.
     #[error("{}:{line}: {message}", path.display())]
     Pattern {
+        /// The file.
         path: PathBuf,
+        /// The line, from 1.
         line: usize,
+        /// What is wrong.
         message: String,
     },
 }

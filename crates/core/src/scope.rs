@@ -102,10 +102,12 @@ impl OmitList {
         self.patterns.extend(other.patterns);
     }
 
+    /// Entries in the list.
     pub fn len(&self) -> usize {
         self.patterns.len()
     }
 
+    /// Whether the list has no entry.
     pub fn is_empty(&self) -> bool {
         self.patterns.is_empty()
     }

@@ -22,8 +22,10 @@ pub enum Half {
 }
 
 impl Half {
+    /// Both halves, tuning first.
     pub const BOTH: [Half; 2] = [Half::Tuning, Half::Validation];
 
+    /// `tuning` or `validation`.
     pub fn name(self) -> &'static str {
         match self {
             Half::Tuning => "tuning",

@@ -46,6 +46,7 @@ pub(crate) struct Found {
 
 /// What one implementation does with the sequence now.
 pub struct Rerun {
+    /// The implementation's target name.
     pub target: String,
     /// The outcome at the group's site (or the whole result for a timeout or crash).
     pub value: String,

@@ -8,7 +8,9 @@ use super::names::{resolve, type_ref};
 /// JUnit 4 (4.13: `Assert.assertThrows`) or JUnit 5 (Jupiter 5.8+: `assertThrowsExactly`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Junit {
+    /// JUnit 4.
     Four,
+    /// JUnit 5 (Jupiter).
     Five,
 }
 
@@ -32,6 +34,7 @@ impl Junit {
         }
     }
 
+    /// 4 or 5.
     pub fn number(self) -> u32 {
         match self {
             Junit::Four => 4,
@@ -73,8 +76,11 @@ impl Junit {
 
 /// A test class to write.
 pub(super) struct ClassSource<'a> {
+    /// JUnit 4 or 5.
     pub junit: Junit,
+    /// The package, when the class has one.
     pub package: Option<&'a str>,
+    /// The class's simple name.
     pub name: &'a str,
     /// Comment lines at the top of the file (without `// `).
     pub header: Vec<String>,

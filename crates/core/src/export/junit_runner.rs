@@ -23,17 +23,24 @@ pub(crate) const JUNIT5: [&str; 1] =
 /// Why compiling or running failed.
 #[derive(Debug, thiserror::Error)]
 pub enum RunError {
+    /// JUnit's jars could not be fetched.
     #[error(transparent)]
     Fetch(#[from] TargetError),
+    /// A tool could not be started.
     #[error("cannot run {tool}: {source}")]
     Spawn {
+        /// The tool.
         tool: String,
+        /// The error.
         source: std::io::Error,
     },
+    /// No javac of the needed release was found.
     #[error("no javac supports --release {0} (set JAVA_HOME to a JDK {0} or newer)")]
     NoJavac(u32),
+    /// javac failed.
     #[error("javac failed: {0}")]
     Javac(String),
+    /// JUnit could not run.
     #[error("JUnit did not report its results: {0}")]
     Junit(String),
 }
@@ -45,6 +52,7 @@ pub struct JunitRun {
     pub tests: usize,
     /// `Class.method` of every test that failed (fully qualified class).
     pub failed: BTreeSet<String>,
+    /// How long compiling and running took.
     pub elapsed: Duration,
     /// What JUnit printed.
     pub output: String,

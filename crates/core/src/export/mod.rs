@@ -41,28 +41,41 @@ pub const JAVA_PROPERTIES: [&str; 4] = [
 /// What to write and where.
 #[derive(Clone, Debug)]
 pub struct Options {
+    /// JUnit 4 or 5.
     pub junit: Junit,
+    /// The folder the sources are written under.
     pub out: PathBuf,
+    /// The package of the test classes.
     pub package: Option<String>,
+    /// Most tests in one class.
     pub tests_per_class: usize,
+    /// Whether to overwrite existing files.
     pub force: bool,
+    /// Whether exception messages are asserted too.
     pub strict_messages: bool,
 }
 
 /// Why an export failed. All but `Io` are mistakes in what the user asked for.
 #[derive(Debug, thiserror::Error)]
 pub enum ExportError {
+    /// `--package` is not a Java package name.
     #[error("--package: {0}")]
     Package(String),
+    /// `--tests-per-class` is 0.
     #[error("--tests-per-class must be at least 1")]
     TestsPerClass,
+    /// The output is not a folder.
     #[error("{}: not a folder", .0.display())]
     NotAFolder(PathBuf),
+    /// The output folder holds files (without `--force`).
     #[error("{}: the output folder is not empty (use --force to write into it)", .0.display())]
     NotEmpty(PathBuf),
+    /// A file could not be written.
     #[error("{}: {source}", path.display())]
     Io {
+        /// The file.
         path: PathBuf,
+        /// The error.
         source: std::io::Error,
     },
 }
@@ -81,8 +94,11 @@ pub struct Exported {
     pub dir: PathBuf,
     /// Fully qualified names of the classes written.
     pub regression_classes: Vec<String>,
+    /// Fully qualified names of the error-revealing classes written.
     pub error_classes: Vec<String>,
+    /// Regression tests written.
     pub tests: usize,
+    /// Error-revealing tests written.
     pub error_tests: usize,
     /// Tests that could not be written, with the reason.
     pub skipped: Vec<(u64, String)>,

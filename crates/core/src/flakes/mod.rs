@@ -47,6 +47,7 @@ pub struct RerunReport {
     pub reruns_done: usize,
     /// Step checks and observations dropped because their value changed.
     pub dropped_checks: u64,
+    /// Observer checks removed because they varied.
     pub dropped_observations: u64,
     /// Checks and observations dropped because they read a value that changed (taint).
     pub dropped_derived: u64,
@@ -67,6 +68,7 @@ pub struct RerunReport {
     /// The computations whose value held other content somewhere: an array whose digest
     /// changed, an object whose `toString()` did ([`taint::spread`]'s `random` steps).
     pub random_computations: BTreeSet<u128>,
+    /// How long the reruns took.
     pub elapsed: Duration,
     /// Largest sum of the workers' peak RSS in one rerun, in KiB.
     pub workers_peak_kib: u64,

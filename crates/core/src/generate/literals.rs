@@ -20,7 +20,9 @@ use std::path::{Path, PathBuf};
 /// A literal: its type (`int`, …, `char`, `java.lang.String`) and escaped Java text.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Literal {
+    /// The type the value is offered to.
     pub ty: String,
+    /// The value, as Java source.
     pub value: String,
 }
 
@@ -28,8 +30,11 @@ pub struct Literal {
 #[derive(Debug, thiserror::Error)]
 #[error("{}{}: {message}", path.display(), at_line(*line))]
 pub struct LiteralsError {
+    /// The literals file.
     pub path: PathBuf,
+    /// The line, from 1.
     pub line: usize,
+    /// What is wrong there.
     pub message: String,
 }
 

@@ -79,6 +79,7 @@ impl Kind {
         }
     }
 
+    /// The kind's position in [`ByKind`].
     pub fn index(self) -> usize {
         self as usize
     }

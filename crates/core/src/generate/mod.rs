@@ -66,7 +66,9 @@ pub const DEFAULT_INDEX_RATIO: f64 = 0.25;
 /// How generation runs.
 #[derive(Clone, Debug)]
 pub struct GenConfig {
+    /// The seed of every random draw: the same seed gives the same suite.
     pub seed: u64,
+    /// How long generation runs (`--time-limit`).
     pub time_limit: Duration,
     /// Stop once this many non-redundant regression tests are kept.
     pub output_limit: Option<usize>,
@@ -85,9 +87,11 @@ pub struct GenConfig {
     pub repeat_max: usize,
     /// Longest sequence, in statements.
     pub max_size: usize,
+    /// Most observer calls appended to a test.
     pub max_observers: usize,
     /// Error-revealing tests kept per violated contract and call.
     pub errors_per_group: usize,
+    /// Literal values offered to parameters of their types (`--literals`).
     pub literals: Vec<Literal>,
     /// Constants mined from the class files in scope, for the constant sweeps; `None` when
     /// mining is off.
@@ -148,8 +152,11 @@ impl Default for GenConfig {
 /// Why generation stopped.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum StopReason {
+    /// The time limit passed.
     TimeLimit,
+    /// The output limit was reached.
     OutputLimit,
+    /// Ctrl-C or SIGTERM.
     Interrupted,
     /// Several rounds in a row found no new sequence.
     Exhausted,
@@ -161,25 +168,37 @@ pub enum StopReason {
 /// Counters of one generation.
 #[derive(Clone, Debug, Default)]
 pub struct GenStats {
+    /// Rounds drafted.
     pub rounds: u64,
+    /// Sequences run on the workers.
     pub executed: u64,
     /// Statements the executed sequences hold, prefixes included: what the workers ran.
     pub statements: u64,
     /// Time the generator waited for a round's results (both rounds in flight unfinished).
     pub waited: Duration,
+    /// Candidates dropped as already drafted.
     pub duplicates: u64,
+    /// Candidates dropped for exceeding the longest sequence.
     pub too_long: u64,
+    /// Calls that found no value for a parameter.
     pub no_input: u64,
+    /// Sequences that threw where Randoop's filters call it invalid use.
     pub invalid: u64,
     /// Sequences that ended in `OutOfMemoryError` or `StackOverflowError` (dropped).
     pub vm_errors: u64,
+    /// Sequences that hit the per-call timeout.
     pub timeouts: u64,
+    /// Sequences whose worker died.
     pub crashes: u64,
+    /// Sequences cut at the longest sequence.
     pub truncated: u64,
     /// Sequences that ran but check nothing (objects only, no observer): components only.
     pub unchecked: u64,
+    /// Tests kept that end normally.
     pub kept_normal: u64,
+    /// Tests kept that end in an exception.
     pub kept_exceptional: u64,
+    /// Sequences that broke a contract.
     pub violations: u64,
     /// Harvest sequences drafted (lengths and elements read).
     pub harvests: u64,
@@ -200,11 +219,17 @@ pub struct GenStats {
 /// What the progress display shows after each round.
 #[derive(Clone, Debug)]
 pub struct Progress {
+    /// Sequences run so far.
     pub executed: u64,
+    /// Sequences kept as extensible so far.
     pub kept: usize,
+    /// Regression tests kept so far.
     pub tests: usize,
+    /// Error-revealing tests kept so far.
     pub errors: usize,
+    /// Values in the component pool.
     pub pool: usize,
+    /// Time since generation started.
     pub elapsed: Duration,
 }
 
@@ -291,20 +316,24 @@ pub(crate) struct Candidate {
 
 /// Everything generation kept, ready for reruns and writing.
 pub struct Recorded {
-    pub store: Store,
-    pub names: Names,
-    pub values: Values,
+    pub(crate) store: Store,
+    pub(crate) names: Names,
+    pub(crate) values: Values,
     /// Non-redundant regression tests, by id.
     pub tests: Vec<KeptTest>,
     /// Error-revealing tests, a few per violated contract and call, grouped.
     pub errors: Vec<ErrorKept>,
+    /// Distinct (contract, call) groups of error-revealing tests.
     pub error_groups: usize,
     /// Regression tests left out as lexically redundant (section III-E of the regression paper).
     pub redundant: usize,
+    /// Counters of the generation.
     pub stats: GenStats,
+    /// Values in the component pool at the end.
     pub pool_values: usize,
     /// Mined constants offered, and the classes they came from (0 when mining is off).
     pub mined_values: usize,
+    /// Classes the mined constants came from.
     pub mined_classes: usize,
     /// Callables (`Class.method(params)`, or an observer's `Class.method()`) left out
     /// because a call of theirs needed a class missing from the class path, with the

@@ -25,7 +25,9 @@ use std::collections::HashSet;
 /// What reduction did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Reduction {
+    /// Tests before the reduction.
     pub before: usize,
+    /// Tests after it.
     pub after: usize,
     /// Distinct behaviours, all of which the kept tests still observe.
     pub behaviours: usize,

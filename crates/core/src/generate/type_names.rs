@@ -121,6 +121,7 @@ impl Names {
         }
     }
 
+    /// The id of `name`, added if new.
     pub fn intern(&mut self, name: &str) -> NameId {
         if let Some(&id) = self.ids.get(name) {
             return id;
@@ -131,10 +132,12 @@ impl Names {
         id
     }
 
+    /// The id of `name`, if interned.
     pub fn get(&self, name: &str) -> Option<NameId> {
         self.ids.get(name).copied()
     }
 
+    /// The name of `id`.
     pub fn name(&self, id: NameId) -> &str {
         &self.names[id as usize]
     }

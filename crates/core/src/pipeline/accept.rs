@@ -21,6 +21,7 @@ pub struct Plan {
     pub target: Option<String>,
     /// The suite whose list to edit; else the suite the report names.
     pub suite: Option<PathBuf>,
+    /// Why the change is accepted, written into the entry.
     pub reason: String,
     /// Who accepts, if known.
     pub by: Option<String>,
@@ -28,6 +29,7 @@ pub struct Plan {
 
 /// What was accepted, and where.
 pub struct Accepted {
+    /// The cause (`c-…`) or group (`g-…`) accepted.
     pub id: String,
     /// The callee and kind of a group, or the label and change of a cause.
     pub what: String,

@@ -14,9 +14,13 @@ pub struct Change {
     pub group: String,
     /// `A's suite on B` or `B's suite on A`.
     pub seen_by: String,
+    /// The call whose outcome differs.
     pub callee: String,
+    /// What differs.
     pub kind: Kind,
+    /// The group's status in its report.
     pub status: GroupStatus,
+    /// Tests of the group.
     pub tests: usize,
     /// The value on A.
     pub before: String,
@@ -27,13 +31,19 @@ pub struct Change {
 /// `compare-A-to-B.json`.
 #[derive(Serialize, Debug)]
 pub struct Comparison {
+    /// A, read as the older implementation.
     pub older: String,
+    /// B, read as the newer implementation.
     pub newer: String,
     /// The two replay reports, by file name.
     pub reports: Vec<String>,
+    /// Behaviour that differs, from either suite.
     pub changed: Vec<Change>,
+    /// API of B missing on A (B's suite on A).
     pub added: Vec<Change>,
+    /// API of A missing on B (A's suite on B).
     pub removed: Vec<Change>,
+    /// Fail when either replay fails its gate.
     pub gate: Gate,
 }
 

@@ -31,23 +31,33 @@ pub enum Error {
     /// Something the user gave (a scope, a suite, a flag's value) is wrong: exit code 2.
     #[error("{0}")]
     BadInput(String),
+    /// A target could not be loaded or provisioned.
     #[error(transparent)]
     Target(#[from] TargetError),
+    /// The workers failed (start, describe, a batch).
     #[error(transparent)]
     Pool(#[from] PoolError),
+    /// The suite could not be read or written.
     #[error(transparent)]
     Suite(#[from] SuiteError),
+    /// A report could not be read or written.
     #[error(transparent)]
     Report(#[from] ReportError),
+    /// The accepted list could not be read or written.
     #[error(transparent)]
     Accepted(#[from] AcceptedError),
+    /// `explain` could not find its group's test or rerun it.
     #[error(transparent)]
     Explain(ExplainError),
+    /// A lock file could not be taken.
     #[error("{}: cannot lock: {source}", path.display())]
     Lock {
+        /// The lock file.
         path: PathBuf,
+        /// Why.
         source: std::io::Error,
     },
+    /// The Ctrl-C handler could not be installed.
     #[error("cannot handle Ctrl-C: {0}")]
     Signals(std::io::Error),
     /// `--coverage` could not measure (its jars, JaCoCo's report): exit code 3.
@@ -60,7 +70,9 @@ pub enum Error {
          what needs it out of scope"
     )]
     MissingClasses {
+        /// The reference target.
         reference: String,
+        /// The class the class path lacks.
         missing: String,
         /// The class path code that needed it, or the callee.
         needer: String,

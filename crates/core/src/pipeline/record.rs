@@ -27,18 +27,24 @@ use std::time::{Duration, Instant};
 pub struct Plan {
     /// The reference target's name.
     pub reference: String,
+    /// Classes named with `--classes`.
     pub classes: Vec<String>,
+    /// Packages in scope (`--packages`).
     pub packages: Vec<String>,
+    /// The omit list applied to the scope.
     pub omit: OmitList,
     /// Leave out API deprecated for removal.
     pub skip_deprecated: bool,
+    /// How generation runs.
     pub generation: generate::GenConfig,
     /// Mine the constants of the class files in scope.
     pub mine: bool,
     /// Keep only a subset of tests that observes every behaviour the whole suite observed,
     /// and rerun only those (not with `--keep-all`).
     pub reduce: bool,
+    /// Reruns on fresh workers that remove flaky checks (`--reruns`).
     pub reruns: usize,
+    /// Where the suite is written.
     pub output: PathBuf,
     /// Options as written into the header (nothing that depends on the machine or `--jobs`).
     pub options: BTreeMap<String, String>,
@@ -76,6 +82,7 @@ pub struct Recording {
     pub error: Option<PoolError>,
     /// Wall time of generation.
     pub generation: Duration,
+    /// What the reruns removed, and how long they took.
     pub reruns: RerunReport,
     /// The sum of the workers' peak RSS while generating, in KiB.
     pub generation_rss_kib: u64,

@@ -27,11 +27,13 @@ pub struct Plan {
     pub impls: Vec<String>,
     /// Where each target's reports go.
     pub report_dir: PathBuf,
+    /// The part of the suite replayed (`--shard K/N`), else all of it.
     pub shard: Option<Shard>,
     /// Reruns of failing tests on fresh workers.
     pub confirm: u32,
     /// Tests per fresh JVM.
     pub segment: usize,
+    /// Whether exception messages count as differences.
     pub strict_messages: bool,
     /// Minimize an example test per group not accepted (starts the reference).
     pub minimize: bool,

@@ -116,10 +116,23 @@ impl Default for PoolConfig {
 /// Why the pool could not do its work (the code under test never causes these).
 #[derive(Debug, thiserror::Error)]
 pub enum PoolError {
+    /// A worker could not start.
     #[error("target {target}: {message}")]
-    Start { target: String, message: String },
+    Start {
+        /// The target.
+        target: String,
+        /// What is wrong.
+        message: String,
+    },
+    /// A worker answered wrongly or failed.
     #[error("target {target}: {message}")]
-    Worker { target: String, message: String },
+    Worker {
+        /// The target.
+        target: String,
+        /// What is wrong.
+        message: String,
+    },
+    /// The thread pool could not be built.
     #[error("cannot build the thread pool: {0}")]
     Threads(String),
     /// The run was stopped by the abort flag or the deadline; its results are incomplete.
@@ -132,17 +145,24 @@ pub enum PoolError {
 /// lacks (class → the missing class).
 #[derive(Debug)]
 pub struct Described {
+    /// The API model of the classes described.
     pub model: ApiModel,
+    /// Names the JVM did not know.
     pub unknown: Vec<String>,
+    /// Classes left out, with the class each needs that the class path lacks.
     pub missing: BTreeMap<String, String>,
 }
 
 /// Counters for reports and benchmarks.
 #[derive(Debug, Default, Clone)]
 pub struct PoolStats {
+    /// Workers started.
     pub workers_started: u64,
+    /// Milliseconds the workers took to start, summed.
     pub startup_ms_total: u64,
+    /// Sequences that hit the timeout.
     pub timeouts: u64,
+    /// Workers that died running a sequence.
     pub crashes: u64,
     /// Milliseconds workers spent on batches (checked out, from sending to the last answer),
     /// summed over workers: against jobs × wall time, how busy the pool was.
@@ -203,14 +223,17 @@ impl Pool {
         Ok(pool)
     }
 
+    /// The target's name.
     pub fn target(&self) -> &str {
         &self.target
     }
 
+    /// Workers run at once.
     pub fn jobs(&self) -> usize {
         self.config.jobs.max(1)
     }
 
+    /// The counters so far.
     pub fn stats(&self) -> PoolStats {
         PoolStats {
             workers_started: self.started.load(Ordering::Relaxed),

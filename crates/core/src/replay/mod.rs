@@ -3,6 +3,7 @@
 //! ([`Shard`]), and the replay itself ([`replay`]), which compares every result with the
 //! test's expectations and reruns the failures to tell real differences from unstable ones.
 
+/// Hand-built JDK sequences for `difftest bench` and the tests.
 #[cfg(any(test, feature = "bench"))]
 pub mod samples;
 pub(crate) mod stream;
@@ -48,7 +49,9 @@ pub(crate) fn records(tests: &[&Test]) -> Vec<Record> {
 /// test id that depends neither on the order of the tests nor on how many there are.
 #[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Shard {
+    /// The part, from 1.
     pub k: u32,
+    /// The number of parts.
     pub n: u32,
 }
 
@@ -61,7 +64,9 @@ pub const MAX_SHARDS: u32 = 1024;
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 #[error("invalid shard {spec:?}: {why} (expected K/N with 1 <= K <= N, e.g. 2/4)")]
 pub struct ShardError {
+    /// The text given.
     pub spec: String,
+    /// What is wrong with it.
     pub why: &'static str,
 }
 

@@ -13,7 +13,9 @@ use serde::{Deserialize, Serialize};
 #[derive(Deserialize, Clone, Debug, PartialEq)]
 #[serde(from = "Wire")]
 pub struct TestReport {
+    /// The test's id in the suite.
     pub id: u64,
+    /// What became of it.
     pub status: TestStatus,
     /// `None` when every detail is absent.
     detail: Option<Box<TestDetail>>,
@@ -22,16 +24,21 @@ pub struct TestReport {
 /// What is known of a test that did not pass.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct TestDetail {
+    /// Its group's id, when it differs.
     pub group: Option<String>,
     /// The cause of the test's group.
     pub cause: Option<String>,
+    /// What differs.
     pub kind: Option<Kind>,
     /// The kind of change of the test's group.
     pub label: Option<Label>,
+    /// The call whose outcome differs.
     pub callee: Option<String>,
     /// When `callee` is an observer: the call whose value it read.
     pub observed: Option<String>,
+    /// The reference's outcome at the site, for people.
     pub ref_value: Option<String>,
+    /// The target's outcome at the site, for people.
     pub tgt_value: Option<String>,
 }
 

@@ -67,9 +67,12 @@ fn checksum_of(value: &serde_json::Value) -> String {
 /// it reports (`unicode`, `tzdata`), when read.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
 pub struct Implementation {
+    /// The target's name.
     pub name: String,
+    /// `runtime vendor vm`, when read.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fingerprint: Option<String>,
+    /// Data versions by name (`unicode`, `tzdata`, …).
     #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub data_versions: std::collections::BTreeMap<String, String>,
 }
@@ -77,9 +80,13 @@ pub struct Implementation {
 /// How the replay was run.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
 pub struct Options {
+    /// Whether exception messages counted as differences (`--strict-messages`).
     pub strict_messages: bool,
+    /// Confirmation reruns of the tests that differed (`--confirm`).
     pub confirm: u32,
+    /// Workers replaying at once (`--jobs`).
     pub jobs: usize,
+    /// Sequences minimization could run per group (`--minimize-budget`).
     pub minimize_budget: u32,
     /// Tests per fresh JVM.
     #[serde(default)]
@@ -90,7 +97,9 @@ pub struct Options {
 #[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
 pub enum Gate {
+    /// No new cause: the release may go.
     Pass,
+    /// At least one new cause: exit code 1.
     Fail,
 }
 
@@ -148,12 +157,17 @@ pub enum GroupStatus {
 /// A minimized sequence that still shows the group's difference.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
 pub struct MinimizedReport {
+    /// Statements of the minimized sequence.
     pub statements: usize,
+    /// Statements of the example it was minimized from.
     pub original_statements: usize,
     /// Candidates tried.
     pub runs: u32,
+    /// Where the minimized sequence differs.
     pub site: Site,
+    /// The reference's outcome at the site, for people.
     pub ref_value: String,
+    /// The target's outcome at the site, for people.
     pub tgt_value: String,
     /// The sequence as Java, one statement a line.
     pub java: Vec<String>,
@@ -166,7 +180,9 @@ pub struct MinimizedReport {
 pub struct GroupReport {
     /// `g-` and six hex digits of a hash of callee and kind.
     pub id: String,
+    /// The method or constructor whose outcome differs (`Class.name(params)`).
     pub callee: String,
+    /// What differs: return value, exception, exception message, …
     pub kind: Kind,
     /// The kind of change (`rendering`, `invisible`, `data_version`, …).
     #[serde(default = "default_label")]
@@ -178,25 +194,34 @@ pub struct GroupReport {
     /// The id of the group's cause (`c-…`, or the group id when it is a cause of its own).
     #[serde(default)]
     pub cause: String,
+    /// New, accepted, shown or artefact.
     pub status: GroupStatus,
     /// Number of affected tests.
     pub tests: usize,
+    /// Every affected test's id.
     pub test_ids: Vec<u64>,
     /// The example test: the shortest affected one.
     pub example: u64,
+    /// Statements of the example test.
     pub example_statements: usize,
+    /// Where in the example the outcomes differ.
     pub site: Site,
     /// The reference's and the target's outcome at the site, for people.
     pub ref_value: String,
+    /// The target's outcome at the site, for people.
     pub tgt_value: String,
+    /// The reference's outcome as recorded, when the site holds one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ref_observed: Option<Observed>,
+    /// The target's outcome as replayed, when the site holds one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tgt_observed: Option<Observed>,
     /// The example as Java.
     pub example_java: Vec<String>,
+    /// The accepted-list entry that matched the group.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub accepted: Option<AcceptedEntry>,
+    /// The shortest sequence found that still differs, when minimized.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub minimized: Option<MinimizedReport>,
     /// Whether the example still differed when run side by side on both implementations
@@ -218,10 +243,15 @@ fn default_label() -> Label {
 /// One callee of a cause.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
 pub struct CauseCallee {
+    /// The callee of the group.
     pub callee: String,
+    /// The group's id.
     pub group: String,
+    /// What differs in the group.
     pub kind: Kind,
+    /// The group's status.
     pub status: GroupStatus,
+    /// Tests of the group.
     pub tests: usize,
 }
 
@@ -232,7 +262,9 @@ pub struct CauseReport {
     /// `c-` and six hex digits of a hash of label and normalised change, or the group's id
     /// for a group that is a cause of its own.
     pub id: String,
+    /// The kind of change.
     pub label: Label,
+    /// The normalised change its groups share; absent for a group alone.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub change: Option<String>,
     /// The most urgent status of its groups (new before accepted, shown, artefact).
@@ -243,9 +275,13 @@ pub struct CauseReport {
     pub callees: Vec<CauseCallee>,
     /// The first group's kind, values and example.
     pub kind: Kind,
+    /// The first group's reference outcome at its site.
     pub ref_value: String,
+    /// The first group's target outcome at its site.
     pub tgt_value: String,
+    /// The first group's example test.
     pub example: u64,
+    /// The accepted-list entry that matched the cause.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub accepted: Option<AcceptedEntry>,
     /// Callees an accepted cause entry covers that it did not name when accepted.
@@ -257,10 +293,15 @@ pub struct CauseReport {
 #[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
 pub enum TestStatus {
+    /// Behaved as on the reference.
     Pass,
+    /// Differs in a way not on the accepted list.
     Differs,
+    /// Differs as an accepted-list entry allows.
     Accepted,
+    /// Only an exception message differs (not counted without `--strict-messages`).
     MessageOnly,
+    /// Not the same on two runs on the target.
     Unstable,
     /// The difference is a tool artefact (kept out of the gate).
     Artefact,
@@ -269,12 +310,19 @@ pub enum TestStatus {
 /// Resource use, for the benchmark and the curious.
 #[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq)]
 pub struct Stats {
+    /// Workers started.
     pub workers_started: u64,
+    /// Milliseconds the workers took to start, summed.
     pub worker_startup_ms: u64,
+    /// Sequences that hit `--timeout`.
     pub timeouts: u64,
+    /// Workers that died running a sequence.
     pub crashes: u64,
+    /// Replay throughput.
     pub tests_per_second: f64,
+    /// Peak resident memory of difftest itself, KiB.
     pub peak_rss_kib_supervisor: u64,
+    /// The largest peak resident memory of a worker, KiB.
     pub peak_rss_kib_worker_max: u64,
     /// Supervisor plus the largest worker times the number of jobs: an upper bound.
     pub peak_rss_kib_total: u64,
@@ -292,21 +340,30 @@ pub struct Stats {
 /// The whole report (`reports/TGT-vs-REF.json`).
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
 pub struct Report {
+    /// [`SCHEMA_VERSION`] when written.
     pub schema_version: u32,
+    /// `difftest` and its version.
     pub tool: String,
+    /// The implementation the suite was recorded on.
     pub reference: Implementation,
+    /// The implementation it was replayed on.
     pub target: Implementation,
+    /// The suite's path.
     pub suite: String,
     /// The shards replayed (`K/N`), empty for the whole suite.
     #[serde(default)]
     pub shards: Vec<String>,
+    /// How the replay was run.
     pub options: Options,
+    /// Whether the release may go.
     pub gate: Gate,
+    /// The counts of the summary line.
     pub summary: Summary,
     /// Causes: groups of the same kind of change and normalised change joined, one table
     /// row each.
     #[serde(default)]
     pub causes: Vec<CauseReport>,
+    /// Groups of differing tests with one callee and kind, most tests first.
     pub groups: Vec<GroupReport>,
     /// Accepted entries for this target that no test showed.
     #[serde(default)]
@@ -318,8 +375,10 @@ pub struct Report {
     /// row (see [`dependency`]).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub dependencies: Vec<crate::targets::dependency::DependencyChange>,
+    /// Resource use.
     #[serde(default)]
     pub stats: Stats,
+    /// What became of the replayed tests (see [`TestReport`]).
     pub tests: Vec<TestReport>,
 }
 
@@ -329,19 +388,42 @@ type Render = fn(&Report, &mut dyn std::io::Write) -> std::io::Result<()>;
 /// Why a report cannot be read or written.
 #[derive(Debug, thiserror::Error)]
 pub enum ReportError {
+    /// A file could not be read or written.
     #[error("{path}: {source}")]
     Io {
+        /// The file.
         path: PathBuf,
+        /// The error.
         source: std::io::Error,
     },
+    /// The JSON is not a report.
     #[error("{path}: not a difftest JSON report: {message}")]
-    Parse { path: PathBuf, message: String },
+    Parse {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        message: String,
+    },
+    /// The report's schema is newer than this difftest.
     #[error("{path}: report schema {found} is newer than this difftest reads ({SCHEMA_VERSION})")]
-    Newer { path: PathBuf, found: u32 },
+    Newer {
+        /// The file.
+        path: PathBuf,
+        /// The version it says.
+        found: u32,
+    },
+    /// The checksum does not match.
     #[error("{path}: {message}")]
-    Corrupt { path: PathBuf, message: String },
+    Corrupt {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        message: String,
+    },
+    /// Reports that cannot be merged.
     #[error("cannot merge: {0}")]
     Mismatch(String),
+    /// The file cannot be read.
     #[error(transparent)]
     Read(Box<crate::atomic::bounded::ReadError>),
 }

@@ -14,6 +14,7 @@ const CAUSES_SHOWN: usize = 10;
 
 /// One pair's report and where its HTML report is, relative to the summary folder.
 pub struct Pair {
+    /// The report read.
     pub report: Report,
     /// The `.html` beside the JSON, as a link from the summary folder (if it exists).
     pub html: Option<String>,

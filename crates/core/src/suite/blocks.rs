@@ -35,7 +35,9 @@ const USED_BY: &str = "  # used by ";
 /// A block as held: its length and its pieces in order.
 #[derive(Debug)]
 pub struct Block {
+    /// Statements the block holds.
     pub len: usize,
+    /// Its lines, in order.
     pub pieces: Vec<Piece>,
 }
 

@@ -18,7 +18,9 @@ use std::sync::Arc;
 /// One finished entry of a suite.
 #[derive(Debug)]
 pub enum Item {
+    /// A regression test.
     Test(Test),
+    /// An error-revealing test.
     Error(ErrorTest),
 }
 
@@ -83,6 +85,7 @@ pub(crate) fn syntax(path: &Path, line: usize, message: impl Into<String>) -> Su
 }
 
 impl Entries {
+    /// An empty reader of entries; `path` names the file in errors.
     pub fn new(path: &Path) -> Entries {
         Entries {
             path: Arc::from(path),

@@ -86,6 +86,7 @@ impl SuiteFile {
         })
     }
 
+    /// The file's path.
     pub fn path(&self) -> &Path {
         &self.path
     }
@@ -95,6 +96,7 @@ impl SuiteFile {
         self.identity.size
     }
 
+    /// Whether the file holds nothing.
     pub fn is_empty(&self) -> bool {
         self.identity.size == 0
     }

@@ -42,10 +42,15 @@ pub(crate) const MIN_FORMAT_VERSION: u32 = 3;
 /// throws on the target ends the comparison without a difference.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
 pub struct Test {
+    /// The test's id, unique in its suite.
     pub id: u64,
+    /// The calls, in order.
     pub statements: Vec<Statement>,
+    /// Observer calls made on the final values.
     pub observers: Vec<ObserverCall>,
+    /// The reference's outcome of each statement; `None` where not checked.
     pub expected_steps: Vec<Option<Observed>>,
+    /// The reference's outcome of each observer call.
     pub expected_observations: Vec<Observed>,
     /// Steps whose value varies on the reference, in order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -76,8 +81,11 @@ impl Test {
 /// regression test).
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
 pub struct ErrorTest {
+    /// The test's id.
     pub id: u64,
+    /// The calls, in order.
     pub statements: Vec<Statement>,
+    /// The contract broken, and where.
     pub violation: Violation,
 }
 
@@ -97,10 +105,13 @@ pub struct Header {
     pub tool: String,
     /// The reference target's name and fingerprint.
     pub reference: String,
+    /// The reference's fingerprint when recorded.
     pub fingerprint: crate::targets::Fingerprint,
+    /// The seed generation used.
     pub seed: u64,
     /// Classes and packages in scope, as given.
     pub classes: Vec<String>,
+    /// Packages in scope, as given.
     pub packages: Vec<String>,
     /// Record options as `name: value` text (time limit, reruns, probabilities …).
     pub options: BTreeMap<String, String>,
@@ -130,8 +141,11 @@ impl Header {
 /// A whole suite file.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
 pub struct Suite {
+    /// How the suite was made.
     pub header: Header,
+    /// The regression tests, by id.
     pub tests: Vec<Test>,
+    /// Sequences that broke a contract on the reference.
     pub error_revealing: Vec<ErrorTest>,
     /// How each exception class that a test expects looks (JCrasher's classification).
     #[serde(default)]
@@ -142,15 +156,22 @@ pub struct Suite {
 /// where there is one.
 #[derive(Debug, thiserror::Error)]
 pub enum SuiteError {
+    /// The file could not be read or written.
     #[error("{}: {source}", path.display())]
     Io {
+        /// The file.
         path: PathBuf,
+        /// The error.
         source: std::io::Error,
     },
+    /// A line is not valid suite syntax.
     #[error("{}:{line}: {message}", path.display())]
     Syntax {
+        /// The file.
         path: PathBuf,
+        /// The line, from 1.
         line: usize,
+        /// What is wrong.
         message: String,
     },
     #[error(
@@ -158,27 +179,59 @@ pub enum SuiteError {
          upgrade difftest or record the suite again",
         path.display()
     )]
-    Format { path: PathBuf, found: u64 },
+    /// A format version that does not exist.reads.
+    Format {
+        /// The file.
+        path: PathBuf,
+        /// The version it says.
+        found: u64,
+    },
     #[error(
         "{}: suite format {found} has no checksums, so its content cannot be verified \
          (this difftest reads format {MIN_FORMAT_VERSION} to {FORMAT_VERSION}); record the suite again",
         path.display()
     )]
-    Unchecked { path: PathBuf, found: u64 },
+    /// A format without checksums.
+    Unchecked {
+        /// The file.
+        path: PathBuf,
+        /// The version it says.
+        found: u64,
+    },
+    /// A format version that does not exist.
     #[error("{}: suite format {found} does not exist (this difftest reads format {MIN_FORMAT_VERSION} to {FORMAT_VERSION})", path.display())]
-    NoSuchFormat { path: PathBuf, found: u64 },
+    NoSuchFormat {
+        /// The file.
+        path: PathBuf,
+        /// The version it says.
+        found: u64,
+    },
+    /// The path is not a regular file.
     #[error("{}: not a regular file; a suite is read from a file", path.display())]
-    NotAFile { path: PathBuf },
+    NotAFile {
+        /// The file.
+        path: PathBuf,
+    },
     #[error(
         "{}: the suite changed while it was read ({what}): what was checked is no longer what \
          would be replayed, so nothing of this run is used",
         path.display()
     )]
-    Changed { path: PathBuf, what: String },
+    /// The file changed while it was read.
+    Changed {
+        /// The file.
+        path: PathBuf,
+        /// What changed.
+        what: String,
+    },
+    /// A test does not check out.
     #[error("{}: test {id}: {message}", path.display())]
     Invalid {
+        /// The file.
         path: PathBuf,
+        /// The test's id.
         id: u64,
+        /// What is wrong.
         message: String,
     },
 }

@@ -123,14 +123,17 @@ impl SuiteReader {
         })
     }
 
+    /// The suite's header.
     pub fn header(&self) -> &Header {
         &self.header
     }
 
+    /// How each exception class the tests expect looks.
     pub fn exceptions(&self) -> &BTreeMap<String, ExceptionKind> {
         &self.exceptions
     }
 
+    /// The suite's path.
     pub fn path(&self) -> &Path {
         &self.lines.path
     }
@@ -381,6 +384,7 @@ impl Lines {
 /// What [`verify`] found in a suite file that checks out.
 #[derive(Debug)]
 pub struct Verified {
+    /// The suite's header.
     pub header: Header,
     /// Regression tests in the file.
     pub tests: usize,

@@ -139,6 +139,7 @@ pub struct Counter {
 }
 
 impl Counter {
+    /// Counts the runs of `t`'s statements.
     pub fn add(&mut self, t: &Test) {
         if t.statements.len() > MAX_EXPANDED {
             return;
@@ -170,6 +171,7 @@ pub struct Planner {
 }
 
 impl Planner {
+    /// Plans `t`'s cover from the blocks counted.
     pub fn add(&mut self, t: &Test) {
         let n = t.statements.len();
         if n > MAX_EXPANDED {
@@ -243,6 +245,7 @@ impl Planner {
         out
     }
 
+    /// The plan of every test added.
     pub fn finish(self) -> Plan {
         self.plan
     }

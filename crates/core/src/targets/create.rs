@@ -11,13 +11,17 @@ use std::path::{Component, Path, PathBuf};
 /// What `targets new` was asked for.
 #[derive(Clone, Debug, Default)]
 pub struct NewTarget {
+    /// The new target's name.
     pub name: String,
     /// The file's description [default: what is on which JDK].
     pub description: Option<String>,
+    /// Maven coordinates put on its class path.
     pub maven: Vec<String>,
+    /// Jars put on its class path.
     pub jars: Vec<PathBuf>,
     /// A Maven project whose runtime dependencies go on the classpath after the jars.
     pub classpath_from: Option<PathBuf>,
+    /// Options the JVM is started with.
     pub jvm_options: Vec<String>,
     /// Replace an existing file.
     pub force: bool,

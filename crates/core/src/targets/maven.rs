@@ -8,11 +8,15 @@ use std::path::{Path, PathBuf};
 /// A Maven artifact coordinate.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MavenCoordinate {
+    /// The group id.
     pub group: String,
+    /// The artifact id.
     pub artifact: String,
+    /// The version.
     pub version: String,
     /// `jar` unless given.
     pub packaging: String,
+    /// The classifier (`tests`, …), when given.
     pub classifier: Option<String>,
 }
 

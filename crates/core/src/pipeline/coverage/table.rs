@@ -8,9 +8,13 @@ use std::collections::{BTreeMap, BTreeSet};
 /// never instruments ([`super::UNMEASURED`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PackageCoverage {
+    /// The package's name.
     pub package: String,
+    /// Lines covered.
     pub covered: u64,
+    /// Lines in the package's classes.
     pub total: u64,
+    /// Whether JaCoCo measured the package at all.
     pub measured: bool,
 }
 
