@@ -890,9 +890,10 @@ fn calls_with(
 #[test]
 fn lookups_skip_telescoped_overloads_and_every_object_they_make_goes_on() {
     let fx = Fixture::new();
-    // 2000: the constant sweeps of the fixtures' mined ints take turns with the catalogue's
-    // lookups (mining is on with harvesting), so 1500 tests came before the last country.
-    let scope = lookup_scope("rec.Places,rec.Maps", "2000");
+    // 3000: the constant sweeps of the fixtures' mined ints take turns with the catalogue's
+    // lookups (mining is on with harvesting), and rounds grow with what was generated, so
+    // 2000 tests came before the last country.
+    let scope = lookup_scope("rec.Places,rec.Maps", "3000");
     let out = fx.path("places.yaml");
     ok(&fx.record(&out, &scope));
     let suite = Suite::load(&out).unwrap();

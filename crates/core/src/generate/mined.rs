@@ -21,7 +21,7 @@ pub(crate) const MAX_STRING_UNITS: usize = 64;
 
 /// What kind of literal a parameter takes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Kind {
+pub(crate) enum Kind {
     Boolean,
     Byte,
     Short,
@@ -49,7 +49,7 @@ pub(crate) const KINDS: [Kind; 9] = [
 
 impl Kind {
     /// The kind of a parameter type: primitives, their boxes, `String` and `CharSequence`.
-    pub fn of(param: &str) -> Option<Kind> {
+    pub(crate) fn of(param: &str) -> Option<Kind> {
         Some(match param {
             "boolean" | "java.lang.Boolean" => Kind::Boolean,
             "byte" | "java.lang.Byte" => Kind::Byte,
@@ -65,7 +65,7 @@ impl Kind {
     }
 
     /// The type of a literal of this kind.
-    pub fn literal_type(self) -> &'static str {
+    pub(crate) fn literal_type(self) -> &'static str {
         match self {
             Kind::Boolean => "boolean",
             Kind::Byte => "byte",
@@ -80,7 +80,7 @@ impl Kind {
     }
 
     /// The kind's position in [`ByKind`].
-    pub fn index(self) -> usize {
+    pub(crate) fn index(self) -> usize {
         self as usize
     }
 }

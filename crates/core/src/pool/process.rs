@@ -215,7 +215,11 @@ impl WorkerProcess {
     /// kept the worker's Java thread from a CPU does not count); kills the worker on
     /// timeout, or as soon as `watch` says the run stops or the worker's memory is past its
     /// bound.
-    pub(super) fn receive(&mut self, timeout: Duration, watch: &Watch) -> Result<Response, Failure> {
+    pub(super) fn receive(
+        &mut self,
+        timeout: Duration,
+        watch: &Watch,
+    ) -> Result<Response, Failure> {
         let thread = self.java_thread.map(|tid| (self.child.id(), tid));
         let mut clock = CallClock::start(timeout, thread);
         loop {

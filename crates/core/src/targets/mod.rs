@@ -10,7 +10,7 @@
 //! let spec = store.load("temurin21")?;
 //! let ready = store.provision(&spec)?; // downloads once, then takes milliseconds
 //! println!("{}: {}", ready.name, ready.fingerprint.one_line());
-//! # Ok::<(), difftest_core::targets::TargetError>(())
+//! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
 mod apt;
