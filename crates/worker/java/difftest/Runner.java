@@ -90,6 +90,22 @@ final class Runner {
         return endLargeRepeats && lastLarge && line.equals(lastLine);
     }
 
+    /**
+     * Whether {@code text} holds {@code prefix} at {@code from}: compares that many characters
+     * only, where {@code indexOf} would scan a whole rendered value on every statement.
+     */
+    private static boolean startsAt(StringBuilder text, int from, String prefix) {
+        if (text.length() - from < prefix.length()) {
+            return false;
+        }
+        for (int k = 0; k < prefix.length(); k++) {
+            if (text.charAt(from + k) != prefix.charAt(k)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** Runs statement number {@code count}; false if it ended the sequence. */
     private boolean step(String line) {
         int i = count;
@@ -104,7 +120,7 @@ final class Runner {
             Object v = statement(Text.split(line, '\t'), line, i);
             values[i] = v == VOID ? null : v;
             render(steps, v);
-            lastLarge = steps.indexOf(LARGE, mark) == mark;
+            lastLarge = startsAt(steps, mark, LARGE);
             lastLine = line;
             if (v != null && v.getClass().isArray()) {
                 contents.append(contents.length() > 1 ? ",[" : "[").append(i).append(',')

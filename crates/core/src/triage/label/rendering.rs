@@ -151,20 +151,24 @@ fn significant(s: &str) -> usize {
     decimal(s).map_or(0, |(_, d, _)| d.len())
 }
 
-/// Both sides print the same number: the texts differ only in numbers, and each changed
-/// pair is the same decimal value (`1E+3`/`1000`: "decimal notation"), the same double, or
-/// — when the callee returns a float, or both have at most 9 significant digits as floats
-/// print — the same float ("float/double digits").
-pub(super) fn rendering(e: &Evidence) -> Option<String> {
+/// The numbers of both sides, in order, when their texts are the same apart from numbers
+/// (and have as many); with whether the callee returns a float.
+fn paired_numbers<'a>(e: &Evidence<'a>) -> Option<(bool, Vec<&'a str>, Vec<&'a str>)> {
     let is_float = matches!(
         e.actual,
         Some(Observed::Value { class, .. }) if class == "float" || class == "java.lang.Float"
     );
     let (sa, na) = numbers(e.ref_value);
     let (sb, nb) = numbers(e.tgt_value);
-    if sa != sb || na.len() != nb.len() {
-        return None;
-    }
+    (sa == sb && na.len() == nb.len()).then_some((is_float, na, nb))
+}
+
+/// Both sides print the same number: the texts differ only in numbers, and each changed
+/// pair is the same decimal value (`1E+3`/`1000`: "decimal notation"), the same double, or
+/// — when the callee returns a float, or both have at most 9 significant digits as floats
+/// print — the same float ("float/double digits").
+pub(super) fn rendering(e: &Evidence) -> Option<String> {
+    let (is_float, na, nb) = paired_numbers(e)?;
     let mut digits = false;
     let mut changed = false;
     for (x, y) in na.iter().zip(&nb) {
@@ -207,15 +211,7 @@ const ULPS: f64 = 2.0;
 /// what an intrinsic and the portable code of the same function may differ by. One change
 /// for every callee, so an interpreter-only VM's last-digit differences form one cause.
 pub(super) fn last_place(e: &Evidence) -> Option<String> {
-    let is_float = matches!(
-        e.actual,
-        Some(Observed::Value { class, .. }) if class == "float" || class == "java.lang.Float"
-    );
-    let (sa, na) = numbers(e.ref_value);
-    let (sb, nb) = numbers(e.tgt_value);
-    if sa != sb || na.len() != nb.len() {
-        return None;
-    }
+    let (is_float, na, nb) = paired_numbers(e)?;
     let mut changed = false;
     for (x, y) in na.iter().zip(&nb) {
         if x == y {
