@@ -28,7 +28,7 @@ pub fn run(global: &GlobalArgs, args: &ReplayArgs) -> anyhow::Result<Exit> {
 
 /// Replays the suite on every target and writes each report; prints nothing on stdout.
 pub fn replay_reports(global: &GlobalArgs, args: &ReplayArgs) -> anyhow::Result<Vec<Report>> {
-    super::check_folder_writable(&args.report_dir).map_err(|e| {
+    crate::pipeline::folder::check_writable(&args.report_dir).map_err(|e| {
         bad_input(format!(
             "--report-dir {}: cannot write the reports there: {e}",
             args.report_dir.display()
@@ -38,7 +38,12 @@ pub fn replay_reports(global: &GlobalArgs, args: &ReplayArgs) -> anyhow::Result<
     let suite = Checked::open(&suite_path, args.shard).map_err(|e| e.into_anyhow())?;
     let config = pool_config(&args.pool)?;
     let store = store(global)?;
-    let plan = Plan {
+    replay(suite, plan(args), store, config, &Shown::default()).map_err(|e| e.into_anyhow())
+}
+
+/// The replay's settings, from its flags.
+pub fn plan(args: &ReplayArgs) -> Plan {
+    Plan {
         impls: args.impls.clone(),
         report_dir: args.report_dir.clone(),
         shard: args.shard,
@@ -47,13 +52,12 @@ pub fn replay_reports(global: &GlobalArgs, args: &ReplayArgs) -> anyhow::Result<
         strict_messages: args.strict_messages,
         minimize: !args.no_minimize,
         minimize_budget: args.minimize_budget,
-    };
-    replay(suite, plan, store, config, &Shown::default()).map_err(|e| e.into_anyhow())
+    }
 }
 
 /// A bar or log lines on stderr for each target, and the files written.
 #[derive(Default)]
-struct Shown(Mutex<Option<Phase>>);
+pub struct Shown(Mutex<Option<Phase>>);
 
 impl Progress for Shown {
     fn replaying(&self, target: &str, tests: usize) {

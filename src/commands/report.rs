@@ -17,7 +17,7 @@ pub fn run(global: &crate::cli::GlobalArgs, args: &ReportArgs) -> anyhow::Result
         true => "the merged reports",
         false => "the summary",
     };
-    super::check_folder_writable(&args.report_dir).map_err(|e| {
+    crate::pipeline::folder::check_writable(&args.report_dir).map_err(|e| {
         bad_input(format!(
             "--report-dir {}: cannot write {what} there: {e}",
             args.report_dir.display()

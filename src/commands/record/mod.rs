@@ -6,10 +6,11 @@
 #[cfg(feature = "bench")]
 pub mod bench;
 mod progress;
-mod setup;
+pub(crate) mod setup;
 mod suite_options;
 mod summary;
-pub(crate) use summary::unloadable_line;
+pub(crate) use progress::Shown;
+pub(crate) use summary::{summary, unloadable_line};
 
 use super::{pool_config, store};
 use crate::cli::{GlobalArgs, RecordArgs};
@@ -46,13 +47,19 @@ pub fn run(global: &GlobalArgs, args: RecordArgs) -> anyhow::Result<Exit> {
     })
 }
 
+/// The pools of a record: the pool flags, and values capped at `--max-value-bytes`.
+pub fn pool(args: &RecordArgs) -> anyhow::Result<crate::pool::PoolConfig> {
+    let mut config = pool_config(&args.pool)?;
+    config.max_value_bytes = Some(args.max_value_bytes);
+    Ok(config)
+}
+
 /// Records a suite; writes it even when interrupted or when the workers fail.
 pub fn record(global: &GlobalArgs, args: &RecordArgs) -> anyhow::Result<Outcome> {
     let plan = setup::plan(args)?;
     let output = plan.output.clone();
     let store = store(global)?;
-    let mut config = pool_config(&args.pool)?;
-    config.max_value_bytes = Some(args.max_value_bytes);
+    let config = pool(args)?;
     let mut shown = progress::Shown::new(&plan, args.no_progress);
     let recording = run_record(&store, plan, config, &mut shown).map_err(|e| e.into_anyhow())?;
     summary::summary(&output, &recording, &shown, global.verbose > 0);

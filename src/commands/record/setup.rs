@@ -43,8 +43,7 @@ pub fn plan(args: &RecordArgs) -> anyhow::Result<Plan> {
     if let Some(path) = &args.observers {
         generation.user_observers = read_patterns(path).map_err(|e| bad_input(e.to_string()))?;
     }
-    let output = output_path(args);
-    check_writable(&output)?;
+    let output = output(args)?;
     Ok(Plan {
         reference: args.reference.clone(),
         classes,
@@ -114,6 +113,13 @@ fn omit_list(args: &RecordArgs) -> anyhow::Result<OmitList> {
     Ok(omit)
 }
 
+/// Where the suite goes ([`output_path`]), checked writable.
+pub fn output(args: &RecordArgs) -> anyhow::Result<PathBuf> {
+    let output = output_path(args);
+    check_writable(&output)?;
+    Ok(output)
+}
+
 /// Fails unless a file can be created next to `path` (the suite is renamed into place).
 fn check_writable(path: &Path) -> anyhow::Result<()> {
     if path.is_dir() {
@@ -126,7 +132,7 @@ fn check_writable(path: &Path) -> anyhow::Result<()> {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => PathBuf::from("."),
     };
-    super::super::check_folder_writable(&dir)
+    crate::pipeline::folder::check_writable(&dir)
         .map_err(|e| bad_input(format!("{}: cannot write: {e}", path.display())))
 }
 

@@ -2,6 +2,9 @@
 //! changed (seen by either suite), API added in B (missing when B's suite runs on A) and
 //! API removed (missing when A's suite runs on B); written as `compare-A-to-B.{json,md}`.
 
+mod both_ways;
+pub use both_ways::{Compared, Plan, Progress, Side, compare};
+
 use crate::compare::Kind;
 use crate::report::{Gate, GroupReport, GroupStatus, Report};
 use serde::Serialize;

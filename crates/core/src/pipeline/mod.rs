@@ -13,6 +13,7 @@ pub mod compare;
 pub mod coverage;
 pub mod explain;
 pub mod export;
+pub mod folder;
 pub(crate) mod header;
 pub mod record;
 pub mod replay;
@@ -49,6 +50,9 @@ pub enum Error {
     /// `explain` could not find its group's test or rerun it.
     #[error(transparent)]
     Explain(ExplainError),
+    /// `compare-A-to-B.{json,md}` could not be written.
+    #[error(transparent)]
+    WriteComparison(std::io::Error),
     /// A lock file could not be taken.
     #[error("{}: cannot lock: {source}", path.display())]
     Lock {
@@ -90,6 +94,7 @@ impl Error {
             Error::Report(e) => e.into(),
             Error::Accepted(e) => e.into(),
             Error::Explain(e) => e.into(),
+            Error::WriteComparison(e) => e.into(),
             e @ (Error::Lock { .. } | Error::MissingClasses { .. } | Error::Coverage(_)) => {
                 anyhow::anyhow!(e)
             }

@@ -24,6 +24,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// What `record` will do.
+#[derive(Clone)]
 pub struct Plan {
     /// The reference target's name.
     pub reference: String,

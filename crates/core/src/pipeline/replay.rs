@@ -22,6 +22,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// What `replay` will do, besides the suite (see [`Session::open`]).
+#[derive(Clone)]
 pub struct Plan {
     /// Targets to replay on, in order; repeats are replayed once.
     pub impls: Vec<String>,
