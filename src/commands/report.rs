@@ -2,67 +2,37 @@
 //! (per target), writes the merged reports, prints the table or matrix, and exits by the
 //! gate like `replay` does. A missing shard is refused unless `--allow-partial`.
 //! `difftest report --summary REPORT.json…`: one page across whole replays (a CI matrix of
-//! release pairs), exit by the worst gate, 3 when fewer reports came than `--expect`.
+//! release pairs), exit by the worst gate, 3 when fewer reports came than `--expect`. The
+//! work is [`crate::pipeline::report`]'s; this file prints what comes back.
 
-use super::replay::{exit_of, print};
+use super::replay::{Shown, exit_of, print};
 use crate::cli::ReportArgs;
-use crate::exit::{Exit, bad_input};
+use crate::exit::Exit;
+use crate::pipeline::report::{merge, summary};
 use crate::report::Report;
-use crate::report::merge::merge;
-use std::collections::BTreeMap;
 
 pub fn run(global: &crate::cli::GlobalArgs, args: &ReportArgs) -> anyhow::Result<Exit> {
-    // A folder that cannot take the files is said before any report is read, as replay does.
-    let what = match args.summary.is_empty() {
-        true => "the merged reports",
-        false => "the summary",
-    };
-    crate::pipeline::folder::check_writable(&args.report_dir).map_err(|e| {
-        bad_input(format!(
-            "--report-dir {}: cannot write {what} there: {e}",
-            args.report_dir.display()
-        ))
-    })?;
+    let shown = Shown::default();
     if !args.summary.is_empty() {
-        return summary(args);
+        let done = summary(&args.summary, args.expect, &args.report_dir, &shown)
+            .map_err(|e| e.into_anyhow())?;
+        return Ok(print_summary(done));
     }
-    let mut by_target: BTreeMap<String, Vec<Report>> = BTreeMap::new();
-    for path in &args.merge {
-        let report = Report::read(path).map_err(|e| bad_input(e.to_string()))?;
-        by_target
-            .entry(report.target.name.clone())
-            .or_default()
-            .push(report);
-    }
-    let mut merged = Vec::new();
-    for (_, parts) in by_target {
-        let report = merge(parts, args.allow_partial).map_err(|e| bad_input(e.to_string()))?;
-        let written = report.write_all(&args.report_dir)?;
-        let shown: Vec<String> = written.iter().map(|p| p.display().to_string()).collect();
-        eprintln!("difftest: wrote {}", shown.join(", "));
-        merged.push(report);
-    }
+    let merged = merge(&args.merge, args.allow_partial, &args.report_dir, &shown)
+        .map_err(|e| e.into_anyhow())?;
     print(&merged, global.wide);
     Ok(exit_of(&merged))
 }
 
-/// Reads every pair's report, writes the summary, prints its table and the verdict.
-fn summary(args: &ReportArgs) -> anyhow::Result<Exit> {
-    use crate::report::summary::{Pair, markdown, write};
-    let mut pairs = Vec::new();
-    for path in &args.summary {
-        pairs.push(Pair::read(path, &args.report_dir).map_err(|e| bad_input(e.to_string()))?);
-    }
-    let missing = args.expect.unwrap_or(0).saturating_sub(pairs.len());
-    let written = write(&args.report_dir, &pairs, missing)?;
-    let shown: Vec<String> = written.iter().map(|p| p.display().to_string()).collect();
-    eprintln!("difftest: wrote {}", shown.join(", "));
-    print!("{}", markdown(&pairs, missing));
-    let reports: Vec<Report> = pairs.into_iter().map(|p| p.report).collect();
+/// Prints the summary's table and the verdict.
+fn print_summary(done: crate::pipeline::report::Summary) -> Exit {
+    let missing = done.missing;
+    print!("{}", crate::report::summary::markdown(&done.pairs, missing));
+    let reports: Vec<Report> = done.pairs.into_iter().map(|p| p.report).collect();
     // A pair that sent no report is an infrastructure failure, whatever the others say.
-    Ok(if missing > 0 {
+    if missing > 0 {
         Exit::Infrastructure
     } else {
         exit_of(&reports)
-    })
+    }
 }

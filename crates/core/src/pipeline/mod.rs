@@ -17,6 +17,7 @@ pub mod folder;
 pub(crate) mod header;
 pub mod record;
 pub mod replay;
+pub mod report;
 
 use crate::explain::ExplainError;
 use crate::pool::PoolError;
