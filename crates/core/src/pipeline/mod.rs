@@ -18,6 +18,7 @@ pub(crate) mod header;
 pub mod record;
 pub mod replay;
 pub mod report;
+pub mod suite_stats;
 
 use crate::explain::ExplainError;
 use crate::pool::PoolError;
