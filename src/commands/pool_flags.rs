@@ -83,10 +83,7 @@ pub fn start_pool(
     name: &str,
     config: PoolConfig,
 ) -> anyhow::Result<(Provisioned, Pool)> {
-    let spec = store.load(name)?;
-    let provisioned = store.provision(&spec)?;
-    let pool = Pool::start(name, provisioned.jvm.clone(), config)?;
-    Ok((provisioned, pool))
+    crate::pipeline::target_check::start_pool(store, name, config).map_err(|e| e.into_anyhow())
 }
 
 #[cfg(test)]

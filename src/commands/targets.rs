@@ -1,8 +1,9 @@
 //! `difftest targets list|install|check|new`.
 
-use super::{pool_config, start_pool, store};
+use super::{pool_config, store};
 use crate::cli::{GlobalArgs, TargetsCommand};
 use crate::exit::{Exit, bad_input};
+use crate::pipeline::target_check::check_target;
 use comfy_table::{Table, presets::UTF8_FULL_CONDENSED};
 use std::time::Instant;
 
@@ -102,32 +103,10 @@ fn check(
     packages: Vec<String>,
     args: &crate::cli::PoolArgs,
 ) -> anyhow::Result<Exit> {
-    let mut config = pool_config(args)?;
-    config.jobs = 1;
-    let began = Instant::now();
-    let (provisioned, pool) = start_pool(store, name, config)?;
-    let started = began.elapsed();
-    let packages = packages
-        .iter()
-        .map(|p| {
-            crate::scope::package_scope(p).map_err(|why| bad_input(format!("--packages: {why}")))
-        })
-        .collect::<anyhow::Result<Vec<String>>>()?;
-    let library = match classes.is_empty() && packages.is_empty() {
-        true => provisioned.library.clone(),
-        false => Vec::new(),
-    };
-    let (classes, packages) = match classes.is_empty() && packages.is_empty() && library.is_empty()
-    {
-        true => crate::scope::default_scope(),
-        false => (classes, packages),
-    };
-    let described = pool.describe_scope(&classes, &packages, &library)?;
-    let (model, unknown) = (described.model, described.unknown);
-    let model = crate::scope::OmitList::default_list().filter(&model);
-    if let Some(first) = unknown.first() {
-        return Err(bad_input(format!("{name} does not know {first}")));
-    }
+    let config = pool_config(args)?;
+    let checked =
+        check_target(store, name, classes, &packages, config).map_err(|e| e.into_anyhow())?;
+    let (provisioned, model) = (&checked.provisioned, &checked.model);
     println!("target:      {name}");
     println!("fingerprint: {}", provisioned.fingerprint.one_line());
     println!("libjvm:      {}", provisioned.jvm.libjvm.display());
@@ -145,15 +124,15 @@ fn check(
         };
         println!("{label:<12} {}{role}", jar.name);
     }
-    println!("start-up:    {} ms", started.as_millis());
+    println!("start-up:    {} ms", checked.started.as_millis());
     println!(
         "api:         {} public classes, {} public constructors and methods (omit list applied)",
         model.classes.len(),
         model.callable_count()
     );
-    if let Some(line) = super::record::unloadable_line(&described.missing) {
+    if let Some(line) = super::record::unloadable_line(&checked.missing) {
         println!("left out:    {line}");
-        for (class, absent) in &described.missing {
+        for (class, absent) in &checked.missing {
             println!("             {class} (needs {absent})");
         }
     }

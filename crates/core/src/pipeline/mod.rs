@@ -19,6 +19,7 @@ pub mod record;
 pub mod replay;
 pub mod report;
 pub mod suite_stats;
+pub mod target_check;
 
 use crate::explain::ExplainError;
 use crate::pool::PoolError;
