@@ -5,11 +5,12 @@
 
 use super::{pool_config, store};
 use crate::cli::{GlobalArgs, ReplayArgs};
-use crate::exit::{Exit, bad_input};
-use crate::pipeline::replay::{Checked, Plan, Progress, replay};
+use crate::exit::Exit;
+use crate::pipeline::replay::{Plan, Progress};
+use crate::pipeline::replay_suite::replay_suite;
 use crate::progress::{Mode, Phase, rate_and_eta};
 use crate::report::{Gate, Report, matrix, table};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Mutex;
 use std::time::Duration;
 
@@ -28,17 +29,10 @@ pub fn run(global: &GlobalArgs, args: &ReplayArgs) -> anyhow::Result<Exit> {
 
 /// Replays the suite on every target and writes each report; prints nothing on stdout.
 pub fn replay_reports(global: &GlobalArgs, args: &ReplayArgs) -> anyhow::Result<Vec<Report>> {
-    crate::pipeline::folder::check_writable(&args.report_dir).map_err(|e| {
-        bad_input(format!(
-            "--report-dir {}: cannot write the reports there: {e}",
-            args.report_dir.display()
-        ))
-    })?;
-    let suite_path = resolve_suite(args.suite.as_deref())?;
-    let suite = Checked::open(&suite_path, args.shard).map_err(|e| e.into_anyhow())?;
     let config = pool_config(&args.pool)?;
     let store = store(global)?;
-    replay(suite, plan(args), store, config, &Shown::default()).map_err(|e| e.into_anyhow())
+    let suite = args.suite.as_deref();
+    replay_suite(suite, plan(args), store, config, &Shown::default()).map_err(|e| e.into_anyhow())
 }
 
 /// The replay's settings, from its flags.
@@ -125,49 +119,4 @@ pub fn print(reports: &[Report], wide: bool) {
 fn display_paths(paths: &[PathBuf]) -> String {
     let shown: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
     shown.join(", ")
-}
-
-/// What to do when there is no suite to replay.
-const RECORD_FIRST: &str = "record one first with `difftest record --impl REF` (REF: the \
-     reference, e.g. temurin17), or give --suite FILE";
-
-/// The suite to replay: the flag, or the only `oracles/*.yaml` or `oracles/*.yaml.zst` that
-/// is not an accepted list.
-pub fn resolve_suite(flag: Option<&Path>) -> anyhow::Result<PathBuf> {
-    if let Some(path) = flag {
-        return Ok(path.to_path_buf());
-    }
-    let dir = Path::new("oracles");
-    let mut found: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map_err(|e| match e.kind() {
-            std::io::ErrorKind::NotFound => bad_input(format!(
-                "--suite not given and there is no {}/ folder here; {RECORD_FIRST}",
-                dir.display()
-            )),
-            _ => bad_input(format!(
-                "--suite not given and {}/ cannot be read: {e}",
-                dir.display()
-            )),
-        })?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| {
-            let name = p
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_default();
-            (name.ends_with(".yaml") || name.ends_with(".yaml.zst"))
-                && !name.ends_with(".accepted.yaml")
-        })
-        .collect();
-    found.sort();
-    match found.len() {
-        1 => Ok(found.remove(0)),
-        0 => Err(bad_input(format!(
-            "--suite not given and oracles/ holds no suite (*.yaml, *.yaml.zst); {RECORD_FIRST}"
-        ))),
-        _ => Err(bad_input(format!(
-            "--suite not given and oracles/ holds several suites: {}",
-            display_paths(&found)
-        ))),
-    }
 }

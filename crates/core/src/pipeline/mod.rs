@@ -17,6 +17,7 @@ pub mod folder;
 pub(crate) mod header;
 pub mod record;
 pub mod replay;
+pub mod replay_suite;
 pub mod report;
 pub mod suite_stats;
 pub mod target_check;

@@ -4,9 +4,9 @@
 
 use super::{Comparison, summarise, write};
 use crate::pipeline::Error;
-use crate::pipeline::folder::check_writable;
 use crate::pipeline::record::{self, Recording};
-use crate::pipeline::replay::{self, Checked};
+use crate::pipeline::replay;
+use crate::pipeline::replay_suite::replay_suite;
 use crate::pool::PoolConfig;
 use crate::report::Report;
 use crate::targets::TargetStore;
@@ -104,24 +104,11 @@ fn replay_on(
     target: &str,
     progress: &dyn replay::Progress,
 ) -> Result<Report, Error> {
-    let dir = &plan.replay.report_dir;
-    check_writable(dir).map_err(|e| {
-        Error::BadInput(format!(
-            "--report-dir {}: cannot write the reports there: {e}",
-            dir.display()
-        ))
-    })?;
-    let checked = Checked::open(suite, plan.replay.shard)?;
     let settings = replay::Plan {
         impls: vec![target.to_string()],
         ..plan.replay.clone()
     };
-    let mut reports = replay::replay(
-        checked,
-        settings,
-        store.clone(),
-        plan.replay_pool.clone(),
-        progress,
-    )?;
+    let pool = plan.replay_pool.clone();
+    let mut reports = replay_suite(Some(suite), settings, store.clone(), pool, progress)?;
     Ok(reports.remove(0))
 }
