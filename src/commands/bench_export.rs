@@ -1,11 +1,12 @@
 //! `difftest bench export`: javac and JUnit time of an exported suite against replaying it
 //! on the same JVM.
 
-use super::export::{junit, load, types_for, user_error};
+use super::export::{Noted, junit, reference_store};
 use super::{pool_config, store};
 use crate::cli::{GlobalArgs, PoolArgs};
 use crate::exit::{Exit, bad_input};
 use crate::export::{self, Options, junit_runner as run};
+use crate::pipeline::export::{load_suite, suite_types};
 use crate::report::Report;
 use crate::suite::Suite;
 use std::path::{Path, PathBuf};
@@ -23,9 +24,9 @@ pub fn bench(
     pool: &PoolArgs,
 ) -> anyhow::Result<Exit> {
     let junit = junit(junit_text)?;
-    let suite = load(suite_path)?;
+    let suite = load_suite(suite_path).map_err(|e| e.into_anyhow())?;
     let store = store(global)?;
-    let types = types_for(global, &suite, false);
+    let types = suite_types(&suite, Some(reference_store(global)), &Noted);
     let work = tempfile::tempdir()?;
     let options = Options {
         junit,
@@ -35,7 +36,8 @@ pub fn bench(
         force: false,
         strict_messages: false,
     };
-    let done = export::export(&suite, suite_path, &types, &options).map_err(user_error)?;
+    let done = export::export(&suite, suite_path, &types, &options)
+        .map_err(|e| bad_input(e.to_string()))?;
     let release = done
         .release
         .ok_or_else(|| bad_input("the suite's header names no Java version"))?;

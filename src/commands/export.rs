@@ -1,14 +1,15 @@
-//! `difftest export` (a suite as JUnit source): flag checks, the reference's API model for
-//! declared types, and what is printed; the writing is in [`crate::export`]. `difftest bench
-//! export` is in `bench_export`.
+//! `difftest export` (a suite as JUnit source): the flags become options for
+//! [`crate::pipeline::export::export`] (which checks them, loads the suite, asks the
+//! reference for the declared types and writes the sources); this file prints what it
+//! wrote and skipped. `difftest bench export` is in `bench_export`.
 
 use super::store;
 use crate::cli::{ExportArgs, GlobalArgs};
 use crate::exit::{Exit, bad_input};
-use crate::export::{self, ExportError, Exported, Junit, Options, Types};
+use crate::export::{self, Exported, Junit, Options};
+use crate::pipeline::export::{Progress, export};
 use crate::plural::plural;
-use crate::suite::Suite;
-use std::path::Path;
+use crate::targets::TargetStore;
 
 pub fn run(global: &GlobalArgs, args: ExportArgs) -> anyhow::Result<Exit> {
     let options = Options {
@@ -19,11 +20,9 @@ pub fn run(global: &GlobalArgs, args: ExportArgs) -> anyhow::Result<Exit> {
         force: args.force,
         strict_messages: args.strict_messages,
     };
-    export::check(&options).map_err(user_error)?;
-    let suite = load(&args.suite)?;
-    let types = types_for(global, &suite, args.offline);
-    let done = export::export(&suite, &args.suite, &types, &options).map_err(user_error)?;
-    summary(&done, &options, &types);
+    let reference = (!args.offline).then(|| reference_store(global));
+    let done = export(&args.suite, &options, reference, &Noted).map_err(|e| e.into_anyhow())?;
+    summary(&done.exported, &options, done.typed);
     Ok(Exit::Success)
 }
 
@@ -35,40 +34,26 @@ pub(super) fn junit(text: &str) -> anyhow::Result<Junit> {
     })
 }
 
-pub(super) fn load(path: &Path) -> anyhow::Result<Suite> {
-    Suite::load(path).map_err(|e| bad_input(e.to_string()))
-}
-
-/// Everything an export can fail on is the user's: flags, and the output folder they named.
-pub(super) fn user_error(e: ExportError) -> anyhow::Error {
-    bad_input(e.to_string())
-}
-
-/// Types with the reference's model when it is installed and is the Java the suite was
-/// recorded on; otherwise (or `offline`) without, after a note on stderr.
-pub(super) fn types_for(global: &GlobalArgs, suite: &Suite, offline: bool) -> Types {
-    if offline {
-        return Types::new(suite, None);
-    }
-    match describe_on_reference(global, suite) {
-        Ok(types) => types,
-        Err(why) => {
-            eprintln!(
-                "difftest: note: return types unknown ({why}); call results are declared \
-                 with `var`"
-            );
-            Types::new(suite, None)
-        }
-    }
-}
-
-fn describe_on_reference(global: &GlobalArgs, suite: &Suite) -> Result<Types, String> {
+/// The store to describe the reference on, quiet; why not when there is none.
+pub(super) fn reference_store(global: &GlobalArgs) -> Result<TargetStore, String> {
     let mut store = store(global).map_err(|e| e.to_string())?;
     store.set_progress(false);
-    crate::pipeline::export::reference_types(&store, suite)
+    Ok(store)
 }
 
-fn summary(done: &Exported, options: &Options, types: &Types) {
+/// Says on stderr why call results are declared with `var`.
+pub(super) struct Noted;
+
+impl Progress for Noted {
+    fn types_unknown(&self, why: &str) {
+        eprintln!(
+            "difftest: note: return types unknown ({why}); call results are declared \
+             with `var`"
+        );
+    }
+}
+
+fn summary(done: &Exported, options: &Options, typed: bool) {
     println!(
         "wrote {}: {} in {}, {} in {} (JUnit {}{})",
         done.dir.display(),
@@ -77,7 +62,7 @@ fn summary(done: &Exported, options: &Options, types: &Types) {
         plural(done.error_tests, "error-revealing test"),
         plural(done.error_classes.len(), "class"),
         options.junit.number(),
-        if types.has_model() {
+        if typed {
             ""
         } else {
             ", call results declared with var"

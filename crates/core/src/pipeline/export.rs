@@ -1,10 +1,71 @@
-//! The export's one step that needs a JVM: the reference's API model, for the declared
-//! types of call results. The writing itself is [`crate::export`].
+//! `export`'s whole run ([`export`]): the options checked, the suite loaded, the
+//! reference's API model described by one worker for the declared types of call results
+//! ([`reference_types`], the one step that needs a JVM), and the sources written by
+//! [`crate::export`].
 
-use crate::export::{self, Types};
+use super::Error;
+use crate::export::{self, Exported, Options, Types};
 use crate::pool::{Pool, PoolConfig};
 use crate::suite::Suite;
 use crate::targets::TargetStore;
+use std::path::Path;
+
+/// What an export tells as it goes.
+pub trait Progress {
+    /// The reference's model could not be had, for `why`: call results are declared `var`.
+    fn types_unknown(&self, _why: &str) {}
+}
+
+/// What an export wrote.
+pub struct Done {
+    /// The classes and tests written, and those skipped.
+    pub exported: Exported,
+    /// Call results have declared types (the reference's model was described).
+    pub typed: bool,
+}
+
+/// Exports the suite at `suite` as `options` say. `reference` is the store to describe the
+/// reference on (or why there is none); `None` exports offline, every call result `var`.
+pub fn export(
+    suite: &Path,
+    options: &Options,
+    reference: Option<Result<TargetStore, String>>,
+    progress: &dyn Progress,
+) -> Result<Done, Error> {
+    export::check(options).map_err(|e| Error::BadInput(e.to_string()))?;
+    let loaded = load_suite(suite)?;
+    let types = suite_types(&loaded, reference, progress);
+    let exported = export::export(&loaded, suite, &types, options)
+        .map_err(|e| Error::BadInput(e.to_string()))?;
+    Ok(Done {
+        exported,
+        typed: types.has_model(),
+    })
+}
+
+/// The suite at `path`, whole; one that cannot be read is bad input.
+pub fn load_suite(path: &Path) -> Result<Suite, Error> {
+    Suite::load(path).map_err(|e| Error::BadInput(e.to_string()))
+}
+
+/// The suite's types: with the reference's model when `reference` gives a store and the
+/// reference can describe it, else without (after telling why, unless offline).
+pub fn suite_types(
+    suite: &Suite,
+    reference: Option<Result<TargetStore, String>>,
+    progress: &dyn Progress,
+) -> Types {
+    let Some(store) = reference else {
+        return Types::new(suite, None);
+    };
+    match store.and_then(|store| reference_types(&store, suite)) {
+        Ok(types) => types,
+        Err(why) => {
+            progress.types_unknown(&why);
+            Types::new(suite, None)
+        }
+    }
+}
 
 /// The suite's types with the reference's API model, described by one worker on the
 /// reference; why not when the reference is not installed or is no longer the Java the
