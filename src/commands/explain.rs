@@ -43,7 +43,7 @@ fn print_group(e: &Explained) {
     println!(
         "status:  {:?}, {}",
         g.status,
-        crate::plural::plural(g.tests, "test")
+        crate::plural(g.tests, "test")
     );
     println!("REF ({}): {}", r.reference.name, g.ref_value);
     println!("TGT ({}): {}", r.target.name, g.tgt_value);
@@ -66,7 +66,7 @@ fn print_cause_groups(groups: &[GroupReport], shown: &GroupReport) {
         "\ncause {}: {} groups, {}; this one is marked >",
         shown.cause,
         groups.len(),
-        crate::plural::plural(tests, "test")
+        crate::plural(tests, "test")
     );
     for g in groups {
         let mark = if g.id == shown.id { ">" } else { " " };
@@ -75,8 +75,8 @@ fn print_cause_groups(groups: &[GroupReport], shown: &GroupReport) {
             g.id,
             g.tests,
             g.callee,
-            crate::text::shorten(&g.ref_value, 40),
-            crate::text::shorten(&g.tgt_value, 40)
+            crate::shorten(&g.ref_value, 40),
+            crate::shorten(&g.tgt_value, 40)
         );
     }
 }

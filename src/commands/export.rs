@@ -8,7 +8,7 @@ use crate::cli::{ExportArgs, GlobalArgs};
 use crate::exit::{Exit, bad_input};
 use crate::export::{self, Exported, Junit, Options};
 use crate::pipeline::export::{Progress, export};
-use crate::plural::plural;
+use crate::plural;
 use crate::targets::TargetStore;
 
 pub fn run(global: &GlobalArgs, args: ExportArgs) -> anyhow::Result<Exit> {

@@ -8,7 +8,7 @@ use crate::generate::reduce::Reduction;
 use crate::generate::{self, StopReason};
 use crate::interrupt;
 use crate::pipeline::record::{Plan, Progress};
-use crate::plural::plural;
+use crate::plural;
 use crate::progress::{Mode, Phase, rate_and_eta};
 use std::sync::atomic::Ordering;
 use std::time::Duration;

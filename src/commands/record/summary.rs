@@ -3,7 +3,7 @@
 
 use super::progress::Shown;
 use crate::pipeline::record::Recording;
-use crate::plural::plural;
+use crate::plural;
 use crate::usage::{self_cpu_secs, self_peak_rss_kib};
 use std::collections::BTreeMap;
 use std::path::Path;

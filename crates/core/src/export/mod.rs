@@ -117,7 +117,7 @@ impl Exported {
 
 /// Checks the options, and that the output folder may be written: absent, empty, or
 /// `force` given. Changes nothing.
-pub fn check(options: &Options) -> Result<(), ExportError> {
+pub(crate) fn check(options: &Options) -> Result<(), ExportError> {
     if let Some(p) = &options.package {
         java::check_package(p).map_err(ExportError::Package)?;
     }

@@ -22,7 +22,7 @@ pub struct Pair {
 
 impl Pair {
     /// Reads `json` and finds its HTML sibling; `out` is the folder the summary goes to.
-    pub fn read(json: &Path, out: &Path) -> Result<Pair, ReportError> {
+    pub(crate) fn read(json: &Path, out: &Path) -> Result<Pair, ReportError> {
         let report = Report::read(json)?;
         let html = json.with_extension("html");
         let html = html.is_file().then(|| relative_link(&html, out));
@@ -235,7 +235,11 @@ const SUMMARY_STEM: &str = "summary";
 /// folder write one after the other and never leave the files of both; a write killed
 /// after its commit point is finished by the next one, and one that fails before it (a full
 /// disk) leaves the last summary whole.
-pub fn write(dir: &Path, pairs: &[Pair], missing: usize) -> Result<Vec<PathBuf>, ReportError> {
+pub(crate) fn write(
+    dir: &Path,
+    pairs: &[Pair],
+    missing: usize,
+) -> Result<Vec<PathBuf>, ReportError> {
     use std::io::Write as _;
     let io = |path: &Path| {
         let path = path.to_path_buf();
