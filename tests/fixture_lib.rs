@@ -152,3 +152,28 @@ fn compare_reports_changes_added_and_removed_api_from_one_release_to_the_next() 
     let out = difftest(work.path(), &["compare", "--impl", "lib-v1"]);
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
 }
+
+/// `compare` reads its record flags once and checks both suite files before the first
+/// record: B's suite path being a folder is exit 2 at once, with no record run on A.
+#[test]
+fn compare_refuses_an_unwritable_second_suite_before_recording_the_first() {
+    let work = tempfile::tempdir().unwrap();
+    setup(work.path());
+    std::fs::create_dir_all(work.path().join("oracles/lib-v2.yaml")).unwrap();
+    let targets = work.path().join("targets");
+    let mut args = vec!["--targets-dir", targets.to_str().unwrap()];
+    args.extend(["compare", "--impl", "lib-v1,lib-v2", "--"]);
+    args.extend(["--packages", "example.lib", "--time-limit", "15"]);
+    args.extend(["--output-limit", "100", "--seed", "5", "--no-progress"]);
+    let out = difftest(work.path(), &args);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("lib-v2.yaml: is a folder, not a suite file"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(
+        !work.path().join("oracles/lib-v1.yaml").exists(),
+        "no record ran on lib-v1"
+    );
+}
