@@ -75,8 +75,8 @@ fn print_cause_groups(groups: &[GroupReport], shown: &GroupReport) {
             g.id,
             g.tests,
             g.callee,
-            crate::shorten(&g.ref_value, 40),
-            crate::shorten(&g.tgt_value, 40)
+            crate::text::shorten(&g.ref_value, 40),
+            crate::text::shorten(&g.tgt_value, 40)
         );
     }
 }
