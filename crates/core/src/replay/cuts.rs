@@ -1,11 +1,17 @@
 //! Where a streamed replay pass cuts its tests into segments, each run in a fresh JVM. The
-//! first pass cuts every `--segment` tests; a confirmation pass cuts the failing tests where
-//! the first pass did, so each is confirmed beside the failing tests of its own first-pass
-//! segment, and the pass has as many segments as the first pass had with a failure in them,
-//! for every worker to take, instead of one segment of up to `--segment` failing tests that a
-//! single worker runs while the others wait.
+//! first pass cuts every `--segment` tests; a confirmation pass cuts the failing tests only
+//! where the first pass did, into a few segments of about equal size, so each test is
+//! confirmed beside the failing tests of its own first-pass segment and several workers share
+//! the pass, instead of one segment of up to `--segment` failing tests (the main job's
+//! 20,000) that a single worker runs while the others wait.
 
 use std::sync::Arc;
+
+/// Segments of a confirmation pass at most: enough for a few workers to share it, few
+/// enough that the JVMs it starts, each warming up again, cost little (a fresh JVM per
+/// first-pass segment cost more CPU than the idle worker it saved, on a loaded 2-core
+/// machine).
+pub(crate) const CONFIRM_SEGMENTS: usize = 4;
 
 /// The segments of one pass, in the numbering of the tests its source gives.
 #[derive(Clone, Debug)]
@@ -39,21 +45,24 @@ impl Cuts {
     }
 
     /// The cuts of the tests `chosen` takes out of a pass whose tests lay in `segments`
-    /// (each test's segment, in the source's order): a cut wherever the segment of the next
-    /// chosen test changes.
+    /// (each test's segment, in the source's order), in at most [`CONFIRM_SEGMENTS`]
+    /// segments: consecutive first-pass segments are joined, never split, so a test is
+    /// confirmed beside the chosen tests of its own first-pass segment, and a new segment
+    /// starts once the current one holds its share of the chosen tests.
     pub(crate) fn following(segments: &[usize], chosen: impl Fn(usize) -> bool) -> Cuts {
+        let picked: Vec<usize> = (segments.iter().enumerate())
+            .filter(|&(i, _)| chosen(i))
+            .map(|(_, &segment)| segment)
+            .collect();
+        let share = picked.len().div_ceil(CONFIRM_SEGMENTS).max(1);
         let mut starts = Vec::new();
-        let mut last = None;
-        let mut taken = 0;
-        for (i, &segment) in segments.iter().enumerate() {
-            if !chosen(i) {
-                continue;
+        let mut begun = 0; // where the current segment started
+        for (i, &segment) in picked.iter().enumerate() {
+            let new_segment = i == 0 || picked[i - 1] != segment;
+            if new_segment && (starts.is_empty() || i - begun >= share) {
+                starts.push(i);
+                begun = i;
             }
-            if last != Some(segment) {
-                starts.push(taken);
-                last = Some(segment);
-            }
-            taken += 1;
         }
         Cuts::At(starts.into())
     }
@@ -74,7 +83,7 @@ mod tests {
     }
 
     #[test]
-    fn following_cuts_where_the_chosen_tests_change_segment() {
+    fn following_cuts_only_where_the_chosen_tests_change_segment() {
         // Tests 0..7 lay in segments 0,0,0,1,1,2,2; the chosen ones are 1, 2, 5 and 6.
         let segments = [0, 0, 0, 1, 1, 2, 2];
         let cuts = Cuts::following(&segments, |i| [1, 2, 5, 6].contains(&i));
@@ -83,6 +92,16 @@ mod tests {
             (Some(0), Some(2), None)
         );
         assert_eq!((cuts.len(0), cuts.len(1)), (2, usize::MAX));
+    }
+
+    #[test]
+    fn following_joins_segments_into_a_few_of_about_equal_size() {
+        // Nine first-pass segments of 100 failing tests each: four segments, whole ones joined.
+        let segments: Vec<usize> = (0..900).map(|i| i / 100).collect();
+        let cuts = Cuts::following(&segments, |_| true);
+        let starts: Vec<usize> = (0..).map_while(|k| cuts.start(k)).collect();
+        assert_eq!(starts, [0, 300, 600]);
+        assert!(starts.len() <= super::CONFIRM_SEGMENTS);
     }
 
     #[test]
