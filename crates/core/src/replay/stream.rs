@@ -8,12 +8,14 @@
 //! whatever the size of the suite or of a segment; of every test that passes only its id is
 //! kept, of the others a [`Record`] (id and length) and the verdict, never the test itself.
 //! The failing tests are then confirmed as in [`super::replay`], read again from a source
-//! that gives only them ([`Wanted`]), in the same segments.
+//! that gives only them ([`Wanted`]), each beside the failing tests of its own first-pass
+//! segment ([`Cuts::following`]), so every worker takes part in the confirmation.
 //!
 //! A source that fails part-way (a corrupt or cut suite) stops every thread after the call
 //! it runs, and the whole replay fails: nothing of it is reported.
 
 use super::Record;
+use super::cuts::Cuts;
 use super::{CALL, Lane, ReplayOptions, TestOutcome};
 use crate::compare::{Verdict, compare};
 use crate::pool::{Pipeline, PoolError};
@@ -46,6 +48,8 @@ pub(crate) struct Streamed {
     pub outcomes: Vec<TestOutcome>,
     /// The ids of the tests that passed, in file order.
     pub passed: Vec<u64>,
+    /// The segment each of `kept` ran in, in this pass's numbering.
+    segments: Vec<usize>,
 }
 
 impl Streamed {
@@ -75,7 +79,7 @@ type Part = (usize, Vec<Record>, Vec<u64>, Vec<Verdict>);
 /// What the threads share.
 struct Shared<'a, E: std::error::Error + 'static> {
     lane: &'a dyn Lane,
-    segment: usize,
+    cuts: Cuts,
     next_segment: AtomicUsize,
     stop: AtomicBool,
     parts: Mutex<Vec<Part>>,
@@ -97,19 +101,19 @@ where
     E: std::error::Error + Send + 'static,
     S: Source<E>,
 {
-    let mut streamed = run_pass(&|| open(None), lane, options.segment, progress)?;
+    let first = Cuts::Every(options.segment);
+    let mut streamed = run_pass(&|| open(None), lane, first, progress)?;
     for _ in 0..options.confirm {
-        confirm_round(open, lane, options.segment, &mut streamed)?;
+        confirm_round(open, lane, &mut streamed)?;
     }
     Ok(streamed)
 }
 
-/// Reruns the tests that still differ, read again from the source, and marks those whose
-/// verdict changed unstable.
+/// Reruns the tests that still differ, read again from the source in the segments they
+/// ran in ([`Cuts::following`]), and marks those whose verdict changed unstable.
 fn confirm_round<E, S>(
     open: &(dyn Fn(Wanted) -> Result<S, E> + Sync),
     lane: &dyn Lane,
-    segment: usize,
     streamed: &mut Streamed,
 ) -> Result<(), StreamError<E>>
 where
@@ -125,7 +129,9 @@ where
     }
     failing.sort_unstable();
     let wanted: Arc<[u64]> = failing.into();
-    let again = run_pass(&|| open(Some(wanted.clone())), lane, segment, &|_| {})?;
+    let differs = |i: usize| matches!(streamed.outcomes[i], TestOutcome::Differs { .. });
+    let cuts = Cuts::following(&streamed.segments, differs);
+    let again = run_pass(&|| open(Some(wanted.clone())), lane, cuts, &|_| {})?;
     if again.total() != wanted.len() {
         // A test not read again would count as unstable, which no gate counts.
         return Err(StreamError::Lost {
@@ -150,11 +156,12 @@ where
     Ok(())
 }
 
-/// One pass over the sources `open` gives, `lane.jobs()` threads taking segments in turn.
+/// One pass over the sources `open` gives, cut at `cuts`, `lane.jobs()` threads taking
+/// segments in turn.
 fn run_pass<E, S>(
     open: &(dyn Fn() -> Result<S, E> + Sync),
     lane: &dyn Lane,
-    segment: usize,
+    cuts: Cuts,
     progress: &(dyn Fn(usize) + Sync),
 ) -> Result<Streamed, StreamError<E>>
 where
@@ -163,7 +170,7 @@ where
 {
     let shared = Shared {
         lane,
-        segment: segment.max(1),
+        cuts,
         next_segment: AtomicUsize::new(0),
         stop: AtomicBool::new(false),
         parts: Mutex::default(),
@@ -200,10 +207,10 @@ fn run_thread<E: std::error::Error + 'static, S: Source<E>>(
 ) -> Result<(), StreamError<E>> {
     while !shared.stop.load(Ordering::Relaxed) {
         let k = shared.next_segment.fetch_add(1, Ordering::Relaxed);
-        if !source
-            .skip_to(k * shared.segment)
-            .map_err(StreamError::Source)?
-        {
+        let Some(start) = shared.cuts.start(k) else {
+            return Ok(());
+        };
+        if !source.skip_to(start).map_err(StreamError::Source)? {
             return Ok(());
         }
         let part = run_segment(source, shared, k)?;
@@ -224,14 +231,15 @@ fn run_segment<E: std::error::Error + 'static, S: Source<E>>(
     k: usize,
 ) -> Result<Part, StreamError<E>> {
     let runner = shared.lane.start_single()?;
+    let size = shared.cuts.len(k);
     let mut part: Part = (k, Vec::new(), Vec::new(), Vec::new());
     std::thread::scope(|scope| {
         let mut flight: Pipeline<Vec<Test>> = Pipeline::new(scope, runner.as_ref(), false);
         let (mut taken, mut ended) = (0, false);
         loop {
-            ended |= taken >= shared.segment || shared.stop.load(Ordering::Relaxed);
+            ended |= taken >= size || shared.stop.load(Ordering::Relaxed);
             if flight.has_room() && !ended {
-                let chunk = read_chunk(source, CALL.min(shared.segment - taken))?;
+                let chunk = read_chunk(source, CALL.min(size - taken))?;
                 ended = chunk.is_empty();
                 taken += chunk.len();
                 let requests = chunk.iter().map(|t| t.request()).collect();
@@ -277,7 +285,8 @@ fn read_chunk<E: std::error::Error + 'static, S: Source<E>>(
 fn gather(mut parts: Vec<Part>) -> Streamed {
     parts.sort_by_key(|p| p.0);
     let mut streamed = Streamed::default();
-    for (_, kept, passed, verdicts) in parts {
+    for (k, kept, passed, verdicts) in parts {
+        streamed.segments.extend(std::iter::repeat_n(k, kept.len()));
         streamed.kept.extend(kept);
         streamed.passed.extend(passed);
         streamed.outcomes.extend(

@@ -240,3 +240,35 @@ fn a_source_that_fails_part_way_fails_the_whole_replay() {
     let err = stream::replay_stream(&open, &lane(), &options, &|_| {}).unwrap_err();
     assert!(err.to_string().contains("cut at test 20"), "{err}");
 }
+
+#[test]
+fn a_streamed_confirmation_runs_each_failing_test_in_its_own_first_pass_segment() {
+    // Four segments of ten, one failing test in each: the confirmation is four segments
+    // (every worker takes some), not one segment of the four failing tests on one worker.
+    let tests: Vec<Test> = (0..40)
+        .map(|i| match i % 10 == 3 {
+            true => counter_test(i, &[7], 1, "get"),
+            false => counter_test(i, &[1], 0, "get"),
+        })
+        .collect();
+    let open = |w| Ok(stream::Slice::wanted(&tests, &w));
+    let options = ReplayOptions {
+        confirm: 1,
+        segment: 10,
+    };
+    let lane = FreshLane::new(Flavor::Target, 2);
+    let streamed = stream::replay_stream(&open, &lane, &options, &|_| {}).unwrap();
+    let ids: Vec<u64> = streamed.kept.iter().map(|r| r.id).collect();
+    assert_eq!(ids, [3, 13, 23, 33]);
+    assert!(
+        (streamed.outcomes.iter()).all(|o| matches!(o, TestOutcome::Differs { .. })),
+        "{:?}",
+        streamed.outcomes
+    );
+    let starts = lane.starts.load(std::sync::atomic::Ordering::Relaxed);
+    assert_eq!(
+        starts,
+        4 + 4,
+        "a JVM per first-pass segment, then per confirmed segment"
+    );
+}

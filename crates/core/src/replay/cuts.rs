@@ -1,0 +1,112 @@
+//! Where a streamed replay pass cuts its tests into segments, each run in a fresh JVM. The
+//! first pass cuts every `--segment` tests; a confirmation pass cuts the failing tests only
+//! where the first pass did, into a few segments of about equal size, so each test is
+//! confirmed beside the failing tests of its own first-pass segment and several workers share
+//! the pass, instead of one segment of up to `--segment` failing tests (the main job's
+//! 20,000) that a single worker runs while the others wait.
+
+use std::sync::Arc;
+
+/// Segments of a confirmation pass at most: enough for a few workers to share it, few
+/// enough that the JVMs it starts, each warming up again, cost little (a fresh JVM per
+/// first-pass segment cost more CPU than the idle worker it saved, on a loaded 2-core
+/// machine).
+pub(crate) const CONFIRM_SEGMENTS: usize = 4;
+
+/// The segments of one pass, in the numbering of the tests its source gives.
+#[derive(Clone, Debug)]
+pub(crate) enum Cuts {
+    /// A segment every this many tests (at least 1), as many as the source has tests for.
+    Every(usize),
+    /// A segment at each of these indexes, ascending, the first 0; the last one runs to the
+    /// end of the source.
+    At(Arc<[usize]>),
+}
+
+impl Cuts {
+    /// Where segment `k` starts, if the cuts name it (`Every` names them all: the source
+    /// says whether it has tests there).
+    pub(crate) fn start(&self, k: usize) -> Option<usize> {
+        match self {
+            Cuts::Every(size) => k.checked_mul((*size).max(1)),
+            Cuts::At(starts) => starts.get(k).copied(),
+        }
+    }
+
+    /// How many tests segment `k` takes at most.
+    pub(crate) fn len(&self, k: usize) -> usize {
+        match self {
+            Cuts::Every(size) => (*size).max(1),
+            Cuts::At(starts) => match (starts.get(k), starts.get(k + 1)) {
+                (Some(a), Some(b)) => b - a,
+                _ => usize::MAX,
+            },
+        }
+    }
+
+    /// The cuts of the tests `chosen` takes out of a pass whose tests lay in `segments`
+    /// (each test's segment, in the source's order), in at most [`CONFIRM_SEGMENTS`]
+    /// segments: consecutive first-pass segments are joined, never split, so a test is
+    /// confirmed beside the chosen tests of its own first-pass segment, and a new segment
+    /// starts once the current one holds its share of the chosen tests.
+    pub(crate) fn following(segments: &[usize], chosen: impl Fn(usize) -> bool) -> Cuts {
+        let picked: Vec<usize> = (segments.iter().enumerate())
+            .filter(|&(i, _)| chosen(i))
+            .map(|(_, &segment)| segment)
+            .collect();
+        let share = picked.len().div_ceil(CONFIRM_SEGMENTS).max(1);
+        let mut starts = Vec::new();
+        let mut begun = 0; // where the current segment started
+        for (i, &segment) in picked.iter().enumerate() {
+            let new_segment = i == 0 || picked[i - 1] != segment;
+            if new_segment && (starts.is_empty() || i - begun >= share) {
+                starts.push(i);
+                begun = i;
+            }
+        }
+        Cuts::At(starts.into())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Cuts;
+
+    #[test]
+    fn every_names_each_segment_and_its_size() {
+        let cuts = Cuts::Every(3);
+        assert_eq!(
+            (cuts.start(0), cuts.start(2), cuts.len(5)),
+            (Some(0), Some(6), 3)
+        );
+        assert_eq!(Cuts::Every(0).len(1), 1);
+    }
+
+    #[test]
+    fn following_cuts_only_where_the_chosen_tests_change_segment() {
+        // Tests 0..7 lay in segments 0,0,0,1,1,2,2; the chosen ones are 1, 2, 5 and 6.
+        let segments = [0, 0, 0, 1, 1, 2, 2];
+        let cuts = Cuts::following(&segments, |i| [1, 2, 5, 6].contains(&i));
+        assert_eq!(
+            (cuts.start(0), cuts.start(1), cuts.start(2)),
+            (Some(0), Some(2), None)
+        );
+        assert_eq!((cuts.len(0), cuts.len(1)), (2, usize::MAX));
+    }
+
+    #[test]
+    fn following_joins_segments_into_a_few_of_about_equal_size() {
+        // Nine first-pass segments of 100 failing tests each: four segments, whole ones joined.
+        let segments: Vec<usize> = (0..900).map(|i| i / 100).collect();
+        let cuts = Cuts::following(&segments, |_| true);
+        let starts: Vec<usize> = (0..).map_while(|k| cuts.start(k)).collect();
+        assert_eq!(starts, [0, 300, 600]);
+        assert!(starts.len() <= super::CONFIRM_SEGMENTS);
+    }
+
+    #[test]
+    fn following_nothing_chosen_has_no_segment() {
+        let cuts = Cuts::following(&[0, 1], |_| false);
+        assert_eq!(cuts.start(0), None);
+    }
+}
