@@ -29,8 +29,29 @@ impl Values {
         id
     }
 
+    /// Estimated bytes of the values and their index (`footprint`).
+    pub(crate) fn heap_bytes(&self) -> u64 {
+        let text: usize = self.list.iter().map(observed_text_bytes).sum();
+        (self.list.capacity() * std::mem::size_of::<Observed>() + text) as u64
+            + super::footprint::map_bytes(&self.index)
+    }
+
     pub fn get(&self, id: u32) -> &Observed {
         &self.list[id as usize]
+    }
+}
+
+/// The bytes of the text an observed value owns.
+fn observed_text_bytes(o: &Observed) -> usize {
+    match o {
+        Observed::Value { class, text } => class.len() + text.len(),
+        Observed::Object { class } => class.len(),
+        Observed::Large { class, prefix, .. } => class.len() + prefix.len(),
+        Observed::Threw { class, message, .. } => {
+            class.len() + message.as_ref().map_or(0, String::len)
+        }
+        Observed::Missing { what } => what.len(),
+        Observed::Void | Observed::Null => 0,
     }
 }
 

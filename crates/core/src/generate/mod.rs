@@ -24,6 +24,7 @@
 pub(crate) mod components;
 mod draft;
 mod feedback;
+pub mod footprint;
 mod harvest;
 pub(crate) mod kept_tests;
 pub mod literals;
@@ -342,6 +343,8 @@ pub struct Recorded {
     /// Callables (`Class.method(params)`) a call of which timed out, with how many did: not
     /// drafted again after the first.
     pub timed_out: BTreeMap<String, u64>,
+    /// What generation's structures held when it ended (estimated, `footprint`).
+    pub footprint: footprint::Footprint,
 }
 
 /// The scope has nothing to call.
@@ -602,6 +605,7 @@ impl<'m> Generator<'m> {
 
     /// Ends generation: keeps the non-redundant tests and a few error tests per group.
     pub(crate) fn finish(self) -> Recorded {
+        let footprint = self.footprint();
         let tests: Vec<KeptTest> = self
             .tests
             .into_iter()
@@ -628,6 +632,7 @@ impl<'m> Generator<'m> {
             stats: self.stats,
             left_out: self.left_out,
             timed_out: self.timed_out_callables,
+            footprint,
         }
     }
 }

@@ -14,6 +14,7 @@ pub mod coverage;
 pub mod explain;
 pub mod export;
 pub(crate) mod header;
+pub mod memory;
 pub mod record;
 pub mod replay;
 

@@ -97,6 +97,9 @@ pub struct Recording {
     /// package tree or the default scope brought in, and with `--allow-missing-classes`
     /// those named too.
     pub unloadable: BTreeMap<String, String>,
+    /// This process's resident memory during each phase: generation, reduction, the
+    /// reruns, the suite written.
+    pub memory: Vec<super::memory::PhaseMemory>,
 }
 
 /// Generation gives each sequence a fifth of the per-call timeout (1 s of the default 5 s),
@@ -139,7 +142,9 @@ pub fn record(
         plan.generation.mined = Some(Arc::new(mine(&pool, &model, &plan)?));
     }
     interrupt::install().map_err(Error::Signals)?;
+    let mut memory = super::memory::PhaseSampler::start();
     let (mut rec, generated) = generate(&plan, &model, &pool, progress)?;
+    memory.end("generation");
     if generated.reason == Some(StopReason::MissingClasses) {
         return Err(missing_classes(&plan.reference, &rec));
     }
@@ -152,8 +157,10 @@ pub fn record(
         rec.tests.truncate(n);
     }
     let reduction = plan.reduce.then(|| reduce(&mut rec));
+    memory.end("reduction");
     let reruns = reruns(&plan, &provisioned, &config, &mut rec, progress)?;
     let reduction = reduction.map(|first| reduce::after_reruns(first, &mut rec));
+    memory.end("reruns");
     if let Some(r) = &reduction {
         progress.reduced(r);
     }
@@ -177,6 +184,7 @@ pub fn record(
     }
     let header = header::header(made, &rec, &kinds);
     header::write(&plan.output, &header, &kinds, &rec)?;
+    memory.end("writing");
     let coverage = match (&jacoco, &exec_data) {
         (Some(jars), Some(data)) => {
             let folder = coverage::folder_for(&plan.output);
@@ -203,6 +211,7 @@ pub fn record(
         partial,
         coverage,
         unloadable,
+        memory: memory.phases(),
     })
 }
 

@@ -1,0 +1,64 @@
+//! What generation's structures hold, estimated in bytes from their lengths and element
+//! sizes (heap blocks and hash tables counted at their capacity, allocator overhead not):
+//! the breakdown `record -v` prints beside the process's resident memory, to see which
+//! structure grows with the sequences generated.
+
+use super::Generator;
+use super::kept_tests::KeptTest;
+use std::collections::{HashMap, HashSet};
+use std::mem::size_of;
+
+/// Estimated bytes per structure, in a fixed order.
+#[derive(Clone, Debug, Default)]
+pub struct Footprint {
+    /// `(structure, bytes)`.
+    pub parts: Vec<(&'static str, u64)>,
+}
+
+impl Footprint {
+    /// The sum of the parts, in bytes.
+    pub fn total(&self) -> u64 {
+        self.parts.iter().map(|p| p.1).sum()
+    }
+}
+
+/// Bytes a hash set of `T` holds at its capacity (one control byte per bucket).
+pub(crate) fn set_bytes<T>(set: &HashSet<T>) -> u64 {
+    (set.capacity() * (size_of::<T>() + 1)) as u64
+}
+
+/// Bytes a hash map of `K` to `V` holds at its capacity.
+pub(crate) fn map_bytes<K, V>(map: &HashMap<K, V>) -> u64 {
+    (map.capacity() * (size_of::<(K, V)>() + 1)) as u64
+}
+
+/// Bytes the kept tests hold: each test and the vectors it owns.
+pub(crate) fn tests_bytes(tests: &[KeptTest]) -> u64 {
+    let own = tests.iter().map(|t| {
+        t.checks.capacity() * 8
+            + t.observers.capacity() * size_of::<super::kept_tests::ObsRef>()
+            + t.observations.capacity() * 4
+            + t.varies.capacity() * 4
+            + t.contents.capacity() * 8
+    });
+    (tests.len() * size_of::<KeptTest>() + own.sum::<usize>()) as u64
+}
+
+impl Generator<'_> {
+    /// The estimated bytes of the generator's growing structures now.
+    pub(crate) fn footprint(&self) -> Footprint {
+        let parts = vec![
+            ("sequence store", self.store.heap_bytes()),
+            ("value interner", self.values.heap_bytes()),
+            ("kept tests", tests_bytes(&self.tests)),
+            ("component pool", self.comps.heap_bytes()),
+            ("seen sequences", set_bytes(&self.seen)),
+            (
+                "per-sequence flags",
+                (self.roles.capacity() + self.subsumed.capacity()) as u64,
+            ),
+            ("sweeps", self.sweeps.heap_bytes()),
+        ];
+        Footprint { parts }
+    }
+}
