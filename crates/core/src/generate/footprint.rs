@@ -4,7 +4,6 @@
 //! structure grows with the sequences generated.
 
 use super::Generator;
-use super::kept_tests::KeptTest;
 use std::collections::{HashMap, HashSet};
 use std::mem::size_of;
 
@@ -32,25 +31,13 @@ pub(crate) fn map_bytes<K, V>(map: &HashMap<K, V>) -> u64 {
     (map.capacity() * (size_of::<(K, V)>() + 1)) as u64
 }
 
-/// Bytes the kept tests hold: each test and the vectors it owns.
-pub(crate) fn tests_bytes(tests: &[KeptTest]) -> u64 {
-    let own = tests.iter().map(|t| {
-        t.checks.capacity() * 8
-            + t.observers.capacity() * size_of::<super::kept_tests::ObsRef>()
-            + t.observations.capacity() * 4
-            + t.varies.capacity() * 4
-            + t.contents.capacity() * 8
-    });
-    (tests.len() * size_of::<KeptTest>() + own.sum::<usize>()) as u64
-}
-
 impl Generator<'_> {
     /// The estimated bytes of the generator's growing structures now.
     pub(crate) fn footprint(&self) -> Footprint {
         let parts = vec![
             ("sequence store", self.store.heap_bytes()),
             ("value interner", self.values.heap_bytes()),
-            ("kept tests", tests_bytes(&self.tests)),
+            ("kept tests' index", self.tests.heap_bytes()),
             ("component pool", self.comps.heap_bytes()),
             ("seen sequences", set_bytes(&self.seen)),
             (

@@ -35,6 +35,7 @@ pub(crate) mod ops;
 mod per_jvm;
 pub mod reduce;
 mod rounds;
+pub mod spool;
 pub(crate) mod store;
 mod sweep;
 pub(crate) mod taint;
@@ -46,12 +47,13 @@ use crate::observe::Observers;
 use crate::pool::{Executor, Pipeline, PoolError};
 use crate::sequence::{ClasspathFault, Observed, Statement};
 use components::Components;
-use kept_tests::{ErrorKept, KeptTest, Values};
+use kept_tests::{ErrorKept, Values};
 use literals::Literal;
 use mined::Mined;
 use ops::Op;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
+use spool::KeptTests;
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -265,7 +267,7 @@ pub(crate) struct Generator<'m> {
     null_tmpl: HashMap<NameId, u32>,
     seen: HashSet<u128>,
     values: Values,
-    tests: Vec<KeptTest>,
+    tests: KeptTests,
     errors: Vec<ErrorKept>,
     subsumed: Vec<bool>,
     /// What each sequence is, by id.
@@ -320,8 +322,8 @@ pub struct Recorded {
     pub(crate) store: Store,
     pub(crate) names: Names,
     pub(crate) values: Values,
-    /// Non-redundant regression tests, by id.
-    pub tests: Vec<KeptTest>,
+    /// Non-redundant regression tests, by id, on disk (`spool`).
+    pub tests: KeptTests,
     /// Error-revealing tests, a few per violated contract and call, grouped.
     pub errors: Vec<ErrorKept>,
     /// Distinct (contract, call) groups of error-revealing tests.
@@ -394,7 +396,7 @@ impl<'m> Generator<'m> {
             null_tmpl: HashMap::new(),
             seen: HashSet::new(),
             values: Values::default(),
-            tests: Vec::new(),
+            tests: KeptTests::in_dir(&std::env::temp_dir()),
             errors: Vec::new(),
             subsumed: Vec::new(),
             roles: Vec::new(),
@@ -464,6 +466,13 @@ impl<'m> Generator<'m> {
         let id = self.next_id;
         self.next_id += 1;
         id
+    }
+
+    /// Keeps the tests in a scratch file in `dir` (the output's folder) rather than the
+    /// system's temporary folder; call before [`Generator::run`].
+    pub(crate) fn keep_tests_in(&mut self, dir: &std::path::Path) -> Result<(), spool::SpoolError> {
+        self.tests = KeptTests::in_dir(dir);
+        self.tests.check()
     }
 
     /// Non-redundant regression tests kept so far.
@@ -606,11 +615,8 @@ impl<'m> Generator<'m> {
     /// Ends generation: keeps the non-redundant tests and a few error tests per group.
     pub(crate) fn finish(self) -> Recorded {
         let footprint = self.footprint();
-        let tests: Vec<KeptTest> = self
-            .tests
-            .into_iter()
-            .filter(|t| !self.subsumed[t.seq as usize])
-            .collect();
+        let mut tests = self.tests;
+        tests.retain(|_, seq| !self.subsumed[seq as usize]);
         let (errors, error_groups) =
             feedback::group_errors(&self.store, self.errors, self.cfg.errors_per_group);
         let (mined_values, mined_classes) = self

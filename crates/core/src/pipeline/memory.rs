@@ -10,7 +10,8 @@ use std::time::Duration;
 /// One phase's memory, in KiB.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PhaseMemory {
-    /// The phase: `generation`, `reduction`, `reruns`, `writing`.
+    /// The phase: `setup` (provisioning, describing, mining), `generation`, `reduction`,
+    /// `reruns`, `writing`.
     pub phase: &'static str,
     /// The highest resident memory sampled during it.
     pub peak_kib: u64,

@@ -19,6 +19,8 @@ pub mod record;
 pub mod replay;
 
 use crate::explain::ExplainError;
+use crate::flakes::RerunError;
+use crate::generate::spool::SpoolError;
 use crate::pool::PoolError;
 use crate::report::ReportError;
 use crate::suite::SuiteError;
@@ -41,6 +43,9 @@ pub enum Error {
     /// The suite could not be read or written.
     #[error(transparent)]
     Suite(#[from] SuiteError),
+    /// The kept tests' scratch file could not be written or read back whole: exit code 3.
+    #[error(transparent)]
+    Spool(#[from] SpoolError),
     /// A report could not be read or written.
     #[error(transparent)]
     Report(#[from] ReportError),
@@ -80,6 +85,15 @@ pub enum Error {
     },
 }
 
+impl From<RerunError> for Error {
+    fn from(e: RerunError) -> Error {
+        match e {
+            RerunError::Pool(e) => Error::Pool(e),
+            RerunError::Spool(e) => Error::Spool(e),
+        }
+    }
+}
+
 impl Error {
     /// The error as the command line reports it, keeping the inner error for its exit code.
     pub fn into_anyhow(self) -> anyhow::Error {
@@ -91,7 +105,10 @@ impl Error {
             Error::Report(e) => e.into(),
             Error::Accepted(e) => e.into(),
             Error::Explain(e) => e.into(),
-            e @ (Error::Lock { .. } | Error::MissingClasses { .. } | Error::Coverage(_)) => {
+            e @ (Error::Lock { .. }
+            | Error::MissingClasses { .. }
+            | Error::Coverage(_)
+            | Error::Spool(_)) => {
                 anyhow::anyhow!(e)
             }
             Error::Signals(e) => anyhow::anyhow!("cannot handle Ctrl-C: {e}"),
