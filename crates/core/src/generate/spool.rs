@@ -342,6 +342,20 @@ mod tests {
     }
 
     #[test]
+    fn two_lists_in_one_folder_keep_their_own_tests() {
+        let dir = tempfile::tempdir().unwrap();
+        let (mut a, mut b) = (KeptTests::in_dir(dir.path()), KeptTests::in_dir(dir.path()));
+        for id in 1..3000 {
+            a.push(&test(id));
+            b.push(&test(id + 100_000));
+        }
+        assert_eq!(a.get(2500).unwrap().id, 2501);
+        assert_eq!(b.get(2500).unwrap().id, 102_501);
+        let names = std::fs::read_dir(dir.path()).unwrap().count();
+        assert_eq!(names, 0, "no folder names a scratch file");
+    }
+
+    #[test]
     fn a_changed_or_truncated_file_is_an_error_naming_the_test() {
         let mut s = spool(5000);
         let file = s.file();
