@@ -289,6 +289,8 @@ pub(crate) struct Generator<'m> {
     left_out_ops: HashSet<usize>,
     next_id: u64,
     stats: GenStats,
+    /// Bytes of the largest round's requests (`footprint`).
+    largest_round: u64,
 }
 
 /// What a sequence is to lexical redundancy (section III-E of the regression paper): a
@@ -410,6 +412,7 @@ impl<'m> Generator<'m> {
             left_out_ops: HashSet::new(),
             next_id: 1,
             stats: GenStats::default(),
+            largest_round: 0,
         };
         if g.cfg.harvest {
             g.add_harvest_ops();
@@ -601,7 +604,9 @@ impl<'m> Generator<'m> {
                 cands.push(c);
             }
         }
-        let reqs = cands.iter().map(|c| self.request(c)).collect();
+        let reqs: Vec<SeqRequest> = cands.iter().map(|c| self.request(c)).collect();
+        let bytes = reqs.iter().map(footprint::request_bytes).sum();
+        self.largest_round = self.largest_round.max(bytes);
         (cands, reqs)
     }
 
