@@ -18,6 +18,16 @@ pub mod unit;
 mod unnamed;
 use unnamed::Temp;
 
+/// A scratch file in folder `dir` (created if needed) for data that lives only while this
+/// process runs: unnamed (`O_TMPFILE`) where the file system allows, else named and removed
+/// at once, so no folder names it and the kernel frees it when the process ends, however it
+/// ends (Ctrl-C, SIGKILL); two processes never share one. Never renamed into place: what
+/// must be whole is written with [`AtomicFile`].
+pub fn scratch(dir: &Path) -> io::Result<File> {
+    std::fs::create_dir_all(dir)?;
+    tempfile::tempfile_in(dir)
+}
+
 /// The suffix of every temporary file.
 const TMP_SUFFIX: &str = ".tmp";
 

@@ -153,6 +153,36 @@ pub fn summary(output: &Path, done: &Recording, shown: &Shown, verbose: bool) {
         done.generation_rss_kib / 1024,
         r.workers_peak_kib / 1024,
     );
+    if verbose {
+        eprintln!("difftest: {}", memory_line(done));
+    }
+}
+
+/// `memory: …`: generation's structures as estimated when it ended, and this process's
+/// resident memory as each phase ended (`record -v`).
+fn memory_line(done: &Recording) -> String {
+    let mib = |bytes: u64| format!("{:.1}", bytes as f64 / (1024.0 * 1024.0));
+    let parts: Vec<String> = done
+        .rec
+        .footprint
+        .parts
+        .iter()
+        .map(|(name, bytes)| format!("{name} {}", mib(*bytes)))
+        .collect();
+    let phases: Vec<String> = done
+        .memory
+        .iter()
+        .map(|p| {
+            let (peak, end) = (mib(p.peak_kib * 1024), mib(p.end_kib * 1024));
+            format!("{} {peak} (end {end})", p.phase)
+        })
+        .collect();
+    format!(
+        "memory (MiB): structures at generation's end (estimated) {} = {}; resident peak per phase {}",
+        parts.join(", "),
+        mib(done.rec.footprint.total()),
+        phases.join(", ")
+    )
 }
 
 /// `reran: …` and the curve of unstable values first found per rerun.

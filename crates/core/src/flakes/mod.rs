@@ -19,6 +19,7 @@
 use crate::generate::Recorded;
 use crate::generate::kept_tests::{KeptTest, retain_observers};
 use crate::generate::reduce::computations;
+use crate::generate::spool::SpoolError;
 use crate::generate::taint;
 use crate::pool::{Executor, Lane, Pipeline, PoolError};
 use crate::sequence::{Observed, SeqResult};
@@ -36,6 +37,17 @@ use std::time::{Duration, Instant};
 /// JDK showed no counted difference for three seeds. Each rerun costs about a third of a
 /// default record's time.
 pub const DEFAULT_RERUNS: usize = 2;
+
+/// Why flake removal stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum RerunError {
+    /// The workers failed.
+    #[error(transparent)]
+    Pool(#[from] PoolError),
+    /// The kept tests could not be read back or written.
+    #[error(transparent)]
+    Spool(#[from] SpoolError),
+}
 
 /// Largest batch handed to the workers at once.
 pub(crate) const MAX_BATCH: usize = 2000;
@@ -105,7 +117,7 @@ fn rerun_once(
     dead: &mut [bool],
     report: &mut RerunReport,
     mut progress: impl FnMut(usize),
-) -> Result<usize, PoolError> {
+) -> Result<usize, RerunError> {
     let mut rng =
         ChaCha8Rng::seed_from_u64(seed ^ (0x9E37_79B9_7F4A_7C15u64.wrapping_mul(i as u64 + 1)));
     let mut order: Vec<usize> = (0..rec.tests.len()).collect();
@@ -124,7 +136,7 @@ fn rerun_once(
                 };
                 done += batch.len();
                 for (&t, r) in order[batch].iter().zip(results) {
-                    dead[t] |= !compare(rec, t, r, report);
+                    dead[t] |= !compare(rec, t, r, report)?;
                 }
                 progress(done);
                 continue;
@@ -135,9 +147,12 @@ fn rerun_once(
             let batch = sent..sent + size;
             let reqs = order[batch.clone()]
                 .iter()
-                .map(|&t| rec.tests[t].request(&rec.store, &rec.names))
-                .collect();
-            flight.submit(batch, reqs);
+                .map(|&t| Ok(rec.tests.get(t)?.request(&rec.store, &rec.names)))
+                .collect::<Result<_, SpoolError>>();
+            match reqs {
+                Ok(reqs) => flight.submit(batch, reqs),
+                Err(e) => break Err(e.into()),
+            }
             sent += size;
         };
         flight.drain();
@@ -155,7 +170,7 @@ pub(crate) fn remove_flakes(
     lane: &dyn Lane,
     stop: &AtomicBool,
     mut progress: impl FnMut(usize, usize),
-) -> Result<RerunReport, PoolError> {
+) -> Result<RerunReport, RerunError> {
     let began = Instant::now();
     let mut report = RerunReport::default();
     let mut dead = vec![false; rec.tests.len()];
@@ -183,35 +198,35 @@ pub(crate) fn remove_flakes(
         let rss = exec.peak_rss_kib().iter().sum();
         report.workers_peak_kib = report.workers_peak_kib.max(rss);
     }
-    taint_unstable_computations(rec, &mut report);
+    taint_unstable_computations(rec, &mut report)?;
     let before = rec.tests.len();
-    let mut index = 0;
-    rec.tests.retain(|t| {
-        let keep = !dead[index] && t.check_count() > 0;
-        index += 1;
-        keep
-    });
+    for (t, test) in rec.tests.iter().enumerate() {
+        let test = test?;
+        dead[t] |= test.check_count() == 0;
+        if !dead[t] {
+            report.weakened_messages += weakened_in(&test, &report.weakened);
+        }
+    }
+    rec.tests.retain(|t, _| !dead[t]);
     report.dropped_tests = (before - rec.tests.len()) as u64;
-    report.weakened_messages = rec
-        .tests
-        .iter()
-        .map(|t| {
-            let checks = t
-                .checks
-                .iter()
-                .map(|&(step, _)| (t.id, step, u32::MAX, u32::MAX));
-            let observers = t
-                .observers
-                .iter()
-                .map(|o| (t.id, o.stmt, o.class, o.method));
-            checks
-                .chain(observers)
-                .filter(|k| report.weakened.contains(k))
-                .count() as u64
-        })
-        .sum();
     report.elapsed = began.elapsed();
     Ok(report)
+}
+
+/// The checks and observations of `t` whose message was dropped.
+fn weakened_in(t: &KeptTest, weakened: &BTreeSet<(u64, u32, u32, u32)>) -> u64 {
+    let checks = t
+        .checks
+        .iter()
+        .map(|&(step, _)| (t.id, step, u32::MAX, u32::MAX));
+    let observers = t
+        .observers
+        .iter()
+        .map(|o| (t.id, o.stmt, o.class, o.method));
+    checks
+        .chain(observers)
+        .filter(|k| weakened.contains(k))
+        .count() as u64
 }
 
 fn dead_count(dead: &[bool]) -> u64 {
@@ -219,7 +234,12 @@ fn dead_count(dead: &[bool]) -> u64 {
 }
 
 /// Compares one rerun with test `t`, dropping what changed; false if the whole test must go.
-fn compare(rec: &mut Recorded, t: usize, result: SeqResult, report: &mut RerunReport) -> bool {
+fn compare(
+    rec: &mut Recorded,
+    t: usize,
+    result: SeqResult,
+    report: &mut RerunReport,
+) -> Result<bool, SpoolError> {
     let SeqResult::Done {
         steps,
         observations,
@@ -227,14 +247,14 @@ fn compare(rec: &mut Recorded, t: usize, result: SeqResult, report: &mut RerunRe
         ..
     } = result
     else {
-        return false;
+        return Ok(false);
     };
-    let test = &rec.tests[t];
-    let len = rec.store.node(test.seq).len as usize;
-    if steps.len() != len || observations.len() != test.observers.len() {
-        return false;
+    let made = rec.tests.get(t)?;
+    let len = rec.store.node(made.seq).len as usize;
+    if steps.len() != len || observations.len() != made.observers.len() {
+        return Ok(false);
     }
-    let mut test: KeptTest = std::mem::replace(&mut rec.tests[t], empty_test());
+    let mut test = made.clone();
     let mut changed = compare_steps(rec, &mut test, &steps, report);
     let unstable = &mut report.unstable_computations;
     changed.extend(unstable_computations_in(rec, &test, &changed, unstable));
@@ -243,8 +263,10 @@ fn compare(rec: &mut Recorded, t: usize, result: SeqResult, report: &mut RerunRe
     let random_made = &mut report.random_computations;
     random.extend(unstable_computations_in(rec, &test, &random, random_made));
     drop_tainted(rec, &mut test, &steps, &changed, &random, report);
-    rec.tests[t] = test;
-    true
+    if test != made {
+        rec.tests.set(t, &test);
+    }
+    Ok(true)
 }
 
 /// Drops the checks and observations that read a value that changed in this run, an
@@ -302,21 +324,26 @@ fn unstable_computations_in(
 /// After the reruns: every test that makes a computation found unstable in another test
 /// loses the checks that depend on it (objects it touched cannot be told apart here: no
 /// values).
-fn taint_unstable_computations(rec: &mut Recorded, report: &mut RerunReport) {
+fn taint_unstable_computations(
+    rec: &mut Recorded,
+    report: &mut RerunReport,
+) -> Result<(), SpoolError> {
     if report.unstable_computations.is_empty() && report.random_computations.is_empty() {
-        return;
+        return Ok(());
     }
     for t in 0..rec.tests.len() {
-        let test = &rec.tests[t];
-        let calls = unstable_computations_in(rec, test, &[], &mut report.unstable_computations);
-        let random = unstable_computations_in(rec, test, &[], &mut report.random_computations);
+        let mut test = rec.tests.get(t)?;
+        let calls = unstable_computations_in(rec, &test, &[], &mut report.unstable_computations);
+        let random = unstable_computations_in(rec, &test, &[], &mut report.random_computations);
         if calls.is_empty() && random.is_empty() {
             continue;
         }
         let stmts = rec.store.statements(&rec.store.node(test.seq).parts);
         let taint = taint::spread(&stmts, &[], &calls, &random);
-        apply_taint(&mut rec.tests[t], &taint, report);
+        apply_taint(&mut test, &taint, report);
+        rec.tests.set(t, &test);
     }
+    Ok(())
 }
 
 /// Drops the checks and observers `taint` covers and marks its steps as varying.
@@ -404,18 +431,6 @@ fn compare_observations(
     random
 }
 
-fn empty_test() -> KeptTest {
-    KeptTest {
-        id: 0,
-        seq: 0,
-        checks: Vec::new(),
-        observers: Vec::new(),
-        observations: Vec::new(),
-        varies: Vec::new(),
-        contents: Vec::new(),
-    }
-}
-
 enum Settled {
     Same,
     /// The same exception class with another message: expect the class only.
@@ -451,19 +466,19 @@ mod tests {
     #[test]
     fn nondeterministic_values_are_dropped_and_nothing_else() {
         let mut rec = on_fake::recorded(3, 300);
-        let checks_before: usize = rec.tests.iter().map(|t| t.check_count()).sum();
+        let checks_before: usize = rec.tests.all().iter().map(|t| t.check_count()).sum();
         let lane = FreshLane::new(Flavor::Reference, 2);
         let report = rerun(&mut rec, 3, &lane);
         let made = lane.starts.load(std::sync::atomic::Ordering::Relaxed);
         assert_eq!((made, report.reruns_done), (3, 3));
         let unstable: Vec<&String> = report.unstable_by_method.keys().collect();
         assert_eq!(unstable, ["t.Clock.now()"], "only the clock changes");
-        let checks_after: usize = rec.tests.iter().map(|t| t.check_count()).sum();
+        let checks_after: usize = rec.tests.all().iter().map(|t| t.check_count()).sum();
         assert_eq!(
             checks_before as u64 - report.dropped_checks,
             checks_after as u64
         );
-        for t in &rec.tests {
+        for t in &rec.tests.all() {
             let full = t.expand(&rec.store, &rec.names, &rec.values);
             for (s, e) in full.statements.iter().zip(&full.expected_steps) {
                 assert!(!(s.callee() == "t.Clock.now()" && e.is_some()));
@@ -537,6 +552,7 @@ mod tests {
         let mut rec = on_fake::recorded(3, 300);
         let throwing = rec
             .tests
+            .all()
             .iter()
             .filter(|t| {
                 t.checks

@@ -99,6 +99,12 @@ impl Components {
         Some(if b.len < a.len { b } else { a })
     }
 
+    /// Estimated bytes the slots and the equality filter hold (`footprint`).
+    pub(crate) fn heap_bytes(&self) -> u64 {
+        let slots: usize = self.slots.iter().map(Vec::capacity).sum();
+        (slots * std::mem::size_of::<ValueRef>()) as u64 + super::footprint::set_bytes(&self.seen)
+    }
+
     /// The equality filter: true the first time a value with this key is seen.
     pub(crate) fn first_seen(&mut self, key: u128) -> bool {
         self.seen.insert(key)

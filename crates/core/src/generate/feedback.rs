@@ -323,7 +323,7 @@ impl Generator<'_> {
         test.observers.shrink_to_fit();
         test.observations.shrink_to_fit();
         test.contents.shrink_to_fit();
-        self.tests.push(test);
+        self.tests.push(&test);
     }
 
     /// Offers the values the last call returned or touched to the component pool, except

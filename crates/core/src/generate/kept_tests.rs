@@ -12,13 +12,13 @@ use std::collections::HashMap;
 
 /// Observed values, each stored once (the index holds 128-bit keys, not copies).
 #[derive(Default)]
-pub struct Values {
+pub(crate) struct Values {
     list: Vec<Observed>,
     index: HashMap<u128, u32>,
 }
 
 impl Values {
-    pub fn intern(&mut self, o: &Observed) -> u32 {
+    pub(crate) fn intern(&mut self, o: &Observed) -> u32 {
         let key = key_of(o);
         if let Some(&id) = self.index.get(&key) {
             return id;
@@ -29,21 +29,42 @@ impl Values {
         id
     }
 
-    pub fn get(&self, id: u32) -> &Observed {
+    /// Estimated bytes of the values and their index (`footprint`).
+    pub(crate) fn heap_bytes(&self) -> u64 {
+        let text: usize = self.list.iter().map(observed_text_bytes).sum();
+        (self.list.capacity() * std::mem::size_of::<Observed>() + text) as u64
+            + super::footprint::map_bytes(&self.index)
+    }
+
+    pub(crate) fn get(&self, id: u32) -> &Observed {
         &self.list[id as usize]
+    }
+}
+
+/// The bytes of the text an observed value owns.
+fn observed_text_bytes(o: &Observed) -> usize {
+    match o {
+        Observed::Value { class, text } => class.len() + text.len(),
+        Observed::Object { class } => class.len(),
+        Observed::Large { class, prefix, .. } => class.len() + prefix.len(),
+        Observed::Threw { class, message, .. } => {
+            class.len() + message.as_ref().map_or(0, String::len)
+        }
+        Observed::Missing { what } => what.len(),
+        Observed::Void | Observed::Null => 0,
     }
 }
 
 /// An observer call: method `method` of type `class` on the value of statement `stmt`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ObsRef {
+pub(crate) struct ObsRef {
     pub stmt: u32,
     pub class: NameId,
     pub method: NameId,
 }
 
 impl ObsRef {
-    pub fn call(&self, names: &Names) -> ObserverCall {
+    pub(crate) fn call(&self, names: &Names) -> ObserverCall {
         ObserverCall {
             stmt: self.stmt as usize,
             class: names.name(self.class).to_string(),
@@ -68,8 +89,8 @@ pub(crate) fn retain_observers(
 }
 
 /// A regression test in compact form.
-#[derive(Clone, Debug)]
-pub struct KeptTest {
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct KeptTest {
     pub id: u64,
     pub seq: SeqId,
     /// `(step, expected value)`, by step.
@@ -86,12 +107,12 @@ pub struct KeptTest {
 }
 
 impl KeptTest {
-    pub fn check_count(&self) -> usize {
+    pub(crate) fn check_count(&self) -> usize {
         self.checks.len() + self.observers.len()
     }
 
     /// What a worker runs to replay this test.
-    pub fn request(&self, store: &Store, names: &Names) -> SeqRequest {
+    pub(crate) fn request(&self, store: &Store, names: &Names) -> SeqRequest {
         SeqRequest {
             statements: store.statements(&store.node(self.seq).parts),
             observers: self.observers.iter().map(|o| o.call(names)).collect(),
@@ -99,7 +120,7 @@ impl KeptTest {
     }
 
     /// The full test, with its statements and values spelled out.
-    pub fn expand(&self, store: &Store, names: &Names, values: &Values) -> Test {
+    pub(crate) fn expand(&self, store: &Store, names: &Names, values: &Values) -> Test {
         let statements = store.statements(&store.node(self.seq).parts);
         let mut expected_steps = vec![None; statements.len()];
         for &(step, v) in &self.checks {

@@ -24,6 +24,7 @@
 pub(crate) mod components;
 mod draft;
 mod feedback;
+pub mod footprint;
 mod harvest;
 pub(crate) mod kept_tests;
 pub mod literals;
@@ -34,6 +35,7 @@ pub(crate) mod ops;
 mod per_jvm;
 pub mod reduce;
 mod rounds;
+pub mod spool;
 pub(crate) mod store;
 mod sweep;
 pub(crate) mod taint;
@@ -45,12 +47,13 @@ use crate::observe::Observers;
 use crate::pool::{Executor, Pipeline, PoolError};
 use crate::sequence::{ClasspathFault, Observed, Statement};
 use components::Components;
-use kept_tests::{ErrorKept, KeptTest, Values};
+use kept_tests::{ErrorKept, Values};
 use literals::Literal;
 use mined::Mined;
 use ops::Op;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
+use spool::KeptTests;
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -264,7 +267,7 @@ pub(crate) struct Generator<'m> {
     null_tmpl: HashMap<NameId, u32>,
     seen: HashSet<u128>,
     values: Values,
-    tests: Vec<KeptTest>,
+    tests: KeptTests,
     errors: Vec<ErrorKept>,
     subsumed: Vec<bool>,
     /// What each sequence is, by id.
@@ -286,6 +289,8 @@ pub(crate) struct Generator<'m> {
     left_out_ops: HashSet<usize>,
     next_id: u64,
     stats: GenStats,
+    /// Bytes of the largest round's requests (`footprint`).
+    largest_round: u64,
 }
 
 /// What a sequence is to lexical redundancy (section III-E of the regression paper): a
@@ -319,8 +324,8 @@ pub struct Recorded {
     pub(crate) store: Store,
     pub(crate) names: Names,
     pub(crate) values: Values,
-    /// Non-redundant regression tests, by id.
-    pub tests: Vec<KeptTest>,
+    /// Non-redundant regression tests, by id, on disk (`spool`).
+    pub tests: KeptTests,
     /// Error-revealing tests, a few per violated contract and call, grouped.
     pub errors: Vec<ErrorKept>,
     /// Distinct (contract, call) groups of error-revealing tests.
@@ -342,6 +347,8 @@ pub struct Recorded {
     /// Callables (`Class.method(params)`) a call of which timed out, with how many did: not
     /// drafted again after the first.
     pub timed_out: BTreeMap<String, u64>,
+    /// What generation's structures held when it ended (estimated, `footprint`).
+    pub footprint: footprint::Footprint,
 }
 
 /// The scope has nothing to call.
@@ -391,7 +398,7 @@ impl<'m> Generator<'m> {
             null_tmpl: HashMap::new(),
             seen: HashSet::new(),
             values: Values::default(),
-            tests: Vec::new(),
+            tests: KeptTests::in_dir(&std::env::temp_dir()),
             errors: Vec::new(),
             subsumed: Vec::new(),
             roles: Vec::new(),
@@ -405,6 +412,7 @@ impl<'m> Generator<'m> {
             left_out_ops: HashSet::new(),
             next_id: 1,
             stats: GenStats::default(),
+            largest_round: 0,
         };
         if g.cfg.harvest {
             g.add_harvest_ops();
@@ -461,6 +469,13 @@ impl<'m> Generator<'m> {
         let id = self.next_id;
         self.next_id += 1;
         id
+    }
+
+    /// Keeps the tests in a scratch file in `dir` (the output's folder) rather than the
+    /// system's temporary folder; call before [`Generator::run`].
+    pub(crate) fn keep_tests_in(&mut self, dir: &std::path::Path) -> Result<(), spool::SpoolError> {
+        self.tests = KeptTests::in_dir(dir);
+        self.tests.check()
     }
 
     /// Non-redundant regression tests kept so far.
@@ -589,7 +604,9 @@ impl<'m> Generator<'m> {
                 cands.push(c);
             }
         }
-        let reqs = cands.iter().map(|c| self.request(c)).collect();
+        let reqs: Vec<SeqRequest> = cands.iter().map(|c| self.request(c)).collect();
+        let bytes = reqs.iter().map(footprint::request_bytes).sum();
+        self.largest_round = self.largest_round.max(bytes);
         (cands, reqs)
     }
 
@@ -602,11 +619,9 @@ impl<'m> Generator<'m> {
 
     /// Ends generation: keeps the non-redundant tests and a few error tests per group.
     pub(crate) fn finish(self) -> Recorded {
-        let tests: Vec<KeptTest> = self
-            .tests
-            .into_iter()
-            .filter(|t| !self.subsumed[t.seq as usize])
-            .collect();
+        let footprint = self.footprint();
+        let mut tests = self.tests;
+        tests.retain(|_, seq| !self.subsumed[seq as usize]);
         let (errors, error_groups) =
             feedback::group_errors(&self.store, self.errors, self.cfg.errors_per_group);
         let (mined_values, mined_classes) = self
@@ -628,6 +643,7 @@ impl<'m> Generator<'m> {
             stats: self.stats,
             left_out: self.left_out,
             timed_out: self.timed_out_callables,
+            footprint,
         }
     }
 }

@@ -18,8 +18,10 @@
 use super::Recorded;
 use super::components::key_of;
 use super::kept_tests::{KeptTest, Values};
+use super::spool::SpoolError;
 use super::store::Store;
 use crate::sequence::Observed;
+use std::cmp::Reverse;
 use std::collections::HashSet;
 
 /// What reduction did.
@@ -33,43 +35,40 @@ pub struct Reduction {
     pub behaviours: usize,
 }
 
-/// Keeps the tests that add a behaviour (see the module comment).
-pub(crate) fn reduce(rec: &mut Recorded) -> Reduction {
+/// Keeps the tests that add a behaviour (see the module comment), reading them back one at
+/// a time.
+pub(crate) fn reduce(rec: &mut Recorded) -> Result<Reduction, SpoolError> {
     let before = rec.tests.len();
-    let mut order: Vec<usize> = (0..before).collect();
-    order.sort_by_key(|&t| {
-        (
-            std::cmp::Reverse(rec.tests[t].check_count()),
-            rec.tests[t].id,
-        )
-    });
+    let mut order: Vec<(Reverse<usize>, u64, usize)> = Vec::with_capacity(before);
+    for (i, t) in rec.tests.iter().enumerate() {
+        let t = t?;
+        order.push((Reverse(t.check_count()), t.id, i));
+    }
+    order.sort_unstable();
     let mut seen: HashSet<u128> = HashSet::new();
     let mut keep = vec![false; before];
-    for t in order {
-        for b in behaviours(&rec.store, &rec.values, &rec.tests[t]) {
+    for (_, _, t) in order {
+        let test = rec.tests.get(t)?;
+        for b in behaviours(&rec.store, &rec.values, &test) {
             keep[t] |= seen.insert(b);
         }
     }
-    let mut index = 0;
-    rec.tests.retain(|_| {
-        index += 1;
-        keep[index - 1]
-    });
-    Reduction {
+    rec.tests.retain(|i, _| keep[i]);
+    Ok(Reduction {
         before,
         after: rec.tests.len(),
         behaviours: seen.len(),
-    }
+    })
 }
 
 /// Reduces again once reruns dropped unstable values, which may leave kept tests with
 /// nothing new; the counts are from `first`'s full suite to the end.
-pub(crate) fn after_reruns(first: Reduction, rec: &mut Recorded) -> Reduction {
-    let again = reduce(rec);
-    Reduction {
+pub(crate) fn after_reruns(first: Reduction, rec: &mut Recorded) -> Result<Reduction, SpoolError> {
+    let again = reduce(rec)?;
+    Ok(Reduction {
         before: first.before,
         ..again
-    }
+    })
 }
 
 /// The behaviours test `t` checks: a key per checked step and per observer.
@@ -139,7 +138,7 @@ mod tests {
     /// Every (callee, value) a set of tests checks, spelled out.
     fn behaviours(rec: &Recorded) -> HashSet<(String, String)> {
         let mut out = HashSet::new();
-        for t in &rec.tests {
+        for t in &rec.tests.all() {
             let test = t.expand(&rec.store, &rec.names, &rec.values);
             for (s, o) in test.statements.iter().zip(&test.expected_steps) {
                 if let Some(o) = o {
@@ -163,13 +162,14 @@ mod tests {
 
     /// Every behaviour key the tests of `rec` observe.
     fn keys(rec: &Recorded) -> HashSet<u128> {
-        let all = rec.tests.iter();
-        all.flat_map(|t| super::behaviours(&rec.store, &rec.values, t))
+        let all = rec.tests.all();
+        all.iter()
+            .flat_map(|t| super::behaviours(&rec.store, &rec.values, t))
             .collect()
     }
 
     fn ids(rec: &Recorded) -> Vec<u64> {
-        rec.tests.iter().map(|t| t.id).collect()
+        rec.tests.all().iter().map(|t| t.id).collect()
     }
 
     #[test]
@@ -177,15 +177,15 @@ mod tests {
         let mut rec = on_fake::recorded(3, 400);
         let (all, all_keys) = (behaviours(&rec), keys(&rec));
         let errors = rec.errors.len();
-        let r = reduce(&mut rec);
+        let r = reduce(&mut rec).unwrap();
         assert!(r.before >= 400 && r.after < r.before, "{r:?}");
         assert_eq!(behaviours(&rec), all, "no (callee, value) lost");
         assert_eq!(keys(&rec), all_keys, "no behaviour lost");
         assert_eq!(r.behaviours, all_keys.len());
         assert_eq!(rec.errors.len(), errors);
-        assert!(rec.tests.windows(2).all(|w| w[0].id < w[1].id));
+        assert!(rec.tests.all().windows(2).all(|w| w[0].id < w[1].id));
         let mut again = on_fake::recorded(3, 400);
-        reduce(&mut again);
+        reduce(&mut again).unwrap();
         assert_eq!(ids(&again), ids(&rec), "the same tests for the same seed");
     }
 

@@ -183,6 +183,27 @@ impl Store {
         self.nodes.is_empty()
     }
 
+    /// Estimated bytes of the stored sequences: nodes, their parts and the parts' inputs
+    /// (`footprint`; the templates, few and fixed early, are left out).
+    pub(crate) fn heap_bytes(&self) -> u64 {
+        let parts: usize = self
+            .nodes
+            .iter()
+            .map(|n| {
+                let inputs: usize = n
+                    .parts
+                    .iter()
+                    .map(|p| match p {
+                        Part::Stmt { inputs, .. } => inputs.len() * 4,
+                        Part::Seq(_) => 0,
+                    })
+                    .sum();
+                n.parts.len() * std::mem::size_of::<Part>() + inputs
+            })
+            .sum();
+        (self.nodes.capacity() * std::mem::size_of::<Node>() + parts) as u64
+    }
+
     /// The flat statements of `parts`: `(template, absolute inputs)`.
     pub fn flatten(&self, parts: &[Part]) -> Vec<(u32, Vec<u32>)> {
         let mut out = Vec::new();

@@ -99,7 +99,7 @@ const VALUE_SUPERS: [(&str, &[&str]); 9] = [
 
 /// Interned names and the supertypes of every class the model describes.
 #[derive(Default)]
-pub struct Names {
+pub(crate) struct Names {
     names: Vec<String>,
     ids: HashMap<String, NameId>,
     supers: HashMap<String, Vec<String>>,
@@ -107,7 +107,7 @@ pub struct Names {
 
 impl Names {
     /// Names that know the supertypes of `model`'s classes.
-    pub fn new(model: &ApiModel) -> Names {
+    pub(crate) fn new(model: &ApiModel) -> Names {
         let mut supers: HashMap<String, Vec<String>> = VALUE_SUPERS
             .iter()
             .map(|(c, s)| (c.to_string(), s.iter().map(|t| t.to_string()).collect()))
@@ -122,7 +122,7 @@ impl Names {
     }
 
     /// The id of `name`, added if new.
-    pub fn intern(&mut self, name: &str) -> NameId {
+    pub(crate) fn intern(&mut self, name: &str) -> NameId {
         if let Some(&id) = self.ids.get(name) {
             return id;
         }
@@ -133,17 +133,17 @@ impl Names {
     }
 
     /// The id of `name`, if interned.
-    pub fn get(&self, name: &str) -> Option<NameId> {
+    pub(crate) fn get(&self, name: &str) -> Option<NameId> {
         self.ids.get(name).copied()
     }
 
     /// The name of `id`.
-    pub fn name(&self, id: NameId) -> &str {
+    pub(crate) fn name(&self, id: NameId) -> &str {
         &self.names[id as usize]
     }
 
     /// Whether a non-null value declared as `value` can be passed for a parameter `param`.
-    pub fn assignable(&self, value: NameId, param: NameId) -> bool {
+    pub(crate) fn assignable(&self, value: NameId, param: NameId) -> bool {
         value == param || self.assignable_names(self.name(value), self.name(param))
     }
 

@@ -4,12 +4,14 @@
 
 use crate::contracts::{ExceptionKind, classify};
 use crate::flakes::RerunReport;
+use crate::generate::kept_tests::KeptTest;
 use crate::generate::reduce::Reduction;
+use crate::generate::spool::SpoolError;
 use crate::generate::{Recorded, StopReason};
 use crate::model::ApiModel;
 use crate::pool::Pool;
 use crate::sequence::Observed;
-use crate::suite::{FORMAT_VERSION, Header, SuiteError, Writer, share};
+use crate::suite::{FORMAT_VERSION, Header, Writer, share};
 use crate::targets::Fingerprint;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -20,8 +22,8 @@ pub(crate) fn exception_kinds(
     rec: &Recorded,
     model: &ApiModel,
     pool: &Pool,
-) -> BTreeMap<String, ExceptionKind> {
-    let classes = expected_exceptions(rec);
+) -> Result<BTreeMap<String, ExceptionKind>, SpoolError> {
+    let classes = expected_exceptions(rec)?;
     let outside: Vec<String> = classes
         .iter()
         .filter(|c| model.class(c).is_none())
@@ -34,20 +36,19 @@ pub(crate) fn exception_kinds(
             .map(|d| d.0)
             .unwrap_or_default(),
     };
-    classes
-        .into_iter()
-        .map(|c| {
-            let class = model.class(&c).or_else(|| extra.class(&c));
-            let kind = classify(&c, class.map(|k| k.supertypes.as_slice()));
-            (c, kind)
-        })
-        .collect()
+    let kinds = classes.into_iter().map(|c| {
+        let class = model.class(&c).or_else(|| extra.class(&c));
+        let kind = classify(&c, class.map(|k| k.supertypes.as_slice()));
+        (c, kind)
+    });
+    Ok(kinds.collect())
 }
 
 /// Exception classes the kept tests expect.
-pub(crate) fn expected_exceptions(rec: &Recorded) -> BTreeSet<String> {
+pub(crate) fn expected_exceptions(rec: &Recorded) -> Result<BTreeSet<String>, SpoolError> {
     let mut classes = BTreeSet::new();
-    for t in &rec.tests {
+    for t in rec.tests.iter() {
+        let t = t?;
         let ids = t.checks.iter().map(|c| c.1);
         for v in ids.chain(t.observations.iter().copied()) {
             if let Observed::Threw { class, .. } = rec.values.get(v) {
@@ -55,7 +56,7 @@ pub(crate) fn expected_exceptions(rec: &Recorded) -> BTreeSet<String> {
             }
         }
     }
-    classes
+    Ok(classes)
 }
 
 /// Everything the header needs to know.
@@ -158,26 +159,32 @@ pub(crate) fn stop_text(reason: StopReason) -> &'static str {
 }
 
 /// Writes the suite atomically, test by test, with the statements the tests share written
-/// once (planned in two passes over the tests, each expanded one at a time).
+/// once (planned in two passes over the tests, each read back and expanded one at a time).
 pub(crate) fn write(
     path: &Path,
     header: &Header,
     kinds: &BTreeMap<String, ExceptionKind>,
     rec: &Recorded,
-) -> Result<(), SuiteError> {
-    let expand =
-        |t: &crate::generate::kept_tests::KeptTest| t.expand(&rec.store, &rec.names, &rec.values);
+) -> Result<(), super::Error> {
+    let tests = || {
+        let expand = |t: KeptTest| t.expand(&rec.store, &rec.names, &rec.values);
+        rec.tests.iter().map(move |t| t.map(expand))
+    };
     let mut counter = share::Counter::default();
-    rec.tests.iter().for_each(|t| counter.add(&expand(t)));
+    for t in tests() {
+        counter.add(&t?);
+    }
     let mut planner = counter.planner();
-    rec.tests.iter().for_each(|t| planner.add(&expand(t)));
+    for t in tests() {
+        planner.add(&t?);
+    }
     let mut w = Writer::create(path, header, kinds)?;
     w.share(planner.finish());
-    for t in &rec.tests {
-        w.test(&t.expand(&rec.store, &rec.names, &rec.values))?;
+    for t in tests() {
+        w.test(&t?)?;
     }
     for e in &rec.errors {
         w.error_test(&e.expand(&rec.store))?;
     }
-    w.finish()
+    Ok(w.finish()?)
 }

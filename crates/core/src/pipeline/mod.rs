@@ -15,6 +15,7 @@ pub mod explain;
 pub mod export;
 pub mod folder;
 pub(crate) mod header;
+pub mod memory;
 pub mod record;
 pub mod replay;
 pub mod replay_suite;
@@ -23,6 +24,8 @@ pub mod suite_stats;
 pub mod target_check;
 
 use crate::explain::ExplainError;
+use crate::flakes::RerunError;
+use crate::generate::spool::SpoolError;
 use crate::pool::PoolError;
 use crate::report::ReportError;
 use crate::suite::SuiteError;
@@ -45,6 +48,9 @@ pub enum Error {
     /// The suite could not be read or written.
     #[error(transparent)]
     Suite(#[from] SuiteError),
+    /// The kept tests' scratch file could not be written or read back whole: exit code 3.
+    #[error(transparent)]
+    Spool(#[from] SpoolError),
     /// A report could not be read or written.
     #[error(transparent)]
     Report(#[from] ReportError),
@@ -87,6 +93,15 @@ pub enum Error {
     },
 }
 
+impl From<RerunError> for Error {
+    fn from(e: RerunError) -> Error {
+        match e {
+            RerunError::Pool(e) => Error::Pool(e),
+            RerunError::Spool(e) => Error::Spool(e),
+        }
+    }
+}
+
 impl Error {
     /// The error as the command line reports it, keeping the inner error for its exit code.
     pub fn into_anyhow(self) -> anyhow::Error {
@@ -99,7 +114,10 @@ impl Error {
             Error::Accepted(e) => e.into(),
             Error::Explain(e) => e.into(),
             Error::WriteComparison(e) => e.into(),
-            e @ (Error::Lock { .. } | Error::MissingClasses { .. } | Error::Coverage(_)) => {
+            e @ (Error::Lock { .. }
+            | Error::MissingClasses { .. }
+            | Error::Coverage(_)
+            | Error::Spool(_)) => {
                 anyhow::anyhow!(e)
             }
             Error::Signals(e) => anyhow::anyhow!("cannot handle Ctrl-C: {e}"),

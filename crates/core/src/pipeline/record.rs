@@ -98,6 +98,9 @@ pub struct Recording {
     /// package tree or the default scope brought in, and with `--allow-missing-classes`
     /// those named too.
     pub unloadable: BTreeMap<String, String>,
+    /// This process's resident memory during each phase: generation, reduction, the
+    /// reruns, the suite written.
+    pub memory: Vec<super::memory::PhaseMemory>,
 }
 
 /// Generation gives each sequence a fifth of the per-call timeout (1 s of the default 5 s),
@@ -113,6 +116,7 @@ pub fn record(
     mut config: PoolConfig,
     progress: &mut dyn Progress,
 ) -> Result<Recording, Error> {
+    let mut memory = super::memory::PhaseSampler::start();
     let spec = store.load(&plan.reference)?;
     let provisioned = store.provision(&spec)?;
     // The first Ctrl-C (or SIGTERM) kills the calls running in generation at once…
@@ -140,11 +144,14 @@ pub fn record(
         plan.generation.mined = Some(Arc::new(mine(&pool, &model, &plan)?));
     }
     interrupt::install().map_err(Error::Signals)?;
+    memory.end("setup");
     let (mut rec, generated) = generate(&plan, &model, &pool, progress)?;
+    memory.end("generation");
     if generated.reason == Some(StopReason::MissingClasses) {
         return Err(missing_classes(&plan.reference, &rec));
     }
-    let mut kinds = header::exception_kinds(&rec, &model, &pool);
+    rec.tests.check()?;
+    let mut kinds = header::exception_kinds(&rec, &model, &pool)?;
     let generation_rss_kib: u64 = pool.peak_rss_kib().iter().sum();
     let generation_pool = pool.stats();
     let exec_data = jacoco.as_ref().map(|_| pool.coverage()).transpose()?;
@@ -152,13 +159,17 @@ pub fn record(
     if let Some(n) = plan.generation.output_limit {
         rec.tests.truncate(n);
     }
-    let reduction = plan.reduce.then(|| reduce(&mut rec));
+    let reduction = plan.reduce.then(|| reduce(&mut rec)).transpose()?;
+    memory.end("reduction");
     let reruns = reruns(&plan, &provisioned, &config, &mut rec, progress)?;
-    let reduction = reduction.map(|first| reduce::after_reruns(first, &mut rec));
+    let reduction = reduction
+        .map(|first| reduce::after_reruns(first, &mut rec))
+        .transpose()?;
+    memory.end("reruns");
     if let Some(r) = &reduction {
         progress.reduced(r);
     }
-    let expected = header::expected_exceptions(&rec);
+    let expected = header::expected_exceptions(&rec)?;
     kinds.retain(|class, _| expected.contains(class));
     let partial = interrupt::interrupted() || generated.error.is_some();
     let made = Made {
@@ -178,6 +189,7 @@ pub fn record(
     }
     let header = header::header(made, &rec, &kinds);
     header::write(&plan.output, &header, &kinds, &rec)?;
+    memory.end("writing");
     let coverage = match (&jacoco, &exec_data) {
         (Some(jars), Some(data)) => {
             let folder = coverage::folder_for(&plan.output);
@@ -204,6 +216,7 @@ pub fn record(
         partial,
         coverage,
         unloadable,
+        memory: memory.phases(),
     })
 }
 
@@ -478,6 +491,7 @@ fn generate(
     let began = Instant::now();
     let mut generator = Generator::new(model, plan.generation.clone())
         .map_err(|e| Error::BadInput(format!("{e}: {}", scope_text(plan))))?;
+    generator.keep_tests_in(&crate::atomic::folder(&plan.output))?;
     progress.generating(plan.generation.time_limit);
     let outcome = generator.run(pool, &interrupt::FIRST, |p| progress.generated(p));
     let (reason, error) = match outcome {

@@ -143,6 +143,21 @@ pub(super) struct Sweeps {
     held: HashMap<(SeqId, u32), stable::Held>,
 }
 
+impl Sweeps {
+    /// Estimated bytes the queues and tables hold (`footprint`).
+    pub(super) fn heap_bytes(&self) -> u64 {
+        use super::footprint::{map_bytes, set_bytes};
+        let queued = self.queue.len + self.products.len + self.constants.len;
+        let lookups = self.keyed.len() + self.sorted.len() + self.pending.len();
+        (queued * std::mem::size_of::<(Lookup, Then)>()) as u64
+            + (lookups * std::mem::size_of::<Harvest>()) as u64
+            + map_bytes(&self.elements)
+            + map_bytes(&self.held)
+            + set_bytes(&self.looked_up)
+            + map_bytes(&self.lookups_of)
+    }
+}
+
 /// Queues per operation, popped in turn.
 #[derive(Default)]
 struct RoundRobin {

@@ -1,0 +1,90 @@
+//! What generation's structures hold, estimated in bytes from their lengths and element
+//! sizes (heap blocks and hash tables counted at their capacity, allocator overhead not):
+//! the breakdown `record -v` prints beside the process's resident memory, to see which
+//! structure grows with the sequences generated. Two rounds are in flight at a time, each
+//! holding its requests (and the workers' answers): the largest round's requests are counted
+//! once.
+
+use super::Generator;
+use crate::message::SeqRequest;
+use crate::sequence::{ObserverCall, Statement};
+use std::collections::{HashMap, HashSet};
+use std::mem::size_of;
+
+/// Estimated bytes per structure, in a fixed order.
+#[derive(Clone, Debug, Default)]
+pub struct Footprint {
+    /// `(structure, bytes)`.
+    pub parts: Vec<(&'static str, u64)>,
+}
+
+impl Footprint {
+    /// The sum of the parts, in bytes.
+    pub fn total(&self) -> u64 {
+        self.parts.iter().map(|p| p.1).sum()
+    }
+}
+
+/// Bytes a hash set of `T` holds at its capacity (one control byte per bucket).
+pub(crate) fn set_bytes<T>(set: &HashSet<T>) -> u64 {
+    (set.capacity() * (size_of::<T>() + 1)) as u64
+}
+
+/// Bytes a hash map of `K` to `V` holds at its capacity.
+pub(crate) fn map_bytes<K, V>(map: &HashMap<K, V>) -> u64 {
+    (map.capacity() * (size_of::<(K, V)>() + 1)) as u64
+}
+
+/// Bytes a request holds: its statements, with the text and lists each owns, and its
+/// observer calls.
+pub(crate) fn request_bytes(r: &SeqRequest) -> u64 {
+    let strings =
+        |list: &[String]| -> usize { list.iter().map(|s| size_of::<String>() + s.len()).sum() };
+    let statement = |s: &Statement| -> usize {
+        size_of::<Statement>()
+            + match s {
+                Statement::Literal { ty, value } => ty.len() + value.len(),
+                Statement::Null { ty } => ty.len(),
+                Statement::Enum { ty, constant } => ty.len() + constant.len(),
+                Statement::New {
+                    class,
+                    params,
+                    args,
+                } => class.len() + strings(params) + args.len() * 8,
+                Statement::Call {
+                    class,
+                    method,
+                    params,
+                    args,
+                    ..
+                } => class.len() + method.len() + strings(params) + args.len() * 8,
+                Statement::Field { class, field, .. } => class.len() + field.len(),
+                Statement::Array { elem, elems } => elem.len() + elems.len() * 8,
+            }
+    };
+    let observers = r
+        .observers
+        .iter()
+        .map(|o| size_of::<ObserverCall>() + o.class.len() + o.method.len());
+    (r.statements.iter().map(statement).sum::<usize>() + observers.sum::<usize>()) as u64
+}
+
+impl Generator<'_> {
+    /// The estimated bytes of the generator's growing structures now.
+    pub(crate) fn footprint(&self) -> Footprint {
+        let parts = vec![
+            ("sequence store", self.store.heap_bytes()),
+            ("value interner", self.values.heap_bytes()),
+            ("kept tests' index", self.tests.heap_bytes()),
+            ("component pool", self.comps.heap_bytes()),
+            ("seen sequences", set_bytes(&self.seen)),
+            (
+                "per-sequence flags",
+                (self.roles.capacity() + self.subsumed.capacity()) as u64,
+            ),
+            ("sweeps", self.sweeps.heap_bytes()),
+            ("largest round's requests", self.largest_round),
+        ];
+        Footprint { parts }
+    }
+}
