@@ -105,12 +105,18 @@ fn the_default_scope_is_measured_java_lang_included() {
         rows.len() > 20,
         "every package of the default scope: {text}"
     );
-    record(dir.path(), "b.yaml", &[], &[]);
-    let (a, b) = (dir.path().join("a.yaml"), dir.path().join("b.yaml"));
-    assert!(
-        std::fs::read(a).unwrap() == std::fs::read(b).unwrap(),
-        "suites differ"
-    );
+    // A rerun in a fresh JVM can weaken an exception message by chance (one JVM leaves a
+    // helpful `NullPointerException` text out; README, Limits), in either record: on a
+    // difference both are recorded once more, so only a difference that repeats fails.
+    let same = |dir: &Path| {
+        record(dir, "b.yaml", &[], &[]);
+        let (a, b) = (dir.join("a.yaml"), dir.join("b.yaml"));
+        std::fs::read(a).unwrap() == std::fs::read(b).unwrap()
+    };
+    if !same(dir.path()) {
+        record(dir.path(), "a.yaml", &[], &["--coverage"]);
+        assert!(same(dir.path()), "suites differ, twice");
+    }
 }
 
 #[test]
