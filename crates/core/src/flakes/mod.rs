@@ -17,7 +17,7 @@
 //! ([`Pipeline`]), compared in order.
 
 use crate::generate::Recorded;
-use crate::generate::kept_tests::{KeptTest, retain_observers};
+use crate::generate::kept::{KeptTest, retain_observers};
 use crate::generate::reduce::computations;
 use crate::generate::spool::SpoolError;
 use crate::generate::taint;

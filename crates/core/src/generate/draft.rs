@@ -3,7 +3,7 @@
 //! built from elements in the pool, index boundaries for `int` parameters, Randoop's
 //! repetition, the size limit and the duplicate check, and the observers to call on the values the new call touched.
 
-use super::kept_tests::ObsRef;
+use super::kept::ObsRef;
 use super::mined::Kind;
 use super::store::Builder;
 use super::type_names::{NameId, is_value_type};

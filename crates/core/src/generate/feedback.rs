@@ -6,7 +6,7 @@
 
 use super::components::{ValueRef, value_key};
 use super::harvest::Step;
-use super::kept_tests::{ErrorKept, KeptTest, ObsRef, retain_observers};
+use super::kept::{ErrorKept, KeptTest, ObsRef, retain_observers};
 use super::per_jvm::per_jvm_vars;
 use super::store::{Builder, Part, SeqId, Store};
 use super::taint::{iteration_order, unordered};

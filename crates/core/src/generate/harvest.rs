@@ -12,7 +12,7 @@
 //! static call, so suites, replay, the minimizer, export and reports need nothing new. The
 //! queue is filled and drained in fold order, so a seed still gives one suite.
 
-use super::kept_tests::ObsRef;
+use super::kept::ObsRef;
 use super::ops::Op;
 use super::store::{Builder, SeqId};
 use super::type_names::NameId;

@@ -15,7 +15,7 @@
 //!
 //! Submodules: [`type_names`] (names, subtyping), [`store`] (sequences), [`ops`] (operations),
 //! [`components`] (the component pool), [`literals`], [`draft`] (drafting a candidate),
-//! [`feedback`] (classifying results), [`kept_tests`] (what is kept), [`mined`] (constants of the class
+//! [`feedback`] (classifying results), [`kept`] (what is kept), [`mined`] (constants of the class
 //! files in scope), [`harvest`] (elements of returned
 //! arrays and collections), [`per_jvm`] (values that differ between runs of one JVM, kept out of the pool),
 //! [`sweep`] (catalogue and constant sweeps), [`reduce`] (the
@@ -26,7 +26,7 @@ mod draft;
 mod feedback;
 pub mod footprint;
 mod harvest;
-pub(crate) mod kept_tests;
+pub(crate) mod kept;
 pub mod literals;
 pub(crate) mod mined;
 #[cfg(test)]
@@ -47,7 +47,7 @@ use crate::observe::Observers;
 use crate::pool::{Executor, Pipeline, PoolError};
 use crate::sequence::{ClasspathFault, Observed, Statement};
 use components::Components;
-use kept_tests::{ErrorKept, Values};
+use kept::{ErrorKept, Values};
 use literals::Literal;
 use mined::Mined;
 use ops::Op;
@@ -315,7 +315,7 @@ pub(crate) struct Candidate {
     last: u32,
     /// Inputs of the last call: position, declared type, whether it is a `null` literal.
     inputs: Vec<(u32, NameId, bool)>,
-    observers: Vec<kept_tests::ObsRef>,
+    observers: Vec<kept::ObsRef>,
     harvest: Option<harvest::Step>,
 }
 

@@ -17,7 +17,7 @@
 
 use super::Recorded;
 use super::components::key_of;
-use super::kept_tests::{KeptTest, Values};
+use super::kept::{KeptTest, Values};
 use super::spool::SpoolError;
 use super::store::Store;
 use crate::sequence::Observed;

@@ -7,7 +7,7 @@
 //! that changes a test appends its new version. A record that does not read back whole
 //! (the file truncated or overwritten) is an error naming the test, never a wrong suite.
 
-use super::kept_tests::{KeptTest, ObsRef};
+use super::kept::{KeptTest, ObsRef};
 use super::store::SeqId;
 use std::fs::File;
 use std::io;

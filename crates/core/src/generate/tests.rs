@@ -116,7 +116,7 @@ fn lexically_redundant_tests_are_left_out_unless_they_observe_values() {
     let model = fake::model();
     let (r, _) = generate(&model, config(4, 300));
     let tests = r.tests.all();
-    let out: std::collections::HashMap<u32, &kept_tests::KeptTest> =
+    let out: std::collections::HashMap<u32, &kept::KeptTest> =
         tests.iter().map(|t| (t.seq, t)).collect();
     let mut observing_parts = 0;
     for t in &tests {

@@ -4,7 +4,7 @@
 
 use crate::contracts::{ExceptionKind, classify};
 use crate::flakes::RerunReport;
-use crate::generate::kept_tests::KeptTest;
+use crate::generate::kept::KeptTest;
 use crate::generate::reduce::Reduction;
 use crate::generate::spool::SpoolError;
 use crate::generate::{Recorded, StopReason};

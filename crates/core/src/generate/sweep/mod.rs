@@ -29,7 +29,7 @@
 use super::components::ValueRef;
 use super::components::value_key;
 use super::harvest::{Chunk, Harvest, Step};
-use super::kept_tests::ObsRef;
+use super::kept::ObsRef;
 use super::store::{Builder, SeqId};
 use super::type_names::NameId;
 use super::{Candidate, Generator};
