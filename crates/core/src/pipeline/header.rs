@@ -11,7 +11,7 @@ use crate::generate::{Recorded, StopReason};
 use crate::model::ApiModel;
 use crate::pool::Pool;
 use crate::sequence::Observed;
-use crate::suite::{FORMAT_VERSION, Header, Writer, share};
+use crate::suite::{FORMAT_VERSION, Header, Writer, chunked};
 use crate::targets::Fingerprint;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -159,30 +159,19 @@ pub(crate) fn stop_text(reason: StopReason) -> &'static str {
 }
 
 /// Writes the suite atomically, test by test, with the statements the tests share written
-/// once (planned in two passes over the tests, each read back and expanded one at a time).
+/// once (planned chunk by chunk, each test read back and expanded one at a time).
 pub(crate) fn write(
     path: &Path,
     header: &Header,
     kinds: &BTreeMap<String, ExceptionKind>,
     rec: &Recorded,
 ) -> Result<(), super::Error> {
-    let tests = || {
-        let expand = |t: KeptTest| t.expand(&rec.store, &rec.names, &rec.values);
-        rec.tests.iter().map(move |t| t.map(expand))
+    let test = |i| {
+        let t: KeptTest = rec.tests.get(i)?;
+        Ok::<_, super::Error>(t.expand(&rec.store, &rec.names, &rec.values))
     };
-    let mut counter = share::Counter::default();
-    for t in tests() {
-        counter.add(&t?);
-    }
-    let mut planner = counter.planner();
-    for t in tests() {
-        planner.add(&t?);
-    }
     let mut w = Writer::create(path, header, kinds)?;
-    w.share(planner.finish());
-    for t in tests() {
-        w.test(&t?)?;
-    }
+    chunked::write_tests(&mut w, rec.tests.len(), test)?;
     for e in &rec.errors {
         w.error_test(&e.expand(&rec.store))?;
     }

@@ -7,6 +7,7 @@
 
 pub(crate) mod blocks;
 pub mod checksum;
+pub mod chunked;
 pub mod compress;
 pub mod entries;
 pub mod file;
@@ -263,10 +264,7 @@ impl Suite {
     /// with the statements its tests share written once ([`share`]).
     pub fn save(&self, path: &Path) -> Result<(), SuiteError> {
         let mut w = Writer::create(path, &self.header, &self.exceptions)?;
-        w.share(share::plan(|| self.tests.iter()));
-        for t in &self.tests {
-            w.test(t)?;
-        }
+        chunked::write_tests(&mut w, self.tests.len(), |i| Ok(&self.tests[i]))?;
         for e in &self.error_revealing {
             w.error_test(e)?;
         }

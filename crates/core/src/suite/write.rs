@@ -120,10 +120,15 @@ impl Writer {
         self.out.write_all(bytes).map_err(|e| self.io(e))
     }
 
-    /// Shares statements between the regression tests as `plan` says; they must then be
-    /// written in the plan's order.
-    pub fn share(&mut self, plan: Plan) {
+    /// Shares statements between the next regression tests as `plan` says; they must then
+    /// be written in the plan's order, all of them before the next plan.
+    pub fn share(&mut self, plan: Plan) -> Result<(), SuiteError> {
+        if let Some((id, _)) = self.plan.as_ref().and_then(|p| p.tests.get(self.written)) {
+            return Err(self.invalid(*id, "the sharing plan before it was not written whole"));
+        }
         self.plan = Some(plan);
+        self.written = 0;
+        Ok(())
     }
 
     /// Writes the entry in `self.buf` followed by its sum line (over its text and the sums

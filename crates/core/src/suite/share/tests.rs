@@ -23,7 +23,7 @@ fn component(k: i64, base: usize) -> Vec<(Statement, Option<Observed>)> {
 }
 
 /// Tests built as generation builds them: components (some shared, one nested) and a call.
-fn tests() -> Vec<Test> {
+pub(crate) fn tests() -> Vec<Test> {
     (0..40u64)
         .map(|id| {
             let mut steps = Vec::new();
