@@ -1,14 +1,14 @@
 //! Writes a suite N times as large as a recorded one, for memory and throughput
 //! measurements (README, Performance): every test is repeated N times under new ids, in
-//! ascending id order, and the copy is shared and sealed like any suite difftest writes
-//! (so each copy names the blocks the first defined, as a suite N times as large would).
+//! ascending id order, and the copy is shared (chunk by chunk) and sealed like any suite
+//! difftest writes, as a suite N times as large would be.
 //!
 //! ```sh
 //! cargo run --release --example grow_suite -- oracles/temurin17.yaml 4 /tmp/x4.yaml.zst
 //! ```
 
 use difftest::suite::read::{SuiteReader, collect};
-use difftest::suite::{Writer, share};
+use difftest::suite::{SuiteError, Writer, chunked};
 use std::path::PathBuf;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -25,28 +25,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let tests = suite.tests.len() as u64 * times;
     header.counts.insert("tests".into(), tests);
     header.counts.insert("error-revealing".into(), 0);
-    let copies = || {
-        (0..times).flat_map(|copy| {
-            suite.tests.iter().map(move |t| {
-                let mut t = t.clone();
-                t.id += copy * span;
-                t
-            })
-        })
+    let n = suite.tests.len();
+    let copy = |i: usize| {
+        let mut t = suite.tests[i % n].clone();
+        t.id += (i / n) as u64 * span;
+        Ok::<_, SuiteError>(t)
     };
-    let mut counter = share::Counter::default();
-    copies().for_each(|t| counter.add(&t));
-    let mut planner = counter.planner();
-    copies().for_each(|t| planner.add(&t));
     let mut w = Writer::create(&to, &header, &suite.exceptions)?;
-    w.share(planner.finish());
-    for copy in 0..times {
-        for t in &suite.tests {
-            let mut t = t.clone();
-            t.id += copy * span;
-            w.test(&t)?;
-        }
-    }
+    chunked::write_tests(&mut w, tests as usize, copy)?;
     w.finish()?;
     println!("wrote {}: {tests} tests", to.display());
     Ok(())
