@@ -40,8 +40,8 @@ use std::time::{Duration, Instant};
 /// from tens of thousands in the first to tens or hundreds in the second and third
 /// (DESIGN.md, "The defaults"); what a third would still find is left to replay's confirmation run
 /// and side-by-side check, and replays of suites recorded with two reruns on the recording
-/// JDK showed no counted difference for three seeds. Each rerun costs about a third of a
-/// default record's time.
+/// JDK showed no counted difference for three seeds. The first rerun costs about a third of
+/// a default record's time; the second runs only the tests still in doubt ([`target`]).
 pub const DEFAULT_RERUNS: usize = 2;
 
 /// Why flake removal stopped.

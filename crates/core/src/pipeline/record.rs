@@ -544,7 +544,7 @@ impl Lane for RerunLane<'_> {
     fn start_run(&self, i: usize) -> Result<Box<dyn Executor>, PoolError> {
         let mut config = self.config.clone();
         config.batch = 64 << (i % 4);
-        if i % 2 == 0 {
+        if i.is_multiple_of(2) {
             // Every other rerun draws identity hashes another way, so values derived from
             // them (`Object.toString` text appended somewhere, its length) change and go.
             // The first does: it runs every test, while later ones run only the tests an
