@@ -109,14 +109,15 @@ impl Progress for Shown {
         self.phase = Some(phase);
     }
 
-    fn rerun(&mut self, i: usize, done: usize, elapsed: Duration) {
-        let (of, tests) = (self.reruns, self.tests);
-        let position = (i * tests + done) as u64;
-        let total = (of * tests) as u64;
+    fn rerun(&mut self, i: usize, done: usize, of: usize, elapsed: Duration) {
+        let (reruns, tests) = (self.reruns, self.tests);
+        // A later rerun runs fewer tests than the first: its share of the bar is the same.
+        let position = (i * tests + done * tests / of.max(1)) as u64;
+        let total = (reruns * tests) as u64;
         self.update(position, || {
             let (rate, eta) = rate_and_eta(position, total.saturating_sub(position), elapsed);
             format!(
-                "rerun {}/{of} · {done}/{tests} tests · {rate:.0} tests/s · about {eta} s left",
+                "rerun {}/{reruns} · {done}/{of} tests · {rate:.0} tests/s · about {eta} s left",
                 i + 1
             )
         });

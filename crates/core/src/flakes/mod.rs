@@ -14,12 +14,18 @@
 //! `contents`) or `toString()` observation changed is random content, and what reads it is
 //! tainted (a random key's bytes passed to a parser), though the array's length stays
 //! checked. Every test left with no check is dropped. Two batches are in flight at a time
-//! ([`Pipeline`]), compared in order.
+//! ([`Pipeline`]), compared in order. The first rerun runs every test; a later one only the
+//! tests an earlier one left in doubt ([`target`]).
+
+mod target;
+
+pub use target::RARE_BELOW;
 
 use crate::generate::Recorded;
-use crate::generate::kept::{KeptTest, retain_observers};
+use crate::generate::kept::{KeptTest, ObsRef, retain_observers};
 use crate::generate::reduce::computations;
 use crate::generate::spool::SpoolError;
+use crate::generate::store::Part;
 use crate::generate::taint;
 use crate::pool::{Executor, Lane, Pipeline, PoolError};
 use crate::sequence::{Observed, SeqResult};
@@ -34,8 +40,8 @@ use std::time::{Duration, Instant};
 /// from tens of thousands in the first to tens or hundreds in the second and third
 /// (DESIGN.md, "The defaults"); what a third would still find is left to replay's confirmation run
 /// and side-by-side check, and replays of suites recorded with two reruns on the recording
-/// JDK showed no counted difference for three seeds. Each rerun costs about a third of a
-/// default record's time.
+/// JDK showed no counted difference for three seeds. The first rerun costs about a third of
+/// a default record's time; the second runs only the tests still in doubt ([`target`]).
 pub const DEFAULT_RERUNS: usize = 2;
 
 /// Why flake removal stopped.
@@ -70,6 +76,8 @@ pub struct RerunReport {
     /// The checks `(test id, step)` and observations `(test id, stmt, class, method)` whose
     /// message was dropped, counted into `weakened_messages` at the end.
     weakened: BTreeSet<(u64, u32, u32, u32)>,
+    /// The methods (named as in `unstable_by_method`) an exception message of which changed.
+    varied_messages: BTreeSet<String>,
     /// Tests dropped: nothing left to check, a different number of steps, a timeout or crash.
     pub dropped_tests: u64,
     /// How often each method's value changed, for the report.
@@ -88,6 +96,9 @@ pub struct RerunReport {
     /// (a timeout, a crash, steps that changed in number): the curve of what a later rerun
     /// still finds.
     pub new_per_rerun: Vec<u64>,
+    /// Tests each complete rerun ran: the first every test, a later one only those that
+    /// touch a method an earlier rerun saw change or check a method few tests check.
+    pub ran_per_rerun: Vec<u64>,
 }
 
 impl RerunReport {
@@ -104,14 +115,15 @@ impl RerunReport {
     }
 }
 
-/// Rerun `i`: every test once, in a shuffled order, in batches of random sizes, two batches
-/// in flight ([`Pipeline`]) and compared in order. Returns how many tests were compared: all
-/// of them unless `stop` was set.
+/// Rerun `i`: each test of `tests` once, in a shuffled order, in batches of random sizes, two
+/// batches in flight ([`Pipeline`]) and compared in order. Returns how many tests were
+/// compared: all of them unless `stop` was set.
 #[allow(clippy::too_many_arguments)]
 fn rerun_once(
     rec: &mut Recorded,
     seed: u64,
     i: usize,
+    mut order: Vec<usize>,
     exec: &dyn Executor,
     stop: &AtomicBool,
     dead: &mut [bool],
@@ -120,7 +132,6 @@ fn rerun_once(
 ) -> Result<usize, RerunError> {
     let mut rng =
         ChaCha8Rng::seed_from_u64(seed ^ (0x9E37_79B9_7F4A_7C15u64.wrapping_mul(i as u64 + 1)));
-    let mut order: Vec<usize> = (0..rec.tests.len()).collect();
     order.shuffle(&mut rng);
     std::thread::scope(|scope| {
         let mut flight: Pipeline<std::ops::Range<usize>> = Pipeline::new(scope, exec, false);
@@ -161,15 +172,16 @@ fn rerun_once(
 }
 
 /// Reruns `rec.tests` `reruns` times, each on a fresh executor of `lane`
-/// ([`Lane::start_run`]), and drops what changed; stops early on `stop`. `progress` hears
-/// `(rerun, tests done in it)`.
+/// ([`Lane::start_run`]): the first time every test, later only those still in doubt
+/// ([`target::still_in_doubt`]). Drops what changed; stops early on `stop`. `progress`
+/// hears `(rerun, tests done in it, tests it runs)`.
 pub(crate) fn remove_flakes(
     rec: &mut Recorded,
     reruns: usize,
     seed: u64,
     lane: &dyn Lane,
     stop: &AtomicBool,
-    mut progress: impl FnMut(usize, usize),
+    mut progress: impl FnMut(usize, usize, usize),
 ) -> Result<RerunReport, RerunError> {
     let began = Instant::now();
     let mut report = RerunReport::default();
@@ -178,20 +190,31 @@ pub(crate) fn remove_flakes(
         if stop.load(Ordering::SeqCst) {
             break;
         }
+        let tests = match i {
+            0 => (0..rec.tests.len()).collect(),
+            _ => {
+                let (unstable, varied) = (&report.unstable_by_method, &report.varied_messages);
+                let doubtful = |m: &str| unstable.contains_key(m) || varied.contains(m);
+                target::still_in_doubt(rec, &dead, doubtful)?
+            }
+        };
+        let of = tests.len();
         let exec = lane.start_run(i)?;
         let before = report.dropped_checks + report.dropped_observations + dead_count(&dead);
         let done = rerun_once(
             rec,
             seed,
             i,
+            tests,
             exec.as_ref(),
             stop,
             &mut dead,
             &mut report,
-            |n| progress(i, n),
+            |n| progress(i, n, of),
         )?;
-        if done == rec.tests.len() {
+        if done == of {
             report.reruns_done += 1;
+            report.ran_per_rerun.push(of as u64);
             let after = report.dropped_checks + report.dropped_observations + dead_count(&dead);
             report.new_per_rerun.push(after - before);
         }
@@ -374,22 +397,26 @@ fn compare_steps(
             Settled::Same => checks.push((step, v)),
             Settled::ClassOnly(o) => {
                 report.weakened.insert((test.id, step, u32::MAX, u32::MAX));
+                report.varied_messages.insert(callee_at(rec, parts, step));
                 checks.push((step, rec.values.intern(&o)));
             }
             Settled::Changed => {
                 changed.push(step);
                 report.dropped_checks += 1;
-                let callee = rec
-                    .store
-                    .template_at(parts, step)
-                    .map(|t| rec.store.templates.get(t).stmt.callee())
-                    .unwrap_or_default();
+                let callee = callee_at(rec, parts, step);
                 *report.unstable_by_method.entry(callee).or_default() += 1;
             }
         }
     }
     test.checks = checks;
     changed
+}
+
+/// The callee of step `step` of the sequence `parts`.
+fn callee_at(rec: &Recorded, parts: &[Part], step: u32) -> String {
+    (rec.store.template_at(parts, step))
+        .map(|t| rec.store.templates.get(t).stmt.callee())
+        .unwrap_or_default()
 }
 
 /// Drops the observations whose value changed; returns the steps whose `toString()` changed:
@@ -412,11 +439,12 @@ fn compare_observations(
             Settled::Same => values.push(v),
             Settled::ClassOnly(c) => {
                 report.weakened.insert((test.id, o.stmt, o.class, o.method));
+                report.varied_messages.insert(observer_name(rec, o));
                 values.push(rec.values.intern(&c));
             }
             Settled::Changed => {
                 report.dropped_observations += 1;
-                let name = format!("{}.{}()", rec.names.name(o.class), rec.names.name(o.method));
+                let name = observer_name(rec, o);
                 *report.unstable_by_method.entry(name).or_default() += 1;
                 if rec.names.name(o.method) == "toString" {
                     random.push(o.stmt);
@@ -429,6 +457,11 @@ fn compare_observations(
     test.observers = observers;
     test.observations = values;
     random
+}
+
+/// An observer's method as `unstable_by_method` names it: `Class.method()`.
+fn observer_name(rec: &Recorded, o: &ObsRef) -> String {
+    format!("{}.{}()", rec.names.name(o.class), rec.names.name(o.method))
 }
 
 enum Settled {
@@ -460,7 +493,7 @@ mod tests {
 
     fn rerun(rec: &mut Recorded, reruns: usize, lane: &dyn Lane) -> RerunReport {
         let stop = AtomicBool::new(false);
-        remove_flakes(rec, reruns, 9, lane, &stop, |_, _| {}).unwrap()
+        remove_flakes(rec, reruns, 9, lane, &stop, |_, _, _| {}).unwrap()
     }
 
     #[test]

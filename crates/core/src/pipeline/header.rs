@@ -121,6 +121,9 @@ pub(crate) fn header(
     .into_iter()
     .map(|(k, v)| (k.to_string(), v))
     .collect();
+    for (i, &ran) in r.ran_per_rerun.iter().enumerate() {
+        counts.insert(format!("rerun-tests.{}", i + 1), ran);
+    }
     for kind in kinds.values() {
         *counts
             .entry(format!("exception-classes.{}", kind.as_str()))

@@ -67,8 +67,9 @@ pub trait Progress {
     fn reduced(&mut self, _reduction: &Reduction) {}
     /// Reruns start: `reruns` times `tests` tests.
     fn rerunning(&mut self, _reruns: usize, _tests: usize) {}
-    /// Rerun `i` has run `done` tests.
-    fn rerun(&mut self, _i: usize, _done: usize, _elapsed: Duration) {}
+    /// Rerun `i` has run `done` of the `of` tests it runs (every test in the first, fewer
+    /// later: `flakes`).
+    fn rerun(&mut self, _i: usize, _done: usize, _of: usize, _elapsed: Duration) {}
     /// Reruns ended with `done` complete.
     fn reruns_done(&mut self, _done: usize) {}
 }
@@ -512,7 +513,7 @@ fn generate(
 const IDENTITY_HASH_SHIFT: &[&str] = &["-XX:+UnlockExperimentalVMOptions", "-XX:hashCode=3"];
 
 /// The reference's pools for the reruns: rerun `i` batches `64 << (i % 4)` sequences per
-/// worker, and every other rerun draws identity hashes another way.
+/// worker, and every other rerun, the first among them, draws identity hashes another way.
 struct RerunLane<'a> {
     name: &'a str,
     jvm: &'a JvmSpec,
@@ -543,9 +544,11 @@ impl Lane for RerunLane<'_> {
     fn start_run(&self, i: usize) -> Result<Box<dyn Executor>, PoolError> {
         let mut config = self.config.clone();
         config.batch = 64 << (i % 4);
-        if i % 2 == 1 {
+        if i.is_multiple_of(2) {
             // Every other rerun draws identity hashes another way, so values derived from
             // them (`Object.toString` text appended somewhere, its length) change and go.
+            // The first does: it runs every test, while later ones run only the tests an
+            // earlier rerun left in doubt (`flakes::target`).
             let mut jvm = self.jvm.clone();
             jvm.options
                 .extend(IDENTITY_HASH_SHIFT.iter().map(|o| o.to_string()));
@@ -579,7 +582,7 @@ fn reruns(
         plan.generation.seed,
         &lane,
         &interrupt::SECOND,
-        |i, done| progress.rerun(i, done, began.elapsed()),
+        |i, done, of| progress.rerun(i, done, of, began.elapsed()),
     )?;
     progress.reruns_done(report.reruns_done);
     Ok(report)

@@ -6,7 +6,7 @@
 use super::Error;
 use crate::pool::{Executor, Lane, PoolConfig, PoolLane};
 use crate::replay::stream::{Source, StreamError, Streamed, Wanted, replay_stream, wants};
-use crate::replay::{ReplayOptions, Shard};
+use crate::replay::{ReplayOptions, Shard, first_pass_segment};
 use crate::report::assemble::{Context, add_passes, build};
 use crate::report::{Implementation, Options, Report, Stats};
 use crate::suite::blocks::BlockPool;
@@ -176,7 +176,7 @@ impl Session {
         let lane = PoolLane::new(name, provisioned.jvm.clone(), self.config.clone());
         let options = ReplayOptions {
             confirm: self.plan.confirm,
-            segment: self.plan.segment,
+            segment: first_pass_segment(self.total, self.plan.segment),
         };
         progress.replaying(name, self.total);
         let streamed = self.stream(&lane, &options, &|done| {

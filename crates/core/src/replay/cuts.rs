@@ -3,7 +3,10 @@
 //! where the first pass did, into a few segments of about equal size, so each test is
 //! confirmed beside the failing tests of its own first-pass segment and several workers share
 //! the pass, instead of one segment of up to `--segment` failing tests (the main job's
-//! 20,000) that a single worker runs while the others wait.
+//! 20,000) that a single worker runs while the others wait. The first pass's segments are
+//! of equal size and, when there are several, an even number of them
+//! ([`first_pass_segment`]), so two workers finish together instead of one running the
+//! short last segment alone.
 
 use std::sync::Arc;
 
@@ -12,6 +15,19 @@ use std::sync::Arc;
 /// first-pass segment cost more CPU than the idle worker it saved, on a loaded 2-core
 /// machine).
 pub(crate) const CONFIRM_SEGMENTS: usize = 4;
+
+/// The size of the first pass's segments for `total` tests and at most `segment` a
+/// segment: as many segments as `segment` needs, one more when that is odd and above one,
+/// and the tests spread evenly over them. Depends only on the suite and `--segment`, never
+/// on `--jobs`, so a replay cuts the same segments on every machine.
+pub(crate) fn first_pass_segment(total: usize, segment: usize) -> usize {
+    let segment = segment.max(1);
+    let mut count = total.div_ceil(segment);
+    if count > 1 && count % 2 == 1 {
+        count += 1;
+    }
+    total.div_ceil(count.max(1)).max(1)
+}
 
 /// The segments of one pass, in the numbering of the tests its source gives.
 #[derive(Clone, Debug)]
@@ -80,6 +96,32 @@ mod tests {
             (Some(0), Some(6), 3)
         );
         assert_eq!(Cuts::Every(0).len(1), 1);
+    }
+
+    #[test]
+    fn the_first_pass_cuts_an_even_number_of_equal_segments() {
+        use super::first_pass_segment;
+        // The main job's 267,500 tests: 11 segments of at most 25,000 become 12 of 22,292.
+        assert_eq!(first_pass_segment(267_500, 25_000), 22_292);
+        assert_eq!(first_pass_segment(200_000, 25_000), 25_000, "8 already");
+        assert_eq!(first_pass_segment(30_000, 25_000), 15_000);
+        assert_eq!(
+            first_pass_segment(20_000, 25_000),
+            20_000,
+            "one segment stays one"
+        );
+        assert_eq!(
+            (first_pass_segment(0, 25_000), first_pass_segment(5, 0)),
+            (1, 1)
+        );
+        for total in [1, 24_999, 25_001, 75_001, 267_500] {
+            let size = first_pass_segment(total, 25_000);
+            let count = total.div_ceil(size);
+            assert!(
+                size <= 25_000 && (count == 1 || count % 2 == 0),
+                "{total}: {size}"
+            );
+        }
     }
 
     #[test]

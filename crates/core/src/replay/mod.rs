@@ -9,6 +9,8 @@ mod cuts;
 pub mod samples;
 pub(crate) mod stream;
 
+pub(crate) use cuts::first_pass_segment;
+
 use crate::compare::Verdict;
 use crate::pool::Lane;
 use crate::suite::Test;
