@@ -95,6 +95,11 @@ impl Phase {
         }
     }
 
+    /// The bar's new length, when the work turned out smaller or larger than announced.
+    pub fn set_len(&self, len: u64) {
+        self.bar.set_length(len.max(1));
+    }
+
     /// Ends the phase with a closing line in a log.
     pub fn finish(&self, summary: &str) {
         self.bar.finish_and_clear();

@@ -21,7 +21,11 @@ pub struct Shown {
     output_limit: bool,
     phase: Option<Phase>,
     reruns: usize,
+    /// Tests of the rerun under way.
     tests: usize,
+    /// Which rerun is under way, and the tests the earlier ones ran.
+    rerun_index: usize,
+    done_before: usize,
     /// Tests the reruns started with (what the first reduction kept), if they ran.
     pub rerun_tests: Option<usize>,
     /// The reduction, from the full suite to the tests written.
@@ -37,6 +41,8 @@ impl Shown {
             phase: None,
             reruns: 0,
             tests: 0,
+            rerun_index: 0,
+            done_before: 0,
             rerun_tests: None,
             reduction: None,
         }
@@ -103,16 +109,27 @@ impl Progress for Shown {
 
     fn rerunning(&mut self, reruns: usize, tests: usize) {
         (self.reruns, self.tests) = (reruns, tests);
+        (self.rerun_index, self.done_before) = (0, 0);
         self.rerun_tests = Some(tests);
         let name = format!("rerunning {tests} tests {reruns} times");
         let phase = Phase::start(&name, (reruns * tests) as u64, Mode::detect(self.quiet));
         self.phase = Some(phase);
     }
 
-    fn rerun(&mut self, i: usize, done: usize, elapsed: Duration) {
-        let (of, tests) = (self.reruns, self.tests);
-        let position = (i * tests + done) as u64;
-        let total = (of * tests) as u64;
+    fn rerun(&mut self, i: usize, done: usize, tests: usize, elapsed: Duration) {
+        let of = self.reruns;
+        if i != self.rerun_index {
+            // A later rerun: the earlier ones ran what they ran, this one and the rest
+            // run `tests` each (the suite is reduced between reruns).
+            self.rerun_index = i;
+            self.done_before += self.tests;
+            self.tests = tests;
+        }
+        let position = (self.done_before + done) as u64;
+        let total = (self.done_before + (of - i) * tests) as u64;
+        if let Some(phase) = &self.phase {
+            phase.set_len(total);
+        }
         self.update(position, || {
             let (rate, eta) = rate_and_eta(position, total.saturating_sub(position), elapsed);
             format!(

@@ -84,8 +84,8 @@ pub fn summary(output: &Path, done: &Recording, shown: &Shown, verbose: bool) {
     if let Some(from) = shown.rerun_tests {
         reran(r, from);
     }
-    if let (Some(d), Some(from)) = (shown.reduction, shown.rerun_tests) {
-        let left = from.saturating_sub(r.dropped_tests as usize);
+    if let (Some(d), Some(_)) = (shown.reduction, shown.rerun_tests) {
+        let left = r.tests_left;
         if left != d.after {
             println!(
                 "reduced again: {left} → {} that observe all {} distinct behaviours",
@@ -185,6 +185,21 @@ fn memory_line(done: &Recording) -> String {
     )
 }
 
+/// `N tests 2 times`, or `N tests, then M (reduced again after rerun 1)` when the suite
+/// shrank between reruns.
+fn what_ran(r: &crate::flakes::RerunReport, from: usize) -> String {
+    let later = r.tests_per_rerun.get(1..).unwrap_or_default();
+    if later.iter().all(|&n| n == from) {
+        return format!("{} {}", plural(from, "test"), plural(r.reruns_done, "time"));
+    }
+    let then: Vec<String> = later.iter().map(usize::to_string).collect();
+    format!(
+        "{}, then {} (reduced again after each rerun)",
+        plural(from, "test"),
+        then.join(", then ")
+    )
+}
+
 /// `reran: …` and the curve of unstable values first found per rerun.
 fn reran(r: &crate::flakes::RerunReport, from: usize) {
     let unstable: Vec<String> = r
@@ -193,16 +208,15 @@ fn reran(r: &crate::flakes::RerunReport, from: usize) {
         .map(|(m, n)| format!("{m} ({n})"))
         .collect();
     println!(
-        "reran: {} {} in {:.1} s: dropped {} and {}, {} derived from them; {} left with \
+        "reran: {} in {:.1} s: dropped {} and {}, {} derived from them; {} left with \
          nothing to check → {}; most unstable: {}",
-        plural(from, "test"),
-        plural(r.reruns_done, "time"),
+        what_ran(r, from),
         r.elapsed.as_secs_f64(),
         plural(r.dropped_checks as usize, "unstable check"),
         plural(r.dropped_observations as usize, "observation"),
         r.dropped_derived,
         plural(r.dropped_tests as usize, "test"),
-        from.saturating_sub(r.dropped_tests as usize),
+        r.tests_left,
         if unstable.is_empty() {
             "none".to_string()
         } else {

@@ -84,6 +84,10 @@ pub struct RerunReport {
     pub elapsed: Duration,
     /// Largest sum of the workers' peak RSS in one rerun, in KiB.
     pub workers_peak_kib: u64,
+    /// Tests each rerun ran: fewer after the first when the suite is reduced in between.
+    pub tests_per_rerun: Vec<usize>,
+    /// Tests left after the last rerun.
+    pub tests_left: usize,
     /// Checks and observations first found unstable in each rerun, and tests dropped in it
     /// (a timeout, a crash, steps that changed in number): the curve of what a later rerun
     /// still finds.
@@ -161,15 +165,19 @@ fn rerun_once(
 }
 
 /// Reruns `rec.tests` `reruns` times, each on a fresh executor of `lane`
-/// ([`Lane::start_run`]), and drops what changed; stops early on `stop`. `progress` hears
-/// `(rerun, tests done in it)`.
+/// ([`Lane::start_run`]), and drops what changed; stops early on `stop`. After every rerun
+/// but the last, what it found is settled (unstable computations tainted everywhere, tests
+/// left with nothing to check dropped) and `between` may shrink the suite (reduction), so a
+/// later rerun runs only the tests that can still be written. `progress` hears `(rerun,
+/// tests done in it, tests in it)`.
 pub(crate) fn remove_flakes(
     rec: &mut Recorded,
     reruns: usize,
     seed: u64,
     lane: &dyn Lane,
     stop: &AtomicBool,
-    mut progress: impl FnMut(usize, usize),
+    between: &mut dyn FnMut(&mut Recorded) -> Result<(), SpoolError>,
+    mut progress: impl FnMut(usize, usize, usize),
 ) -> Result<RerunReport, RerunError> {
     let began = Instant::now();
     let mut report = RerunReport::default();
@@ -179,6 +187,8 @@ pub(crate) fn remove_flakes(
             break;
         }
         let exec = lane.start_run(i)?;
+        let tests = rec.tests.len();
+        report.tests_per_rerun.push(tests);
         let before = report.dropped_checks + report.dropped_observations + dead_count(&dead);
         let done = rerun_once(
             rec,
@@ -188,29 +198,47 @@ pub(crate) fn remove_flakes(
             stop,
             &mut dead,
             &mut report,
-            |n| progress(i, n),
+            |n| progress(i, n, tests),
         )?;
-        if done == rec.tests.len() {
-            report.reruns_done += 1;
-            let after = report.dropped_checks + report.dropped_observations + dead_count(&dead);
-            report.new_per_rerun.push(after - before);
-        }
         let rss = exec.peak_rss_kib().iter().sum();
         report.workers_peak_kib = report.workers_peak_kib.max(rss);
-    }
-    taint_unstable_computations(rec, &mut report)?;
-    let before = rec.tests.len();
-    for (t, test) in rec.tests.iter().enumerate() {
-        let test = test?;
-        dead[t] |= test.check_count() == 0;
-        if !dead[t] {
-            report.weakened_messages += weakened_in(&test, &report.weakened);
+        drop(exec);
+        if done < tests {
+            continue;
+        }
+        report.reruns_done += 1;
+        let after = report.dropped_checks + report.dropped_observations + dead_count(&dead);
+        report.new_per_rerun.push(after - before);
+        if i + 1 < reruns && !stop.load(Ordering::SeqCst) {
+            settle_dead(rec, &mut report, &mut dead)?;
+            between(rec)?;
+            dead = vec![false; rec.tests.len()];
         }
     }
-    rec.tests.retain(|t, _| !dead[t]);
-    report.dropped_tests = (before - rec.tests.len()) as u64;
+    settle_dead(rec, &mut report, &mut dead)?;
+    for test in rec.tests.iter() {
+        report.weakened_messages += weakened_in(&test?, &report.weakened);
+    }
+    report.tests_left = rec.tests.len();
     report.elapsed = began.elapsed();
     Ok(report)
+}
+
+/// Taints what reads an unstable computation in every test, and drops the tests that are
+/// `dead` or left with nothing to check (counted into `dropped_tests`).
+fn settle_dead(
+    rec: &mut Recorded,
+    report: &mut RerunReport,
+    dead: &mut [bool],
+) -> Result<(), SpoolError> {
+    taint_unstable_computations(rec, report)?;
+    let before = rec.tests.len();
+    for (t, test) in rec.tests.iter().enumerate() {
+        dead[t] |= test?.check_count() == 0;
+    }
+    rec.tests.retain(|t, _| !dead[t]);
+    report.dropped_tests += (before - rec.tests.len()) as u64;
+    Ok(())
 }
 
 /// The checks and observations of `t` whose message was dropped.
@@ -460,7 +488,7 @@ mod tests {
 
     fn rerun(rec: &mut Recorded, reruns: usize, lane: &dyn Lane) -> RerunReport {
         let stop = AtomicBool::new(false);
-        remove_flakes(rec, reruns, 9, lane, &stop, |_, _| {}).unwrap()
+        remove_flakes(rec, reruns, 9, lane, &stop, &mut |_| Ok(()), |_, _, _| {}).unwrap()
     }
 
     #[test]
@@ -567,5 +595,63 @@ mod tests {
             report.weakened_messages, 0,
             "every weakened check was in a test dropped later"
         );
+    }
+
+    /// A lane that counts the sequences each rerun ran.
+    #[derive(Default)]
+    struct CountingLane {
+        ran: std::sync::Arc<std::sync::Mutex<Vec<usize>>>,
+    }
+
+    struct Counting(std::sync::Arc<std::sync::Mutex<Vec<usize>>>, usize, Fake);
+
+    impl Executor for Counting {
+        fn run(&self, seqs: &[SeqRequest], contracts: bool) -> Result<Vec<SeqResult>, PoolError> {
+            let mut ran = self.0.lock().unwrap();
+            let len = ran.len().max(self.1 + 1);
+            ran.resize(len, 0);
+            ran[self.1] += seqs.len();
+            drop(ran);
+            self.2.run(seqs, contracts)
+        }
+    }
+
+    impl Lane for CountingLane {
+        fn start(&self) -> Result<Box<dyn Executor>, PoolError> {
+            self.start_run(0)
+        }
+
+        fn start_single(&self) -> Result<Box<dyn Executor>, PoolError> {
+            self.start()
+        }
+
+        fn jobs(&self) -> usize {
+            1
+        }
+
+        fn start_run(&self, run: usize) -> Result<Box<dyn Executor>, PoolError> {
+            Ok(Box::new(Counting(self.ran.clone(), run, Fake::reference())))
+        }
+    }
+
+    #[test]
+    fn a_later_rerun_runs_only_what_the_reduction_in_between_kept() {
+        let mut rec = on_fake::recorded(3, 300);
+        let lane = CountingLane::default();
+        let started = rec.tests.len();
+        let mut shrunk_to = 0;
+        let mut halve = |rec: &mut Recorded| {
+            rec.tests.retain(|i, _| i % 2 == 0);
+            shrunk_to = rec.tests.len();
+            Ok(())
+        };
+        let stop = AtomicBool::new(false);
+        let report = remove_flakes(&mut rec, 2, 9, &lane, &stop, &mut halve, |_, _, _| {}).unwrap();
+        let ran = lane.ran.lock().unwrap().clone();
+        assert!(shrunk_to > 0 && shrunk_to < started);
+        assert_eq!(ran, [started, shrunk_to], "rerun 2 runs only what was kept");
+        assert_eq!(report.tests_per_rerun, [started, shrunk_to]);
+        assert_eq!(report.tests_left, rec.tests.len());
+        assert!(rec.tests.len() <= shrunk_to);
     }
 }

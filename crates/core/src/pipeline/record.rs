@@ -67,8 +67,9 @@ pub trait Progress {
     fn reduced(&mut self, _reduction: &Reduction) {}
     /// Reruns start: `reruns` times `tests` tests.
     fn rerunning(&mut self, _reruns: usize, _tests: usize) {}
-    /// Rerun `i` has run `done` tests.
-    fn rerun(&mut self, _i: usize, _done: usize, _elapsed: Duration) {}
+    /// Rerun `i` has run `done` of its `tests` tests (later reruns may run fewer: the suite
+    /// is reduced again between reruns).
+    fn rerun(&mut self, _i: usize, _done: usize, _tests: usize, _elapsed: Duration) {}
     /// Reruns ended with `done` complete.
     fn reruns_done(&mut self, _done: usize) {}
 }
@@ -573,13 +574,20 @@ fn reruns(
         jvm: &provisioned.jvm,
         config,
     };
+    let mut between = |rec: &mut Recorded| {
+        if plan.reduce {
+            reduce(rec)?;
+        }
+        Ok(())
+    };
     let report = remove_flakes(
         rec,
         plan.reruns,
         plan.generation.seed,
         &lane,
         &interrupt::SECOND,
-        |i, done| progress.rerun(i, done, began.elapsed()),
+        &mut between,
+        |i, done, tests| progress.rerun(i, done, tests, began.elapsed()),
     )?;
     progress.reruns_done(report.reruns_done);
     Ok(report)
