@@ -68,3 +68,63 @@ fn the_default_record_keeps_fewer_tests_that_check_every_value_keep_all_checks()
     assert!(lost.is_empty(), "checks lost by reduction: {lost:?}");
     assert_eq!(kept, full);
 }
+
+/// `tests run by rerun 1, 2, …: N, M (…)`: the tests each rerun ran.
+fn tests_per_rerun(stdout: &str) -> Vec<usize> {
+    let prefix = "tests run by rerun 1, 2, …: ";
+    let line = stdout.lines().find(|l| l.starts_with(prefix)).unwrap();
+    let counts = line[prefix.len()..].split(" (").next().unwrap();
+    counts.split(", ").map(|n| n.parse().unwrap()).collect()
+}
+
+#[test]
+fn a_later_rerun_runs_only_the_tests_left_after_reducing_what_the_first_found_unstable() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = dir.path().join("random.yaml.zst");
+    // Random numbers feed many tests: once rerun 1 drops them, most tests have nothing left
+    // that another test does not check.
+    let args = [
+        "record",
+        "--impl",
+        "temurin17",
+        "--classes",
+        "java.util.Random,java.lang.Integer",
+        "--output-limit",
+        "1500",
+        "--time-limit",
+        "60",
+        "--seed",
+        "4",
+        "--reruns",
+        "2",
+        "--no-progress",
+        "-j",
+        "2",
+        "-o",
+        output.to_str().unwrap(),
+    ];
+    let out = difftest(dir.path(), &args);
+    assert_eq!(out.status.code(), Some(0), "record: {}", stderr(&out));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let ran = tests_per_rerun(&stdout);
+    assert_eq!(ran.len(), 2, "{stdout}");
+    assert!(
+        ran[1] < ran[0],
+        "rerun 2 ran {} of {}: {stdout}",
+        ran[1],
+        ran[0]
+    );
+    let suite = Suite::load(&output).expect("the suite loads");
+    assert!(suite.tests.len() < ran[0], "{stdout}");
+    assert_eq!(suite.header.counts.get("reruns-done"), Some(&2));
+    // What the smaller second rerun left in still holds on the recording JDK.
+    let args = [
+        "replay",
+        "--impl",
+        "temurin17",
+        "--suite",
+        output.to_str().unwrap(),
+    ];
+    let replay = difftest(dir.path(), &args);
+    assert_eq!(replay.status.code(), Some(0), "replay: {}", stderr(&replay));
+}

@@ -84,8 +84,8 @@ pub fn summary(output: &Path, done: &Recording, shown: &Shown, verbose: bool) {
     if let Some(from) = shown.rerun_tests {
         reran(r, from);
     }
-    if let (Some(d), Some(from)) = (shown.reduction, shown.rerun_tests) {
-        let left = from.saturating_sub(r.dropped_tests as usize);
+    if let (Some(d), Some(_)) = (shown.reduction, shown.rerun_tests) {
+        let left = r.tests_left;
         if left != d.after {
             println!(
                 "reduced again: {left} → {} that observe all {} distinct behaviours",
@@ -185,6 +185,17 @@ fn memory_line(done: &Recording) -> String {
     )
 }
 
+/// `N tests 2 times`, or `N tests, 2 reruns` when later reruns ran fewer (the next line
+/// says how many).
+fn what_ran(r: &crate::flakes::RerunReport, from: usize) -> String {
+    let tests = plural(from, "test");
+    if r.ran_per_rerun.iter().all(|&n| n as usize == from) {
+        format!("{tests} {}", plural(r.reruns_done, "time"))
+    } else {
+        format!("{tests}, {}", plural(r.reruns_done, "rerun"))
+    }
+}
+
 /// `reran: …` and the curve of unstable values first found per rerun.
 fn reran(r: &crate::flakes::RerunReport, from: usize) {
     let unstable: Vec<String> = r
@@ -193,16 +204,15 @@ fn reran(r: &crate::flakes::RerunReport, from: usize) {
         .map(|(m, n)| format!("{m} ({n})"))
         .collect();
     println!(
-        "reran: {} {} in {:.1} s: dropped {} and {}, {} derived from them; {} left with \
+        "reran: {} in {:.1} s: dropped {} and {}, {} derived from them; {} left with \
          nothing to check → {}; most unstable: {}",
-        plural(from, "test"),
-        plural(r.reruns_done, "time"),
+        what_ran(r, from),
         r.elapsed.as_secs_f64(),
         plural(r.dropped_checks as usize, "unstable check"),
         plural(r.dropped_observations as usize, "observation"),
         r.dropped_derived,
         plural(r.dropped_tests as usize, "test"),
-        from.saturating_sub(r.dropped_tests as usize),
+        r.tests_left,
         if unstable.is_empty() {
             "none".to_string()
         } else {
@@ -212,8 +222,9 @@ fn reran(r: &crate::flakes::RerunReport, from: usize) {
     if r.ran_per_rerun.len() > 1 {
         let per: Vec<String> = r.ran_per_rerun.iter().map(u64::to_string).collect();
         println!(
-            "tests run by rerun 1, 2, …: {} (after the first, only the tests that touch a \
-             method an earlier rerun saw change or check a method fewer than {} tests check)",
+            "tests run by rerun 1, 2, …: {} (after the first, only the tests left by reducing \
+             again that touch a method an earlier rerun saw change or check a method fewer \
+             than {} tests check)",
             per.join(", "),
             crate::flakes::RARE_BELOW,
         );

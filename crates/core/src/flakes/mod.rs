@@ -32,7 +32,7 @@ use crate::sequence::{Observed, SeqResult};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -92,6 +92,8 @@ pub struct RerunReport {
     pub elapsed: Duration,
     /// Largest sum of the workers' peak RSS in one rerun, in KiB.
     pub workers_peak_kib: u64,
+    /// Tests left after the last rerun.
+    pub tests_left: usize,
     /// Checks and observations first found unstable in each rerun, and tests dropped in it
     /// (a timeout, a crash, steps that changed in number): the curve of what a later rerun
     /// still finds.
@@ -173,7 +175,10 @@ fn rerun_once(
 
 /// Reruns `rec.tests` `reruns` times, each on a fresh executor of `lane`
 /// ([`Lane::start_run`]): the first time every test, later only those still in doubt
-/// ([`target::still_in_doubt`]). Drops what changed; stops early on `stop`. `progress`
+/// ([`target::still_in_doubt`]). Drops what changed; stops early on `stop`. After every
+/// rerun but the last, what it found is settled (unstable computations tainted everywhere,
+/// tests left with nothing to check dropped) and `between` may shrink the suite
+/// (reduction), so a later rerun never runs a test that will not be written. `progress`
 /// hears `(rerun, tests done in it, tests it runs)`.
 pub(crate) fn remove_flakes(
     rec: &mut Recorded,
@@ -181,11 +186,13 @@ pub(crate) fn remove_flakes(
     seed: u64,
     lane: &dyn Lane,
     stop: &AtomicBool,
+    between: &mut dyn FnMut(&mut Recorded) -> Result<(), SpoolError>,
     mut progress: impl FnMut(usize, usize, usize),
 ) -> Result<RerunReport, RerunError> {
     let began = Instant::now();
     let mut report = RerunReport::default();
     let mut dead = vec![false; rec.tests.len()];
+    let mut evidence = HashMap::new();
     for i in 0..reruns {
         if stop.load(Ordering::SeqCst) {
             break;
@@ -195,7 +202,7 @@ pub(crate) fn remove_flakes(
             _ => {
                 let (unstable, varied) = (&report.unstable_by_method, &report.varied_messages);
                 let doubtful = |m: &str| unstable.contains_key(m) || varied.contains(m);
-                target::still_in_doubt(rec, &dead, doubtful)?
+                target::still_in_doubt(rec, &dead, doubtful, &evidence)?
             }
         };
         let of = tests.len();
@@ -212,28 +219,49 @@ pub(crate) fn remove_flakes(
             &mut report,
             |n| progress(i, n, of),
         )?;
-        if done == of {
-            report.reruns_done += 1;
-            report.ran_per_rerun.push(of as u64);
-            let after = report.dropped_checks + report.dropped_observations + dead_count(&dead);
-            report.new_per_rerun.push(after - before);
-        }
         let rss = exec.peak_rss_kib().iter().sum();
         report.workers_peak_kib = report.workers_peak_kib.max(rss);
-    }
-    taint_unstable_computations(rec, &mut report)?;
-    let before = rec.tests.len();
-    for (t, test) in rec.tests.iter().enumerate() {
-        let test = test?;
-        dead[t] |= test.check_count() == 0;
-        if !dead[t] {
-            report.weakened_messages += weakened_in(&test, &report.weakened);
+        drop(exec);
+        if done < of {
+            continue;
+        }
+        report.reruns_done += 1;
+        report.ran_per_rerun.push(of as u64);
+        let after = report.dropped_checks + report.dropped_observations + dead_count(&dead);
+        report.new_per_rerun.push(after - before);
+        if i == 0 {
+            evidence = target::checked_by(rec, &dead)?;
+        }
+        if i + 1 < reruns && !stop.load(Ordering::SeqCst) {
+            settle_dead(rec, &mut report, &mut dead)?;
+            between(rec)?;
+            dead = vec![false; rec.tests.len()];
         }
     }
-    rec.tests.retain(|t, _| !dead[t]);
-    report.dropped_tests = (before - rec.tests.len()) as u64;
+    settle_dead(rec, &mut report, &mut dead)?;
+    for test in rec.tests.iter() {
+        report.weakened_messages += weakened_in(&test?, &report.weakened);
+    }
+    report.tests_left = rec.tests.len();
     report.elapsed = began.elapsed();
     Ok(report)
+}
+
+/// Taints what reads an unstable computation in every test, and drops the tests that are
+/// `dead` or left with nothing to check (counted into `dropped_tests`).
+fn settle_dead(
+    rec: &mut Recorded,
+    report: &mut RerunReport,
+    dead: &mut [bool],
+) -> Result<(), SpoolError> {
+    taint_unstable_computations(rec, report)?;
+    let before = rec.tests.len();
+    for (t, test) in rec.tests.iter().enumerate() {
+        dead[t] |= test?.check_count() == 0;
+    }
+    rec.tests.retain(|t, _| !dead[t]);
+    report.dropped_tests += (before - rec.tests.len()) as u64;
+    Ok(())
 }
 
 /// The checks and observations of `t` whose message was dropped.
@@ -493,7 +521,7 @@ mod tests {
 
     fn rerun(rec: &mut Recorded, reruns: usize, lane: &dyn Lane) -> RerunReport {
         let stop = AtomicBool::new(false);
-        remove_flakes(rec, reruns, 9, lane, &stop, |_, _, _| {}).unwrap()
+        remove_flakes(rec, reruns, 9, lane, &stop, &mut |_| Ok(()), |_, _, _| {}).unwrap()
     }
 
     #[test]
@@ -600,5 +628,78 @@ mod tests {
             report.weakened_messages, 0,
             "every weakened check was in a test dropped later"
         );
+    }
+
+    /// A lane that counts the sequences each rerun ran.
+    #[derive(Default)]
+    struct CountingLane {
+        ran: std::sync::Arc<std::sync::Mutex<Vec<usize>>>,
+    }
+
+    struct Counting(std::sync::Arc<std::sync::Mutex<Vec<usize>>>, usize, Fake);
+
+    impl Executor for Counting {
+        fn run(&self, seqs: &[SeqRequest], contracts: bool) -> Result<Vec<SeqResult>, PoolError> {
+            let mut ran = self.0.lock().unwrap();
+            let len = ran.len().max(self.1 + 1);
+            ran.resize(len, 0);
+            ran[self.1] += seqs.len();
+            drop(ran);
+            self.2.run(seqs, contracts)
+        }
+    }
+
+    impl Lane for CountingLane {
+        fn start(&self) -> Result<Box<dyn Executor>, PoolError> {
+            self.start_run(0)
+        }
+
+        fn start_single(&self) -> Result<Box<dyn Executor>, PoolError> {
+            self.start()
+        }
+
+        fn jobs(&self) -> usize {
+            1
+        }
+
+        fn start_run(&self, run: usize) -> Result<Box<dyn Executor>, PoolError> {
+            Ok(Box::new(Counting(self.ran.clone(), run, Fake::reference())))
+        }
+    }
+
+    /// Two reruns with `between` in the middle: the tests each ran, and what was left.
+    fn ran_with(
+        between: &mut dyn FnMut(&mut Recorded) -> Result<(), SpoolError>,
+    ) -> (Vec<usize>, RerunReport, usize) {
+        let mut rec = on_fake::recorded(3, 300);
+        let lane = CountingLane::default();
+        let stop = AtomicBool::new(false);
+        let report = remove_flakes(&mut rec, 2, 9, &lane, &stop, between, |_, _, _| {}).unwrap();
+        let ran = lane.ran.lock().unwrap().clone();
+        (ran, report, rec.tests.len())
+    }
+
+    #[test]
+    fn a_later_rerun_runs_only_what_the_reduction_in_between_kept() {
+        let started = on_fake::recorded(3, 300).tests.len();
+        let (whole, _, _) = ran_with(&mut |_| Ok(()));
+        let mut shrunk_to = 0;
+        let (halved, report, left) = ran_with(&mut |rec: &mut Recorded| {
+            rec.tests.retain(|i, _| i % 2 == 0);
+            shrunk_to = rec.tests.len();
+            Ok(())
+        });
+        assert!(shrunk_to > 0 && shrunk_to < started);
+        assert_eq!(
+            (whole[0], halved[0]),
+            (started, started),
+            "rerun 1 runs all"
+        );
+        assert!(halved[1] <= shrunk_to, "rerun 2 runs only what was kept");
+        assert!(halved[1] < whole[1], "{halved:?} against {whole:?}");
+        let ran: Vec<u64> = halved.iter().map(|&n| n as u64).collect();
+        assert_eq!(report.ran_per_rerun, ran);
+        assert_eq!(report.tests_left, left);
+        assert!(left <= shrunk_to);
     }
 }

@@ -79,18 +79,16 @@ fn touched(rec: &Recorded, t: usize, callees: &mut Callees) -> Result<Touched, S
     Ok(Touched { all, checked })
 }
 
-/// The tests a rerun after the first still runs, in suite order: the live ones that touch a
-/// method `doubtful` names (one whose value or exception message an earlier rerun saw
-/// change) or check a method fewer than [`RARE_BELOW`] live tests check.
-pub(crate) fn still_in_doubt(
+/// How many live tests check each method (by name): counted once the first rerun has run
+/// every test, the evidence that a method's values hold. Later reruns judge rarity by it,
+/// not by the suite reduction left them, which has fewer tests of every method.
+pub(crate) fn checked_by(
     rec: &Recorded,
     dead: &[bool],
-    doubtful: impl Fn(&str) -> bool,
-) -> Result<Vec<usize>, SpoolError> {
+) -> Result<HashMap<String, u32>, SpoolError> {
     let mut callees = Callees::default();
     let mut checkers: Vec<u32> = Vec::new();
-    let live = (0..rec.tests.len()).filter(|&t| !dead[t]);
-    for t in live.clone() {
+    for t in (0..rec.tests.len()).filter(|&t| !dead[t]) {
         for c in touched(rec, t, &mut callees)?.checked {
             if checkers.len() <= c as usize {
                 checkers.resize(c as usize + 1, 0);
@@ -98,21 +96,42 @@ pub(crate) fn still_in_doubt(
             checkers[c as usize] += 1;
         }
     }
-    let seen_unstable: Vec<bool> = {
-        let mut v = vec![false; callees.ids.len()];
-        for (name, &id) in &callees.ids {
-            v[id as usize] = doubtful(name);
-        }
-        v
-    };
+    let count = |id: u32| checkers.get(id as usize).copied().unwrap_or(0);
+    Ok(callees
+        .ids
+        .into_iter()
+        .map(|(name, id)| (name, count(id)))
+        .collect())
+}
+
+/// The tests a rerun after the first still runs, in suite order: the live ones that touch a
+/// method `doubtful` names (one whose value or exception message an earlier rerun saw
+/// change) or check a method that fewer than [`RARE_BELOW`] tests checked in the first
+/// rerun (`evidence`, from [`checked_by`]).
+pub(crate) fn still_in_doubt(
+    rec: &Recorded,
+    dead: &[bool],
+    doubtful: impl Fn(&str) -> bool,
+    evidence: &HashMap<String, u32>,
+) -> Result<Vec<usize>, SpoolError> {
+    let mut callees = Callees::default();
+    let live = (0..rec.tests.len()).filter(|&t| !dead[t]);
+    for t in live.clone() {
+        touched(rec, t, &mut callees)?;
+    }
+    let (mut unstable, mut rare) = (
+        vec![false; callees.ids.len()],
+        vec![false; callees.ids.len()],
+    );
+    for (name, &id) in &callees.ids {
+        unstable[id as usize] = doubtful(name);
+        rare[id as usize] = evidence.get(name).copied().unwrap_or(0) < RARE_BELOW;
+    }
     let mut chosen = Vec::new();
     for t in live {
         let touched = touched(rec, t, &mut callees)?;
-        let rare = touched
-            .checked
-            .iter()
-            .any(|&c| checkers[c as usize] < RARE_BELOW);
-        if rare || touched.all.iter().any(|&c| seen_unstable[c as usize]) {
+        let is_rare = touched.checked.iter().any(|&c| rare[c as usize]);
+        if is_rare || touched.all.iter().any(|&c| unstable[c as usize]) {
             chosen.push(t);
         }
     }
@@ -173,16 +192,22 @@ mod tests {
             .count();
         let (made, lane) = (rec.tests.len(), Counting::default());
         let stop = AtomicBool::new(false);
-        let report = remove_flakes(&mut rec, 2, 9, &lane, &stop, |_, _, _| {}).unwrap();
+        let report =
+            remove_flakes(&mut rec, 2, 9, &lane, &stop, &mut |_| Ok(()), |_, _, _| {}).unwrap();
         let ran: Vec<u64> = (lane.0.lock().unwrap().iter())
             .map(|f| f.sequences.load(Ordering::Relaxed))
             .collect();
         assert_eq!(ran[0], made as u64, "the first rerun runs every test");
         assert_eq!(report.ran_per_rerun, ran);
         assert!(ran[1] < ran[0] / 2, "the second runs fewer: {ran:?}");
+        // Every test still written that calls the clock was in doubt, so it ran again.
+        let clock_left = (0..rec.tests.len())
+            .filter(|&t| calls_clock(&rec, t))
+            .count();
+        assert!(clock > 0, "the fake calls the clock");
         assert!(
-            clock > 0 && ran[1] >= clock as u64,
-            "{clock} call the clock"
+            ran[1] >= clock_left as u64,
+            "{clock_left} left call the clock"
         );
     }
 
@@ -190,14 +215,15 @@ mod tests {
     fn in_doubt_are_the_tests_of_unstable_methods_and_of_rarely_checked_ones() {
         let rec = on_fake::recorded(3, 300);
         let dead = vec![false; rec.tests.len()];
+        let evidence = checked_by(&rec, &dead).unwrap();
         let unstable = |m: &str| m == "t.Clock.now()";
-        let chosen = still_in_doubt(&rec, &dead, unstable).unwrap();
+        let chosen = still_in_doubt(&rec, &dead, unstable, &evidence).unwrap();
         let clock: Vec<usize> = (0..rec.tests.len())
             .filter(|&t| calls_clock(&rec, t))
             .collect();
         assert!(!clock.is_empty() && clock.iter().all(|t| chosen.contains(t)));
         assert!(chosen.len() < rec.tests.len());
-        let stable = still_in_doubt(&rec, &dead, |_| false).unwrap();
+        let stable = still_in_doubt(&rec, &dead, |_| false, &evidence).unwrap();
         assert!(
             stable.len() < chosen.len(),
             "no unstable method, fewer in doubt"
@@ -206,12 +232,18 @@ mod tests {
         let mut few = on_fake::recorded(3, 300);
         few.tests.truncate(RARE_BELOW as usize - 1);
         let none_dead = vec![false; few.tests.len()];
-        let all = still_in_doubt(&few, &none_dead, |_| false).unwrap();
+        let few_evidence = checked_by(&few, &none_dead).unwrap();
+        let all = still_in_doubt(&few, &none_dead, |_| false, &few_evidence).unwrap();
         assert_eq!(all, (0..few.tests.len()).collect::<Vec<_>>());
+        // Rarity is judged by the evidence of the first rerun, not by how many tests of a
+        // method are left: the same few tests, judged by the whole suite's counts, are not
+        // all in doubt.
+        let judged = still_in_doubt(&few, &none_dead, |_| false, &evidence).unwrap();
+        assert!(judged.len() < all.len(), "{judged:?}");
         // A dead test is never run again.
         let mut dead = dead;
         dead[clock[0]] = true;
-        let chosen = still_in_doubt(&rec, &dead, unstable).unwrap();
+        let chosen = still_in_doubt(&rec, &dead, unstable, &evidence).unwrap();
         assert!(!chosen.contains(&clock[0]));
     }
 }

@@ -576,12 +576,19 @@ fn reruns(
         jvm: &provisioned.jvm,
         config,
     };
+    let mut between = |rec: &mut Recorded| {
+        if plan.reduce {
+            reduce(rec)?;
+        }
+        Ok(())
+    };
     let report = remove_flakes(
         rec,
         plan.reruns,
         plan.generation.seed,
         &lane,
         &interrupt::SECOND,
+        &mut between,
         |i, done, of| progress.rerun(i, done, of, began.elapsed()),
     )?;
     progress.reruns_done(report.reruns_done);
