@@ -15,9 +15,20 @@ const CLASSES: &str = "java.lang.Integer,java.lang.Long,java.lang.Character,java
 java.lang.Boolean,java.lang.String";
 
 fn record(dir: &Path, name: &str, extra: &[&str]) -> Suite {
+    record_with(dir, name, CLASSES, "1", extra).0
+}
+
+/// Records `classes` with `reruns` reruns: the suite and what the record printed.
+fn record_with(
+    dir: &Path,
+    name: &str,
+    classes: &str,
+    reruns: &str,
+    extra: &[&str],
+) -> (Suite, String) {
     let output = dir.join(name);
     let output = output.to_str().unwrap();
-    let mut args = vec!["record", "--impl", "temurin17", "--classes", CLASSES];
+    let mut args = vec!["record", "--impl", "temurin17", "--classes", classes];
     args.extend([
         "--output-limit",
         "1500",
@@ -26,11 +37,13 @@ fn record(dir: &Path, name: &str, extra: &[&str]) -> Suite {
         "--seed",
         "4",
     ]);
-    args.extend(["--reruns", "1", "--no-progress", "-j", "2", "-o", output]);
+    args.extend(["--reruns", reruns, "--no-progress", "-j", "2", "-o", output]);
     args.extend(extra);
     let out = difftest(dir, &args);
     assert_eq!(out.status.code(), Some(0), "record: {}", stderr(&out));
-    Suite::load(Path::new(output)).expect("the suite loads")
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let suite = Suite::load(Path::new(output)).expect("the suite loads");
+    (suite, stdout)
 }
 
 /// Every checked (call with its literals, expected value) and (observer, value) of a suite.
@@ -80,32 +93,10 @@ fn tests_per_rerun(stdout: &str) -> Vec<usize> {
 #[test]
 fn a_later_rerun_runs_only_the_tests_left_after_reducing_what_the_first_found_unstable() {
     let dir = tempfile::tempdir().unwrap();
-    let output = dir.path().join("random.yaml.zst");
     // Random numbers feed many tests: once rerun 1 drops them, most tests have nothing left
     // that another test does not check.
-    let args = [
-        "record",
-        "--impl",
-        "temurin17",
-        "--classes",
-        "java.util.Random,java.lang.Integer",
-        "--output-limit",
-        "1500",
-        "--time-limit",
-        "60",
-        "--seed",
-        "4",
-        "--reruns",
-        "2",
-        "--no-progress",
-        "-j",
-        "2",
-        "-o",
-        output.to_str().unwrap(),
-    ];
-    let out = difftest(dir.path(), &args);
-    assert_eq!(out.status.code(), Some(0), "record: {}", stderr(&out));
-    let stdout = String::from_utf8_lossy(&out.stdout);
+    let classes = "java.util.Random,java.lang.Integer";
+    let (suite, stdout) = record_with(dir.path(), "random.yaml.zst", classes, "2", &[]);
     let ran = tests_per_rerun(&stdout);
     assert_eq!(ran.len(), 2, "{stdout}");
     assert!(
@@ -114,10 +105,10 @@ fn a_later_rerun_runs_only_the_tests_left_after_reducing_what_the_first_found_un
         ran[1],
         ran[0]
     );
-    let suite = Suite::load(&output).expect("the suite loads");
     assert!(suite.tests.len() < ran[0], "{stdout}");
     assert_eq!(suite.header.counts.get("reruns-done"), Some(&2));
     // What the smaller second rerun left in still holds on the recording JDK.
+    let output = dir.path().join("random.yaml.zst");
     let args = [
         "replay",
         "--impl",

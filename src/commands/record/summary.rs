@@ -222,11 +222,8 @@ fn reran(r: &crate::flakes::RerunReport, from: usize) {
     if r.ran_per_rerun.len() > 1 {
         let per: Vec<String> = r.ran_per_rerun.iter().map(u64::to_string).collect();
         println!(
-            "tests run by rerun 1, 2, …: {} (after the first, only the tests left by reducing \
-             again that touch a method an earlier rerun saw change or check a method fewer \
-             than {} tests check)",
+            "tests run by rerun 1, 2, …: {} (after the first, the tests left by reducing again)",
             per.join(", "),
-            crate::flakes::RARE_BELOW,
         );
     }
     if !r.new_per_rerun.is_empty() {

@@ -14,12 +14,8 @@
 //! `contents`) or `toString()` observation changed is random content, and what reads it is
 //! tainted (a random key's bytes passed to a parser), though the array's length stays
 //! checked. Every test left with no check is dropped. Two batches are in flight at a time
-//! ([`Pipeline`]), compared in order. The first rerun runs every test; a later one only the
-//! tests an earlier one left in doubt ([`target`]).
-
-mod target;
-
-pub use target::RARE_BELOW;
+//! ([`Pipeline`]), compared in order. Between reruns the suite is reduced again, so a later
+//! rerun runs only the tests that can still be written.
 
 use crate::generate::Recorded;
 use crate::generate::kept::{KeptTest, ObsRef, retain_observers};
@@ -32,7 +28,7 @@ use crate::sequence::{Observed, SeqResult};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -40,8 +36,8 @@ use std::time::{Duration, Instant};
 /// from tens of thousands in the first to tens or hundreds in the second and third
 /// (DESIGN.md, "The defaults"); what a third would still find is left to replay's confirmation run
 /// and side-by-side check, and replays of suites recorded with two reruns on the recording
-/// JDK showed no counted difference for three seeds. The first rerun costs about a third of
-/// a default record's time; the second runs only the tests still in doubt ([`target`]).
+/// JDK showed no counted difference for three seeds. Each rerun costs about a third of a
+/// default record's time (the second less, after the reduction in between).
 pub const DEFAULT_RERUNS: usize = 2;
 
 /// Why flake removal stopped.
@@ -76,8 +72,6 @@ pub struct RerunReport {
     /// The checks `(test id, step)` and observations `(test id, stmt, class, method)` whose
     /// message was dropped, counted into `weakened_messages` at the end.
     weakened: BTreeSet<(u64, u32, u32, u32)>,
-    /// The methods (named as in `unstable_by_method`) an exception message of which changed.
-    varied_messages: BTreeSet<String>,
     /// Tests dropped: nothing left to check, a different number of steps, a timeout or crash.
     pub dropped_tests: u64,
     /// How often each method's value changed, for the report.
@@ -98,8 +92,8 @@ pub struct RerunReport {
     /// (a timeout, a crash, steps that changed in number): the curve of what a later rerun
     /// still finds.
     pub new_per_rerun: Vec<u64>,
-    /// Tests each complete rerun ran: the first every test, a later one only those that
-    /// touch a method an earlier rerun saw change or check a method few tests check.
+    /// Tests each complete rerun ran: the first every test, a later one those the reduction
+    /// after the previous rerun kept.
     pub ran_per_rerun: Vec<u64>,
 }
 
@@ -174,8 +168,7 @@ fn rerun_once(
 }
 
 /// Reruns `rec.tests` `reruns` times, each on a fresh executor of `lane`
-/// ([`Lane::start_run`]): the first time every test, later only those still in doubt
-/// ([`target::still_in_doubt`]). Drops what changed; stops early on `stop`. After every
+/// ([`Lane::start_run`]), and drops what changed; stops early on `stop`. After every
 /// rerun but the last, what it found is settled (unstable computations tainted everywhere,
 /// tests left with nothing to check dropped) and `between` may shrink the suite
 /// (reduction), so a later rerun never runs a test that will not be written. `progress`
@@ -192,19 +185,11 @@ pub(crate) fn remove_flakes(
     let began = Instant::now();
     let mut report = RerunReport::default();
     let mut dead = vec![false; rec.tests.len()];
-    let mut evidence = HashMap::new();
     for i in 0..reruns {
         if stop.load(Ordering::SeqCst) {
             break;
         }
-        let tests = match i {
-            0 => (0..rec.tests.len()).collect(),
-            _ => {
-                let (unstable, varied) = (&report.unstable_by_method, &report.varied_messages);
-                let doubtful = |m: &str| unstable.contains_key(m) || varied.contains(m);
-                target::still_in_doubt(rec, &dead, doubtful, &evidence)?
-            }
-        };
+        let tests: Vec<usize> = (0..rec.tests.len()).collect();
         let of = tests.len();
         let exec = lane.start_run(i)?;
         let before = report.dropped_checks + report.dropped_observations + dead_count(&dead);
@@ -229,9 +214,6 @@ pub(crate) fn remove_flakes(
         report.ran_per_rerun.push(of as u64);
         let after = report.dropped_checks + report.dropped_observations + dead_count(&dead);
         report.new_per_rerun.push(after - before);
-        if i == 0 {
-            evidence = target::checked_by(rec, &dead)?;
-        }
         if i + 1 < reruns && !stop.load(Ordering::SeqCst) {
             settle_dead(rec, &mut report, &mut dead)?;
             between(rec)?;
@@ -425,7 +407,6 @@ fn compare_steps(
             Settled::Same => checks.push((step, v)),
             Settled::ClassOnly(o) => {
                 report.weakened.insert((test.id, step, u32::MAX, u32::MAX));
-                report.varied_messages.insert(callee_at(rec, parts, step));
                 checks.push((step, rec.values.intern(&o)));
             }
             Settled::Changed => {
@@ -467,7 +448,6 @@ fn compare_observations(
             Settled::Same => values.push(v),
             Settled::ClassOnly(c) => {
                 report.weakened.insert((test.id, o.stmt, o.class, o.method));
-                report.varied_messages.insert(observer_name(rec, o));
                 values.push(rec.values.intern(&c));
             }
             Settled::Changed => {
@@ -517,7 +497,7 @@ mod tests {
     use crate::generate::on_fake;
     use crate::message::SeqRequest;
     use crate::pool::Executor;
-    use crate::pool::fake::{Fake, Flavor, FreshLane};
+    use crate::pool::fake::{CountingLane, Fake, Flavor, FreshLane};
 
     fn rerun(rec: &mut Recorded, reruns: usize, lane: &dyn Lane) -> RerunReport {
         let stop = AtomicBool::new(false);
@@ -630,43 +610,6 @@ mod tests {
         );
     }
 
-    /// A lane that counts the sequences each rerun ran.
-    #[derive(Default)]
-    struct CountingLane {
-        ran: std::sync::Arc<std::sync::Mutex<Vec<usize>>>,
-    }
-
-    struct Counting(std::sync::Arc<std::sync::Mutex<Vec<usize>>>, usize, Fake);
-
-    impl Executor for Counting {
-        fn run(&self, seqs: &[SeqRequest], contracts: bool) -> Result<Vec<SeqResult>, PoolError> {
-            let mut ran = self.0.lock().unwrap();
-            let len = ran.len().max(self.1 + 1);
-            ran.resize(len, 0);
-            ran[self.1] += seqs.len();
-            drop(ran);
-            self.2.run(seqs, contracts)
-        }
-    }
-
-    impl Lane for CountingLane {
-        fn start(&self) -> Result<Box<dyn Executor>, PoolError> {
-            self.start_run(0)
-        }
-
-        fn start_single(&self) -> Result<Box<dyn Executor>, PoolError> {
-            self.start()
-        }
-
-        fn jobs(&self) -> usize {
-            1
-        }
-
-        fn start_run(&self, run: usize) -> Result<Box<dyn Executor>, PoolError> {
-            Ok(Box::new(Counting(self.ran.clone(), run, Fake::reference())))
-        }
-    }
-
     /// Two reruns with `between` in the middle: the tests each ran, and what was left.
     fn ran_with(
         between: &mut dyn FnMut(&mut Recorded) -> Result<(), SpoolError>,
@@ -675,7 +618,7 @@ mod tests {
         let lane = CountingLane::default();
         let stop = AtomicBool::new(false);
         let report = remove_flakes(&mut rec, 2, 9, &lane, &stop, between, |_, _, _| {}).unwrap();
-        let ran = lane.ran.lock().unwrap().clone();
+        let ran = lane.ran().into_iter().map(|n| n as usize).collect();
         (ran, report, rec.tests.len())
     }
 

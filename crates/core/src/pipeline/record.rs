@@ -67,8 +67,8 @@ pub trait Progress {
     fn reduced(&mut self, _reduction: &Reduction) {}
     /// Reruns start: `reruns` times `tests` tests.
     fn rerunning(&mut self, _reruns: usize, _tests: usize) {}
-    /// Rerun `i` has run `done` of the `of` tests it runs (every test in the first, fewer
-    /// later: `flakes`).
+    /// Rerun `i` has run `done` of the `of` tests it runs (every test in the first; later,
+    /// those the reduction after the previous rerun kept).
     fn rerun(&mut self, _i: usize, _done: usize, _of: usize, _elapsed: Duration) {}
     /// Reruns ended with `done` complete.
     fn reruns_done(&mut self, _done: usize) {}
@@ -513,7 +513,7 @@ fn generate(
 const IDENTITY_HASH_SHIFT: &[&str] = &["-XX:+UnlockExperimentalVMOptions", "-XX:hashCode=3"];
 
 /// The reference's pools for the reruns: rerun `i` batches `64 << (i % 4)` sequences per
-/// worker, and every other rerun, the first among them, draws identity hashes another way.
+/// worker, and every other rerun draws identity hashes another way.
 struct RerunLane<'a> {
     name: &'a str,
     jvm: &'a JvmSpec,
@@ -544,11 +544,9 @@ impl Lane for RerunLane<'_> {
     fn start_run(&self, i: usize) -> Result<Box<dyn Executor>, PoolError> {
         let mut config = self.config.clone();
         config.batch = 64 << (i % 4);
-        if i.is_multiple_of(2) {
+        if i % 2 == 1 {
             // Every other rerun draws identity hashes another way, so values derived from
             // them (`Object.toString` text appended somewhere, its length) change and go.
-            // The first does: it runs every test, while later ones run only the tests an
-            // earlier rerun left in doubt (`flakes::target`).
             let mut jvm = self.jvm.clone();
             jvm.options
                 .extend(IDENTITY_HASH_SHIFT.iter().map(|o| o.to_string()));

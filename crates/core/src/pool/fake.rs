@@ -134,6 +134,41 @@ impl Lane for FreshLane {
     }
 }
 
+/// A lane whose every run is a fresh reference fake, kept so a test can count what each
+/// run ran (`sequences` of the fakes, in the order they started).
+#[derive(Default)]
+pub(crate) struct CountingLane(pub std::sync::Mutex<Vec<Arc<Fake>>>);
+
+impl CountingLane {
+    /// The sequences each run ran, in order.
+    pub(crate) fn ran(&self) -> Vec<u64> {
+        let fakes = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        fakes
+            .iter()
+            .map(|f| f.sequences.load(Ordering::Relaxed))
+            .collect()
+    }
+}
+
+impl Lane for CountingLane {
+    fn start(&self) -> Result<Box<dyn Executor>, PoolError> {
+        let fake = Arc::new(Fake::reference());
+        self.0
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(fake.clone());
+        Ok(Box::new(Shared(fake)))
+    }
+
+    fn start_single(&self) -> Result<Box<dyn Executor>, PoolError> {
+        self.start()
+    }
+
+    fn jobs(&self) -> usize {
+        1
+    }
+}
+
 struct Shared(Arc<Fake>);
 
 impl Executor for Shared {
