@@ -12,10 +12,10 @@
 
 use super::store::SeqId;
 use super::type_names::{NameId, Names};
+use crate::hash::{PrehashedSet, key128};
 use crate::sequence::Observed;
 use rand::Rng;
-use std::collections::{HashMap, HashSet};
-use std::hash::{DefaultHasher, Hash, Hasher};
+use std::collections::HashMap;
 
 /// A value: statement `pos` of sequence `seq` (`len` statements long), declared as `ty`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -33,7 +33,7 @@ pub(crate) struct Components {
     slot_of: HashMap<NameId, u32>,
     slot_types: Vec<NameId>,
     fills: HashMap<NameId, Vec<u32>>,
-    seen: HashSet<u128>,
+    seen: PrehashedSet<u128>,
     values: usize,
     /// Types whose values fill only slots of their own type or a subtype of it.
     confined: Vec<NameId>,
@@ -116,19 +116,9 @@ impl Components {
     }
 }
 
-/// A 128-bit key of anything hashable, the same in every run.
 /// The equality filter's key of a value: declared type, what it showed, its observations.
 pub(super) fn value_key(ty: NameId, shown: &Observed, observed: &[(NameId, u32)]) -> u128 {
-    key_of(&(ty, shown, observed))
-}
-
-pub(crate) fn key_of(value: &impl Hash) -> u128 {
-    let mut a = DefaultHasher::new();
-    let mut b = DefaultHasher::new();
-    0xA5u8.hash(&mut b);
-    value.hash(&mut a);
-    value.hash(&mut b);
-    ((a.finish() as u128) << 64) | b.finish() as u128
+    key128(&(ty, shown, observed))
 }
 
 #[cfg(test)]
@@ -169,7 +159,7 @@ mod tests {
         assert_eq!((c.count(so), c.count(sn), c.count(si)), (2, 1, 1));
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
         assert_eq!(c.pick(sn, &mut rng).map(|v| v.seq), Some(0));
-        assert!(c.first_seen(key_of(&"x")) && !c.first_seen(key_of(&"x")));
+        assert!(c.first_seen(key128(&"x")) && !c.first_seen(key128(&"x")));
     }
 
     #[test]

@@ -26,12 +26,12 @@ impl Footprint {
 }
 
 /// Bytes a hash set of `T` holds at its capacity (one control byte per bucket).
-pub(crate) fn set_bytes<T>(set: &HashSet<T>) -> u64 {
+pub(crate) fn set_bytes<T, S>(set: &HashSet<T, S>) -> u64 {
     (set.capacity() * (size_of::<T>() + 1)) as u64
 }
 
 /// Bytes a hash map of `K` to `V` holds at its capacity.
-pub(crate) fn map_bytes<K, V>(map: &HashMap<K, V>) -> u64 {
+pub(crate) fn map_bytes<K, V, S>(map: &HashMap<K, V, S>) -> u64 {
     (map.capacity() * (size_of::<(K, V)>() + 1)) as u64
 }
 

@@ -2,24 +2,23 @@
 //! stored sequence plus its checks (step index and interned expected value) and observer
 //! calls, error-revealing tests as a stored sequence plus the violated contract.
 
-use super::components::key_of;
 use super::store::{SeqId, Store};
 use super::type_names::{NameId, Names};
+use crate::hash::{PrehashedMap, key128};
 use crate::message::SeqRequest;
 use crate::sequence::{Observed, ObserverCall, Violation};
 use crate::suite::{ErrorTest, Test};
-use std::collections::HashMap;
 
 /// Observed values, each stored once (the index holds 128-bit keys, not copies).
 #[derive(Default)]
 pub(crate) struct Values {
     list: Vec<Observed>,
-    index: HashMap<u128, u32>,
+    index: PrehashedMap<u128, u32>,
 }
 
 impl Values {
     pub(crate) fn intern(&mut self, o: &Observed) -> u32 {
-        let key = key_of(o);
+        let key = key128(o);
         if let Some(&id) = self.index.get(&key) {
             return id;
         }

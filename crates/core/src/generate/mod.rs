@@ -41,6 +41,7 @@ mod sweep;
 pub(crate) mod taint;
 pub(crate) mod type_names;
 
+use crate::hash::PrehashedSet;
 use crate::message::SeqRequest;
 use crate::model::{ApiModel, boxed};
 use crate::observe::Observers;
@@ -265,7 +266,7 @@ pub(crate) struct Generator<'m> {
     /// specific than the declared one: observers are chosen on it.
     runtime: HashMap<usize, NameId>,
     null_tmpl: HashMap<NameId, u32>,
-    seen: HashSet<u128>,
+    seen: PrehashedSet<u128>,
     values: Values,
     tests: KeptTests,
     errors: Vec<ErrorKept>,
@@ -396,7 +397,7 @@ impl<'m> Generator<'m> {
             obs_cache: HashMap::new(),
             runtime: HashMap::new(),
             null_tmpl: HashMap::new(),
-            seen: HashSet::new(),
+            seen: PrehashedSet::default(),
             values: Values::default(),
             tests: KeptTests::in_dir(&std::env::temp_dir()),
             errors: Vec::new(),

@@ -16,13 +16,12 @@
 //! order. Error-revealing tests are all kept.
 
 use super::Recorded;
-use super::components::key_of;
 use super::kept::{KeptTest, Values};
 use super::spool::SpoolError;
 use super::store::Store;
+use crate::hash::{PrehashedSet, key128};
 use crate::sequence::Observed;
 use std::cmp::Reverse;
-use std::collections::HashSet;
 
 /// What reduction did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -45,7 +44,7 @@ pub(crate) fn reduce(rec: &mut Recorded) -> Result<Reduction, SpoolError> {
         order.push((Reverse(t.check_count()), t.id, i));
     }
     order.sort_unstable();
-    let mut seen: HashSet<u64> = HashSet::new();
+    let mut seen: PrehashedSet<u64> = PrehashedSet::default();
     let mut keep = vec![false; before];
     for (_, _, t) in order {
         let test = rec.tests.get(t)?;
@@ -85,19 +84,19 @@ pub(crate) fn behaviours(store: &Store, values: &Values, t: &KeptTest) -> Vec<u1
     let mut value: Vec<Option<u128>> = vec![None; flat.len()];
     for &(step, v) in &t.checks {
         if let Observed::Value { .. } | Observed::Large { .. } = values.get(v) {
-            value[step as usize] = Some(key_of(&(2u8, v)));
+            value[step as usize] = Some(key128(&(2u8, v)));
         }
     }
     let Computations { call, state } = computations(&flat, &value);
     let checks = t
         .checks
         .iter()
-        .map(|&(step, value)| key_of(&(0u8, call[step as usize], value)));
+        .map(|&(step, value)| key128(&(0u8, call[step as usize], value)));
     let observers = t
         .observers
         .iter()
         .zip(&t.observations)
-        .map(|(o, &value)| key_of(&(1u8, state[o.stmt as usize], o.class, o.method, value)));
+        .map(|(o, &value)| key128(&(1u8, state[o.stmt as usize], o.class, o.method, value)));
     checks.chain(observers).collect()
 }
 
@@ -126,9 +125,9 @@ pub(crate) fn computations(flat: &[(u32, Vec<u32>)], value: &[Option<u128>]) -> 
                     .unwrap_or(state[i as usize])
             })
             .collect();
-        let key = key_of(&(tmpl, &ins));
+        let key = key128(&(tmpl, &ins));
         for (j, &i) in inputs.iter().enumerate() {
-            state[i as usize] = key_of(&(state[i as usize], key, j));
+            state[i as usize] = key128(&(state[i as usize], key, j));
         }
         debug_assert_eq!(state.len(), s);
         state.push(key);
@@ -142,6 +141,7 @@ mod tests {
     use super::*;
     use crate::generate::on_fake;
     use crate::sequence::Statement;
+    use std::collections::HashSet;
 
     /// Every (callee, value) a set of tests checks, spelled out.
     fn behaviours(rec: &Recorded) -> HashSet<(String, String)> {
