@@ -18,6 +18,11 @@ pub const MAGIC: [u8; 4] = [0x28, 0xB5, 0x2F, 0xFD];
 /// 300 MB suite in seconds, small next to the reruns) and compresses better than 3.
 pub(crate) const LEVEL: i32 = 9;
 
+/// Threads that compress while the writer goes on making text: one, so compressing
+/// overlaps the rest of the writing. The compressed bytes depend on this number, never on
+/// timing, so a seed still gives one file.
+const COMPRESSING_THREADS: u32 = 1;
+
 /// Whether a suite written to `path` is compressed: its name ends in `.zst`.
 pub fn wanted(path: &Path) -> bool {
     path.extension().is_some_and(|e| e == "zst")
@@ -95,6 +100,7 @@ impl Sink {
             return Ok(Sink::Plain(file));
         }
         let mut encoder = zstd::stream::write::Encoder::new(file, LEVEL)?;
+        encoder.multithread(COMPRESSING_THREADS)?;
         encoder.include_checksum(true)?;
         encoder.include_contentsize(false)?;
         Ok(Sink::Zstd(encoder))

@@ -21,7 +21,7 @@
 
 use super::Test;
 use super::syntax::{EXPECT, VARIES, write_expr, write_observed};
-use std::collections::HashMap;
+use crate::hash::PrehashedMap;
 
 /// Blocks are at least this many statements long.
 const MIN_BLOCK: usize = 2;
@@ -120,6 +120,33 @@ fn tokens(t: &Test) -> Vec<u64> {
         .collect()
 }
 
+/// What counting and planning read of a test: its id, length and closed runs, keyed. Made
+/// apart from them so that many tests can be keyed at once ([`super::chunked`]).
+pub(crate) struct Runs {
+    id: u64,
+    len: usize,
+    starts: Vec<u32>,
+    keys: Vec<u128>,
+}
+
+impl Runs {
+    /// `t`'s runs; none for a test too long to share.
+    pub(crate) fn of(t: &Test) -> Runs {
+        let len = t.statements.len();
+        let (starts, keys) = if len > MAX_EXPANDED {
+            (Vec::new(), Vec::new())
+        } else {
+            closed_runs(t)
+        };
+        Runs {
+            id: t.id,
+            len,
+            starts,
+            keys,
+        }
+    }
+}
+
 /// The start of the closed run ending at each end, and its key.
 fn closed_runs(t: &Test) -> (Vec<u32>, Vec<u128>) {
     let low: Vec<usize> = t
@@ -154,17 +181,21 @@ fn count_key(key: u128) -> u64 {
 /// First pass: how often each closed run occurs (once, or twice and more).
 #[derive(Default)]
 pub struct Counter {
-    counts: HashMap<u64, bool>,
+    counts: PrehashedMap<u64, bool>,
 }
 
 impl Counter {
     /// Counts the runs of `t`'s statements.
     pub fn add(&mut self, t: &Test) {
-        if t.statements.len() > MAX_EXPANDED {
+        self.add_runs(&Runs::of(t));
+    }
+
+    /// Counts a test's runs, keyed apart.
+    pub(crate) fn add_runs(&mut self, runs: &Runs) {
+        if runs.len > MAX_EXPANDED {
             return;
         }
-        let (starts, keys) = closed_runs(t);
-        for (e, (&s, &key)) in starts.iter().zip(&keys).enumerate() {
+        for (e, (&s, &key)) in runs.starts.iter().zip(&runs.keys).enumerate() {
             if e + 1 - s as usize >= MIN_BLOCK {
                 self.counts
                     .entry(count_key(key))
@@ -184,7 +215,7 @@ impl Counter {
     pub fn planner(self) -> Planner {
         Planner {
             counts: self.counts,
-            index: HashMap::new(),
+            index: PrehashedMap::default(),
             plan: Plan::default(),
         }
     }
@@ -192,24 +223,33 @@ impl Counter {
 
 /// Second pass: the covers and the blocks' uses.
 pub struct Planner {
-    counts: HashMap<u64, bool>,
-    index: HashMap<u128, u32>,
+    counts: PrehashedMap<u64, bool>,
+    index: PrehashedMap<u128, u32>,
     plan: Plan,
 }
 
 impl Planner {
     /// Plans `t`'s cover from the blocks counted.
     pub fn add(&mut self, t: &Test) {
-        let n = t.statements.len();
+        self.add_runs(Runs::of(t));
+    }
+
+    /// Plans a test's cover from its runs, keyed apart.
+    pub(crate) fn add_runs(&mut self, runs: Runs) {
+        let Runs {
+            id,
+            len: n,
+            starts,
+            keys,
+        } = runs;
         if n > MAX_EXPANDED {
             let whole = Seg::Own {
                 start: 0,
                 len: n as u32,
             };
-            self.plan.tests.push((t.id, vec![whole]));
+            self.plan.tests.push((id, vec![whole]));
             return;
         }
-        let (starts, keys) = closed_runs(t);
         let mut ends = vec![Vec::new(); n];
         for (e, (&s, key)) in starts.iter().zip(&keys).enumerate() {
             let shared = self.counts.get(&count_key(*key)) == Some(&true);
@@ -222,7 +262,7 @@ impl Planner {
         }
         let shape = Shape { ends, keys, starts };
         let cover = self.cover(&shape, 0, n as u32, false);
-        self.plan.tests.push((t.id, cover));
+        self.plan.tests.push((id, cover));
     }
 
     /// Covers `[a, b)`, greedily with the longest candidate at each position (not the
