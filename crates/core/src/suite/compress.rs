@@ -23,6 +23,11 @@ pub(crate) const LEVEL: i32 = 9;
 /// timing, so a seed still gives one file.
 const COMPRESSING_THREADS: u32 = 1;
 
+/// Text handed to the compressing thread at a time. zstd's default for level 9 held some
+/// 60 MiB more than compressing in line (a 244,064-test suite); 4 MiB jobs hold about 13
+/// MiB more, for a file 1 % larger than in line.
+const JOB_BYTES: u32 = 4 << 20;
+
 /// Whether a suite written to `path` is compressed: its name ends in `.zst`.
 pub fn wanted(path: &Path) -> bool {
     path.extension().is_some_and(|e| e == "zst")
@@ -101,6 +106,7 @@ impl Sink {
         }
         let mut encoder = zstd::stream::write::Encoder::new(file, LEVEL)?;
         encoder.multithread(COMPRESSING_THREADS)?;
+        encoder.set_parameter(zstd::stream::raw::CParameter::JobSize(JOB_BYTES))?;
         encoder.include_checksum(true)?;
         encoder.include_contentsize(false)?;
         Ok(Sink::Zstd(encoder))
