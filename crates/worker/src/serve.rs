@@ -324,7 +324,8 @@ fn coverage(jvm: &Jvm) -> Response {
     }
 }
 
-/// Runs the sequences, each answer handed to the writer as soon as it is complete; with
+/// Runs the sequences, each answer handed to the writer as soon as it is complete (written
+/// within `answers::LINGER`, with those that follow it meanwhile; `RunDone` at once); with
 /// `isolate`, each is written before the next call runs (see [`Answers`]).
 fn run(
     jvm: &Jvm,
@@ -349,7 +350,7 @@ fn run(
         let began = Instant::now();
         match isolate {
             true => out.flush_written()?,
-            false => out.flush()?,
+            false => out.hand_over_soon()?,
         }
         clock.add(Part::Flush, began);
     }
