@@ -175,42 +175,13 @@ final class Runner {
             return untimedStatement(f, line, i);
         }
         long began = Timing.now();
-        Object member = resolved(f, line);
-        Timing.add("resolve", KINDS[Math.max(0, KIND_LETTERS.indexOf(line.charAt(0)))], began);
+        Object member = Timing.callee(f, line);
+        Timing.add("resolve", Timing.kind(line), began);
         began = Timing.now();
         try {
             return untimedStatement(f, line, i);
         } finally {
             Timing.add("statement", member, began);
-        }
-    }
-
-    private static final String KIND_LETTERS = "LZENCFA";
-    private static final String[] KINDS = {
-        "literal", "null", "enum constant", "constructor", "method", "field", "array"
-    };
-
-    /**
-     * What a statement calls, looked up (through {@link Resolver}'s caches, so the timed run
-     * that follows finds it there): the member, or the statement's kind for literals,
-     * nulls and arrays, or the lookup's failure.
-     */
-    private static Object resolved(String[] f, String line) {
-        try {
-            switch (line.charAt(0)) {
-                case 'E':
-                    return Resolver.field(line, f[1], f[2]);
-                case 'N':
-                    return Resolver.constructor(prefix(line, 3), f[1], f[2]);
-                case 'C':
-                    return Resolver.method(prefix(line, 4), f[1], f[2], f[3]);
-                case 'F':
-                    return Resolver.field(prefix(line, 3), f[1], f[2]);
-                default:
-                    return KINDS[Math.max(0, KIND_LETTERS.indexOf(line.charAt(0)))];
-            }
-        } catch (RuntimeException e) {
-            return "(lookup failed)";
         }
     }
 
@@ -251,7 +222,7 @@ final class Runner {
     }
 
     /** The cache key of a statement: its text up to (not including) tab number {@code tabs}. */
-    private static String prefix(String line, int tabs) {
+    static String prefix(String line, int tabs) {
         int at = -1;
         for (int k = 0; k < tabs; k++) {
             at = line.indexOf('\t', at + 1);

@@ -29,6 +29,40 @@ final class Timing {
     private static long sections;
     private static long[] jvmAtLastTake = new long[5];
 
+    private static final String KIND_LETTERS = "LZENCFA";
+    private static final String[] KINDS = {
+        "literal", "null", "enum constant", "constructor", "method", "field", "array"
+    };
+
+    /**
+     * What a statement calls, looked up (through {@link Resolver}'s caches, so the timed run
+     * that follows finds it there): the member, or the statement's kind for literals,
+     * nulls and arrays, or the lookup's failure.
+     */
+    static Object callee(String[] f, String line) {
+        try {
+            switch (line.charAt(0)) {
+                case 'E':
+                    return Resolver.field(line, f[1], f[2]);
+                case 'N':
+                    return Resolver.constructor(Runner.prefix(line, 3), f[1], f[2]);
+                case 'C':
+                    return Resolver.method(Runner.prefix(line, 4), f[1], f[2], f[3]);
+                case 'F':
+                    return Resolver.field(Runner.prefix(line, 3), f[1], f[2]);
+                default:
+                    return kind(line);
+            }
+        } catch (RuntimeException e) {
+            return "(lookup failed)";
+        }
+    }
+
+    /** The kind of the statement on {@code line}, by its first letter. */
+    static String kind(String line) {
+        return KINDS[Math.max(0, KIND_LETTERS.indexOf(line.charAt(0)))];
+    }
+
     /** The time now, for a section that {@link #add} ends. */
     static long now() {
         return System.nanoTime();
