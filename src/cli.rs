@@ -6,7 +6,10 @@ use std::path::PathBuf;
 
 mod extra;
 pub mod values;
-pub use extra::{BenchDetectionArgs, BenchReplayArgs, ExplainArgs, SuiteCommand, TargetsNewArgs};
+pub use extra::{
+    BenchAttributeArgs, BenchDetectionArgs, BenchReplayArgs, ExplainArgs, SuiteCommand,
+    TargetsNewArgs,
+};
 
 /// Differential testing of Java API implementations: record on one, replay on another.
 #[derive(Parser, Debug)]
@@ -272,6 +275,9 @@ pub enum BenchCommand {
     /// Replay of a large recorded suite on another target: wall time, tests/s, peak RSS,
     /// speed-up from 1 to 2 jobs (end to end, JVM start-ups included)
     Replay(BenchReplayArgs),
+    /// Where a worker's time per test goes in a replay: the suite's first tests run as a
+    /// replay's first pass, each part timed by the worker (callees, observers, rendering, wire)
+    Attribute(BenchAttributeArgs),
     /// Worker start-up, statements per second with 1 and 2 workers, RSS per worker
     Workers {
         /// Targets to measure

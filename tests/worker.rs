@@ -529,3 +529,51 @@ fn an_array_digest_reads_4096_elements_in_all_however_deep_the_array() {
     assert_eq!(grid_digest(&pool, 2047, 1), grid_digest(&pool, 2047, 2));
     assert_eq!(grid_digest(&pool, 0, 1), grid_digest(&pool, 0, 1));
 }
+
+/// `Request::Timings` (`difftest bench attribute`): the first ask turns a worker's timing on
+/// and answers nothing; the next says where the run in between went — each statement under
+/// its callee, observers under theirs, the JNI calls and the answers handed over once per
+/// sequence — and a run's answers, handed over together, still all arrive.
+#[test]
+fn timings_attribute_a_run_to_its_callees_observers_and_the_wire() {
+    let pool = common::pool("temurin17", &[], common::config(1, 5000));
+    let first = pool.timings().expect("first ask");
+    assert_eq!(
+        first,
+        vec![String::new()],
+        "the first ask only turns timing on"
+    );
+    let mut observed = short_time_of_epoch();
+    observed.observers.push(ObserverCall {
+        stmt: 2,
+        class: "java.text.DateFormat".into(),
+        method: "toString".into(),
+    });
+    let runs = vec![observed; 7];
+    let results = pool.run(&runs, false).expect("run");
+    assert_eq!(results.len(), 7);
+    let time = Observed::Value {
+        class: "java.lang.String".into(),
+        text: "12:00 AM".into(),
+    };
+    assert!(results.iter().all(|r| last(r) == &time), "{results:?}");
+    let tables = pool.timings().expect("second ask");
+    let table = tables.join("");
+    let count = |part: &str, key: &str| -> u64 {
+        table
+            .lines()
+            .map(|l| l.split('\t').collect::<Vec<_>>())
+            .find(|f| f[0] == part && f[1] == key)
+            .unwrap_or_else(|| panic!("no {part} {key} in:\n{table}"))[2]
+            .parse()
+            .unwrap()
+    };
+    assert_eq!(count("statement", "java.text.DateFormat.format"), 7);
+    assert_eq!(count("statement", "java.util.Date.java.util.Date"), 7);
+    assert_eq!(count("observer", "java.lang.Object.toString"), 7);
+    assert_eq!(count("worker", "jni call"), 7);
+    assert_eq!(count("worker", "hand answer over"), 7);
+    assert!(count("jvm", "thread cpu") == 1 && table.contains("timing\tsections\t"));
+    let again = pool.timings().expect("third ask").join("");
+    assert!(!again.contains("java.text.DateFormat.format"), "{again}");
+}

@@ -113,6 +113,28 @@ pub struct BenchDetectionArgs {
     pub pool: PoolArgs,
 }
 
+/// `difftest bench attribute`.
+#[derive(Args, Debug, Clone)]
+pub struct BenchAttributeArgs {
+    /// The suite to replay (plain or .zst)
+    #[arg(value_parser = super::values::Utf8Path, long, value_name = "FILE")]
+    pub suite: PathBuf,
+    /// The target it is replayed on
+    #[arg(long = "impl", default_value = "temurin21", value_name = "TGT")]
+    pub target: String,
+    /// Replay only the suite's first N tests
+    #[arg(long, default_value_t = 60_000, value_parser = super::values::count(1, super::values::MAX_OUTPUT_LIMIT))]
+    pub tests: usize,
+    /// Tests per segment, each in a fresh JVM (as `replay --segment`)
+    #[arg(long, default_value_t = crate::replay::DEFAULT_SEGMENT, value_parser = super::values::count(1, super::values::MAX_OUTPUT_LIMIT))]
+    pub segment: usize,
+    /// Rows of each top table
+    #[arg(long, default_value_t = 20, value_parser = super::values::count(1, 1_000))]
+    pub top: usize,
+    #[command(flatten)]
+    pub pool: PoolArgs,
+}
+
 /// `difftest bench replay`.
 #[derive(Args, Debug, Clone)]
 pub struct BenchReplayArgs {

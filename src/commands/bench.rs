@@ -44,6 +44,7 @@ pub fn run(global: &GlobalArgs, cmd: BenchCommand) -> anyhow::Result<Exit> {
             Ok(Exit::Success)
         }
         BenchCommand::Replay(args) => super::bench_replay::run(global, &args),
+        BenchCommand::Attribute(args) => super::bench_attribute::run(global, &args),
         BenchCommand::Detection(args) => super::bench_detection::run(global, &args),
     }
 }

@@ -4,6 +4,8 @@ mod accept;
 #[cfg(feature = "bench")]
 mod bench;
 #[cfg(feature = "bench")]
+mod bench_attribute;
+#[cfg(feature = "bench")]
 mod bench_batch;
 #[cfg(feature = "bench")]
 mod bench_detection;

@@ -13,8 +13,8 @@ use std::path::PathBuf;
 
 mod wire;
 
-/// Bumped whenever a message changes shape.
-pub const PROTOCOL_VERSION: u32 = 6;
+/// Bumped whenever a message changes shape (7 added `Timings`).
+pub const PROTOCOL_VERSION: u32 = 7;
 
 /// One sequence to run, with the observers to call after it.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
@@ -56,6 +56,9 @@ pub enum Request {
     },
     /// The execution data of the JaCoCo agent the JVM was started with, since the last ask.
     Coverage,
+    /// Where the worker's time went since the last ask (`difftest bench attribute`); the
+    /// first ask turns the timing on and answers an empty table.
+    Timings,
     /// Leave.
     Bye,
 }
@@ -102,6 +105,10 @@ pub enum Response {
     /// JaCoCo execution data (the `.exec` format), as hex.
     Coverage {
         hex: String,
+    },
+    /// Time per part of a run, one `part<TAB>key<TAB>count<TAB>nanoseconds` line each.
+    Timings {
+        table: String,
     },
     /// The result of sequence `id`; then `RunDone` after the last one.
     Result {

@@ -28,6 +28,7 @@ pub enum Entry {
     Constants,
     Properties,
     Coverage,
+    Timings,
     Run,
 }
 
@@ -130,6 +131,7 @@ impl Jvm {
             Entry::Constants => jni_str!("constants"),
             Entry::Properties => jni_str!("properties"),
             Entry::Coverage => jni_str!("coverage"),
+            Entry::Timings => jni_str!("timings"),
             Entry::Run => jni_str!("run"),
         };
         self.call_named(name, input)

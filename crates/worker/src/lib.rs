@@ -8,6 +8,7 @@
 
 pub mod agent;
 mod answers;
+mod clock;
 mod encode;
 mod jvm;
 mod sandbox;

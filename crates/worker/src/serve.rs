@@ -4,15 +4,16 @@
 
 use super::agent;
 use super::answers::Answers;
+use super::clock::{Clock, Part};
 use super::encode::{Encoding, encode};
 use super::jvm::{Entry, Jvm};
 use super::sandbox;
-use crate::message::{PROTOCOL_VERSION, Request, Response, SeqRequest, receive, send};
+use crate::message::{PROTOCOL_VERSION, Request, Response, SeqRequest, decode, receive, send};
 use crate::model::ApiModel;
 use crate::sequence::SeqResult;
 use std::collections::BTreeMap;
 use std::fs::File;
-use std::io::{BufReader, Write};
+use std::io::{BufRead, BufReader, Write};
 use std::os::fd::FromRawFd;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -114,10 +115,23 @@ fn serve(
         Some(jvm) => jvm,
         None => return 3,
     };
-    while let Ok(Some(req)) = receive::<Request>(&mut input) {
+    let mut clock = Clock::default();
+    loop {
+        let waiting = Instant::now();
+        let mut line = String::new();
+        if !matches!(input.read_line(&mut line), Ok(n) if n > 0) {
+            break;
+        }
+        clock.add(Part::Wait, waiting);
+        let decoding = Instant::now();
+        let Ok(req) = decode::<Request>(&line) else {
+            break;
+        };
+        clock.add(Part::Decode, decoding);
         let ok = match req {
             Request::Bye => break,
-            other => answer(&jvm, other, &mut out).is_ok(),
+            Request::Timings => timings(&jvm, &mut clock, &mut out).is_ok(),
+            other => answer(&jvm, other, &mut clock, &mut out).is_ok(),
         };
         if !ok {
             return 3;
@@ -208,7 +222,19 @@ fn fail(out: &mut impl Write, error: String) {
     let _ = out.flush();
 }
 
-fn answer(jvm: &Jvm, req: Request, out: &mut Answers) -> std::io::Result<()> {
+/// The agent's table of the time spent since the last ask, then the worker's own.
+fn timings(jvm: &Jvm, clock: &mut Clock, out: &mut Answers) -> std::io::Result<()> {
+    let resp = match jvm.call(Entry::Timings, "") {
+        Ok(java) => Response::Timings {
+            table: java + &clock.take(),
+        },
+        Err(error) => Response::Failed { error },
+    };
+    send(out, &resp)?;
+    out.flush()
+}
+
+fn answer(jvm: &Jvm, req: Request, clock: &mut Clock, out: &mut Answers) -> std::io::Result<()> {
     let resp = match req {
         Request::Describe {
             classes,
@@ -232,9 +258,9 @@ fn answer(jvm: &Jvm, req: Request, out: &mut Answers) -> std::io::Result<()> {
                 max_value_bytes,
                 end_large_repeats: contracts,
             };
-            return run(jvm, first_id, isolate, encoding, &sequences, out);
+            return run(jvm, first_id, isolate, encoding, &sequences, clock, out);
         }
-        Request::Hello { .. } | Request::Bye => Response::Failed {
+        Request::Hello { .. } | Request::Bye | Request::Timings => Response::Failed {
             error: "unexpected message".into(),
         },
     };
@@ -298,7 +324,8 @@ fn coverage(jvm: &Jvm) -> Response {
     }
 }
 
-/// Runs the sequences, each answer handed to the writer as soon as it is complete; with
+/// Runs the sequences, each answer handed to the writer as soon as it is complete (written
+/// within `answers::LINGER`, with those that follow it meanwhile; `RunDone` at once); with
 /// `isolate`, each is written before the next call runs (see [`Answers`]).
 fn run(
     jvm: &Jvm,
@@ -306,10 +333,12 @@ fn run(
     isolate: bool,
     encoding: Encoding,
     sequences: &[SeqRequest],
+    clock: &mut Clock,
     out: &mut Answers,
 ) -> std::io::Result<()> {
     for (i, seq) in sequences.iter().enumerate() {
-        let result = run_one(jvm, seq, encoding);
+        let result = run_one(jvm, seq, encoding, clock);
+        let began = Instant::now();
         send(
             out,
             &Response::Result {
@@ -317,17 +346,36 @@ fn run(
                 result,
             },
         )?;
+        clock.add(Part::Send, began);
+        let began = Instant::now();
         match isolate {
             true => out.flush_written()?,
-            false => out.flush()?,
+            false => out.hand_over_soon()?,
         }
+        clock.add(Part::Flush, began);
     }
     send(out, &Response::RunDone)?;
     out.flush()
 }
 
-fn run_one(jvm: &Jvm, seq: &SeqRequest, encoding: Encoding) -> SeqResult {
-    let answer = jvm.call(Entry::Run, &encode(seq, encoding));
+fn run_one(jvm: &Jvm, seq: &SeqRequest, encoding: Encoding, clock: &mut Clock) -> SeqResult {
+    if !clock.on() {
+        let answer = jvm.call(Entry::Run, &encode(seq, encoding));
+        return parse_answer(answer);
+    }
+    let began = Instant::now();
+    let encoded = encode(seq, encoding);
+    clock.add(Part::Encode, began);
+    let began = Instant::now();
+    let answer = jvm.call(Entry::Run, &encoded);
+    clock.add(Part::Call, began);
+    let began = Instant::now();
+    let result = parse_answer(answer);
+    clock.add(Part::Parse, began);
+    result
+}
+
+fn parse_answer(answer: Result<String, String>) -> SeqResult {
     match answer.and_then(|text| serde_json::from_str(&text).map_err(|e| e.to_string())) {
         Ok(result) => result,
         Err(e) => SeqResult::Crash {

@@ -23,6 +23,8 @@ pub(crate) mod fake;
 pub(crate) mod pipeline;
 mod process;
 mod spare;
+#[cfg(feature = "bench")]
+mod timings;
 
 pub(crate) use executor::{Executor, Lane, PoolLane};
 pub(crate) use pipeline::Pipeline;

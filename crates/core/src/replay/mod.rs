@@ -3,6 +3,8 @@
 //! ([`Shard`]), and the replay itself ([`replay`]), which compares every result with the
 //! test's expectations and reruns the failures to tell real differences from unstable ones.
 
+#[cfg(feature = "bench")]
+pub mod attribute;
 mod cuts;
 /// Hand-built JDK sequences for `difftest bench` and the tests.
 #[cfg(any(test, feature = "bench"))]

@@ -18,6 +18,7 @@ enum RequestMsg {
     Properties,
     Constants,
     Coverage,
+    Timings,
     Run,
     Bye,
 }
@@ -66,6 +67,7 @@ impl TryFrom<RequestWire> for Request {
                 sequences: need(w.sequences, "sequences", "run")?,
             },
             RequestMsg::Coverage => Request::Coverage,
+            RequestMsg::Timings => Request::Timings,
             RequestMsg::Bye => Request::Bye,
         })
     }
@@ -80,6 +82,7 @@ enum ResponseMsg {
     Properties,
     Constants,
     Coverage,
+    Timings,
     Result,
     RunDone,
 }
@@ -102,6 +105,7 @@ pub struct ResponseWire {
     id: Option<u64>,
     result: Option<SeqResult>,
     hex: Option<String>,
+    table: Option<String>,
 }
 
 impl TryFrom<ResponseWire> for Response {
@@ -135,6 +139,9 @@ impl TryFrom<ResponseWire> for Response {
             },
             ResponseMsg::Coverage => Response::Coverage {
                 hex: need(w.hex, "hex", "coverage")?,
+            },
+            ResponseMsg::Timings => Response::Timings {
+                table: need(w.table, "table", "timings")?,
             },
             ResponseMsg::RunDone => Response::RunDone,
         })
@@ -171,5 +178,13 @@ mod tests {
         assert_eq!(format!("{:?}", round_trip(&result)), format!("{result:?}"));
         assert!(matches!(round_trip(&Response::RunDone), Response::RunDone));
         assert!(matches!(round_trip(&Request::Bye), Request::Bye));
+        assert!(matches!(round_trip(&Request::Timings), Request::Timings));
+        let timings = Response::Timings {
+            table: "statement\tjava.lang.String.trim\t3\t1200\n".into(),
+        };
+        assert_eq!(
+            format!("{:?}", round_trip(&timings)),
+            format!("{timings:?}")
+        );
     }
 }

@@ -52,6 +52,16 @@ final class Abort extends RuntimeException {
 
     /** {@link #threw(Throwable)}, asking {@link Linkage} only when {@code judge}. */
     static Abort threw(Throwable t, boolean judge) {
+        if (!Timing.on) {
+            return rendered(t, judge);
+        }
+        long began = Timing.now();
+        Abort a = rendered(t, judge);
+        Timing.add("exception render", t.getClass(), began);
+        return a;
+    }
+
+    private static Abort rendered(Throwable t, boolean judge) {
         String earlier = Initializers.earlier(t);
         if (earlier != null) {
             return new Abort(earlier, t, earlier.contains(",\"classpath\":{"));

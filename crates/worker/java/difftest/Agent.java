@@ -69,6 +69,14 @@ public final class Agent {
     }
 
     /**
+     * The time spent per part of a run since the last ask, as lines (see {@link Timing});
+     * the first ask turns the timing on and answers nothing.
+     */
+    public static String timings(String ignored) {
+        return Timing.take();
+    }
+
+    /**
      * Runs one encoded sequence (see {@link Runner}). Anything the code under test throws is
      * reported in the result; only input the Rust encoder could not have produced throws
      * ({@code IllegalArgumentException}).

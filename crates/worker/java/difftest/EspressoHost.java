@@ -86,6 +86,11 @@ public final class EspressoHost {
         return call("constants", request);
     }
 
+    /** {@link Agent#timings}, in the guest. */
+    public static String timings(String ignored) throws ReflectiveOperationException {
+        return call("timings", "");
+    }
+
     /** {@link Agent#run}, in the guest. */
     public static String run(String encoded) throws ReflectiveOperationException {
         return call("run", encoded);

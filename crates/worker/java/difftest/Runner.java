@@ -42,8 +42,16 @@ final class Runner {
     }
 
     static String run(String encoded) {
+        if (!Timing.on) {
+            String[] lines = Text.split(encoded, '\n');
+            return new Runner(lines.length).execute(lines);
+        }
+        long began = Timing.now();
         String[] lines = Text.split(encoded, '\n');
-        return new Runner(lines.length).execute(lines);
+        Timing.add("decode", "lines", began);
+        String answer = new Runner(lines.length).execute(lines);
+        Timing.add("run", "whole sequence", began);
+        return answer;
     }
 
     private String execute(String[] lines) {
@@ -74,6 +82,15 @@ final class Runner {
                 checkContracts();
             }
         }
+        long began = Timing.on ? Timing.now() : 0;
+        String answer = answer();
+        if (Timing.on) {
+            Timing.add("answer", "json", began);
+        }
+        return answer;
+    }
+
+    private String answer() {
         return new StringBuilder(steps.length() + observations.length() + violations.length() + 64)
                 .append("{\"outcome\":\"done\",\"steps\":").append(steps).append("],\"observations\":")
                 .append(observations).append("],\"violations\":").append(violations)
@@ -119,12 +136,20 @@ final class Runner {
         try {
             Object v = statement(Text.split(line, '\t'), line, i);
             values[i] = v == VOID ? null : v;
+            long began = Timing.on ? Timing.now() : 0;
             render(steps, v);
+            if (Timing.on) {
+                Timing.add("render", timingKey(v), began);
+            }
             lastLarge = startsAt(steps, mark, LARGE);
             lastLine = line;
             if (v != null && v.getClass().isArray()) {
+                began = Timing.on ? Timing.now() : 0;
                 contents.append(contents.length() > 1 ? ",[" : "[").append(i).append(',')
                         .append(Render.contentDigest(v, 2)).append(']');
+                if (Timing.on) {
+                    Timing.add("array digest", v.getClass(), began);
+                }
             }
             count++;
             return true;
@@ -140,7 +165,27 @@ final class Runner {
         return false;
     }
 
+    /** The key a value is timed under: its class, or what stands for null and void. */
+    private static Object timingKey(Object v) {
+        return v == null ? "null" : v == VOID ? "void" : v.getClass();
+    }
+
     private Object statement(String[] f, String line, int i) throws Throwable {
+        if (!Timing.on) {
+            return untimedStatement(f, line, i);
+        }
+        long began = Timing.now();
+        Object member = Timing.callee(f, line);
+        Timing.add("resolve", Timing.kind(line), began);
+        began = Timing.now();
+        try {
+            return untimedStatement(f, line, i);
+        } finally {
+            Timing.add("statement", member, began);
+        }
+    }
+
+    private Object untimedStatement(String[] f, String line, int i) throws Throwable {
         switch (line.charAt(0)) {
             case 'L':
                 arity(f, 3);
@@ -177,7 +222,7 @@ final class Runner {
     }
 
     /** The cache key of a statement: its text up to (not including) tab number {@code tabs}. */
-    private static String prefix(String line, int tabs) {
+    static String prefix(String line, int tabs) {
         int at = -1;
         for (int k = 0; k < tabs; k++) {
             at = line.indexOf('\t', at + 1);
@@ -281,6 +326,10 @@ final class Runner {
                 render(observations, null);
                 return;
             }
+            if (Timing.on) {
+                timedObserve(line, f, v);
+                return;
+            }
             Method m = Resolver.method("O" + line.substring(line.indexOf('\t', 2)), f[2], f[3], "");
             render(observations, invoke(m, v, new Object[0]));
         } catch (Text.Malformed e) {
@@ -292,6 +341,23 @@ final class Runner {
             observations.setLength(mark);
             threw(observations, t);
         }
+    }
+
+    /** {@link #observe}'s lookup, call and rendering, each timed. */
+    private void timedObserve(String line, String[] f, Object v) throws Throwable {
+        long began = Timing.now();
+        Method m = Resolver.method("O" + line.substring(line.indexOf('\t', 2)), f[2], f[3], "");
+        Timing.add("observer lookup", "observer", began);
+        began = Timing.now();
+        Object r;
+        try {
+            r = invoke(m, v, new Object[0]);
+        } finally {
+            Timing.add("observer", m, began);
+        }
+        began = Timing.now();
+        render(observations, r);
+        Timing.add("observer render", timingKey(r), began);
     }
 
     /**
@@ -320,23 +386,32 @@ final class Runner {
             if (v == null || Render.isValue(v)) {
                 continue;
             }
-            try {
-                if (!v.equals(v)) {
-                    violation(i, "equals-reflexive", "equals returned false");
-                }
-            } catch (Throwable t) {
-                violation(i, "equals-throws", Render.summary(t));
+            long began = Timing.on ? Timing.now() : 0;
+            checkContracts(i, v);
+            if (Timing.on) {
+                Timing.add("contracts", v.getClass(), began);
             }
-            try {
-                v.hashCode();
-            } catch (Throwable t) {
-                violation(i, "hashCode-throws", Render.summary(t));
+        }
+    }
+
+    /** Randoop's three contracts on value {@code i}: equals reflexive, hashCode and toString not throwing. */
+    private void checkContracts(int i, Object v) {
+        try {
+            if (!v.equals(v)) {
+                violation(i, "equals-reflexive", "equals returned false");
             }
-            try {
-                v.toString();
-            } catch (Throwable t) {
-                violation(i, "toString-throws", Render.summary(t));
-            }
+        } catch (Throwable t) {
+            violation(i, "equals-throws", Render.summary(t));
+        }
+        try {
+            v.hashCode();
+        } catch (Throwable t) {
+            violation(i, "hashCode-throws", Render.summary(t));
+        }
+        try {
+            v.toString();
+        } catch (Throwable t) {
+            violation(i, "toString-throws", Render.summary(t));
         }
     }
 
