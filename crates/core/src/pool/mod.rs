@@ -20,6 +20,7 @@ mod coverage;
 pub(crate) mod executor;
 #[cfg(test)]
 pub(crate) mod fake;
+mod fit;
 pub(crate) mod pipeline;
 mod process;
 mod spare;
@@ -475,7 +476,11 @@ impl Pool {
         worker.send(&req)?;
         loop {
             match worker.receive(self.config.timeout, watch)? {
-                Response::Result { result, .. } => results.push(result),
+                Response::Result { id, result } => {
+                    let at = results.len() - first;
+                    fit::answer_fits(id, at, seqs.get(at), &result).map_err(Failure::Garbled)?;
+                    results.push(result)
+                }
                 Response::RunDone if results.len() - first == seqs.len() => return Ok(()),
                 other => return Err(Failure::Garbled(format!("unexpected answer {other:?}"))),
             }
