@@ -23,21 +23,22 @@ pub(super) fn answer_fits(
     if id != at as u64 {
         return Err(format!("answer id {id} where sequence {at} was due"));
     }
-    if let SeqResult::Done {
+    let SeqResult::Done {
         steps,
         observations,
         ..
     } = result
-    {
-        if steps.len() > seq.statements.len() || observations.len() > seq.observers.len() {
-            return Err(format!(
-                "answer {id} has {} steps and {} observations for {} statements and {} observers",
-                steps.len(),
-                observations.len(),
-                seq.statements.len(),
-                seq.observers.len()
-            ));
-        }
+    else {
+        return Ok(());
+    };
+    if steps.len() > seq.statements.len() || observations.len() > seq.observers.len() {
+        return Err(format!(
+            "answer {id} has {} steps and {} observations for {} statements and {} observers",
+            steps.len(),
+            observations.len(),
+            seq.statements.len(),
+            seq.observers.len()
+        ));
     }
     Ok(())
 }
