@@ -577,3 +577,35 @@ fn timings_attribute_a_run_to_its_callees_observers_and_the_wire() {
     let again = pool.timings().expect("third ask").join("");
     assert!(!again.contains("java.text.DateFormat.format"), "{again}");
 }
+
+/// `new HashSet()`, then `add(new Object())`, then `add("x")`: the set was empty when its
+/// step returned it, and now iterates by an identity hash.
+#[test]
+fn a_set_given_an_identity_hashed_key_after_its_step_is_marked_on_that_step() {
+    let pool = common::pool("temurin17", &[], common::config(1, 5000));
+    let given = |key: Statement| {
+        seq(vec![
+            Statement::new("java.util.HashSet", &[], &[]),
+            key,
+            Statement::call(
+                "java.util.HashSet",
+                "add",
+                &["java.lang.Object"],
+                Some(0),
+                &[1],
+            ),
+        ])
+    };
+    let identity = given(Statement::new("java.lang.Object", &[], &[]));
+    let by_value = given(Statement::literal("java.lang.String", "x"));
+    let results = pool.run(&[identity, by_value], false).expect("run");
+    let class = |r: &SeqResult| match &steps(r)[0] {
+        Observed::Object { class } => class.clone(),
+        other => panic!("expected an object, got {other:?}"),
+    };
+    assert_eq!(
+        class(&results[0]),
+        "java.util.HashSet (identity-hash order)"
+    );
+    assert_eq!(class(&results[1]), "java.util.HashSet");
+}

@@ -29,6 +29,9 @@ final class Runner {
     private final StringBuilder violations = new StringBuilder(32).append('[');
     private final StringBuilder contents = new StringBuilder(16).append('[');
     private int count;
+    /** Where each step's rendered value starts and ends in {@link #steps}. */
+    private final int[] renderedStart;
+    private final int[] renderedEnd;
     /** The longest text stored whole ({@code M} line; see {@link Render#value}): no limit without one. */
     private long maxValueBytes = Long.MAX_VALUE;
     /** Whether a repeat of a call that returned a large value ends the sequence ({@code R} line). */
@@ -39,6 +42,8 @@ final class Runner {
 
     private Runner(int capacity) {
         values = new Object[capacity];
+        renderedStart = new int[capacity];
+        renderedEnd = new int[capacity];
     }
 
     static String run(String encoded) {
@@ -82,12 +87,36 @@ final class Runner {
                 checkContracts();
             }
         }
+        markIdentityOrderedLater();
         long began = Timing.on ? Timing.now() : 0;
         String answer = answer();
         if (Timing.on) {
             Timing.add("answer", "json", began);
         }
         return answer;
+    }
+
+    /** How an object (not a value) is rendered, up to its class. */
+    private static final String OBJECT = "{\"kind\":\"object\",\"class\":";
+
+    /**
+     * Marks a set or map that iterates by identity hashes now, though it did not when its step
+     * returned it (an empty {@code HashSet} given an exception by a later {@code add}): the
+     * mark goes on that step's class, where flake removal looks for it, so what iterates the
+     * set is never checked. Latest steps first, so earlier offsets hold.
+     */
+    private void markIdentityOrderedLater() {
+        String mark = Render.IDENTITY_ORDER + "\"}";
+        for (int i = count - 1; i >= 0; i--) {
+            Object v = values[i];
+            int end = renderedEnd[i];
+            if ((v instanceof java.util.Map || v instanceof java.util.Set)
+                    && startsAt(steps, renderedStart[i], OBJECT)
+                    && !startsAt(steps, end - mark.length(), mark)
+                    && Render.identityOrdered(v)) {
+                steps.insert(end - 2, Render.IDENTITY_ORDER);
+            }
+        }
     }
 
     private String answer() {
@@ -112,7 +141,7 @@ final class Runner {
      * only, where {@code indexOf} would scan a whole rendered value on every statement.
      */
     private static boolean startsAt(StringBuilder text, int from, String prefix) {
-        if (text.length() - from < prefix.length()) {
+        if (from < 0 || text.length() - from < prefix.length()) {
             return false;
         }
         for (int k = 0; k < prefix.length(); k++) {
@@ -138,6 +167,8 @@ final class Runner {
             values[i] = v == VOID ? null : v;
             long began = Timing.on ? Timing.now() : 0;
             render(steps, v);
+            renderedStart[i] = mark;
+            renderedEnd[i] = steps.length();
             if (Timing.on) {
                 Timing.add("render", timingKey(v), began);
             }
