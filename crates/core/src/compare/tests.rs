@@ -148,10 +148,10 @@ fn observers_are_compared_only_after_normal_steps() {
         "java.lang.String",
         "length",
     )];
-    t.expected_observations = vec![Observed::Value {
+    t.expected_observations = vec![Some(Observed::Value {
         class: "int".into(),
         text: "3".into(),
-    }];
+    })];
     let run = |obs: Vec<Observed>| SeqResult::Done {
         steps: vec![Observed::Void, string("1.0")],
         observations: obs,

@@ -242,7 +242,7 @@ pub(crate) fn classes_to_describe(suite: &Suite) -> BTreeSet<String> {
     for t in &suite.tests {
         t.observers.iter().for_each(|o| add(&o.class));
         let expected = t.expected_steps.iter().flatten();
-        for o in expected.chain(&t.expected_observations) {
+        for o in expected.chain(t.expected_observations.iter().flatten()) {
             match o {
                 Observed::Threw { class, .. } | Observed::Object { class } => add(class),
                 Observed::Value { class, .. } => add(class),

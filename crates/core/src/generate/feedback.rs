@@ -6,7 +6,7 @@
 
 use super::components::{ValueRef, value_key};
 use super::harvest::Step;
-use super::kept::{ErrorKept, KeptTest, ObsRef, retain_observers};
+use super::kept::{ErrorKept, KeptTest, ObsRef, UNCHECKED, retain_observers, trim_unchecked};
 use super::per_jvm::per_jvm_vars;
 use super::store::{Builder, Part, SeqId, Store};
 use super::taint::{iteration_order, unordered};
@@ -467,14 +467,11 @@ impl Generator<'_> {
         let mut observers = Vec::new();
         let mut values = Vec::new();
         for (o, v) in calls.iter().zip(got) {
-            if self.unordered_text(o, steps) {
-                continue;
-            }
-            if let Some(v) = stable(v) {
-                observers.push(*o);
-                values.push(self.values.intern(&v));
-            }
+            let v = stable(v).filter(|_| !self.unordered_text(o, steps));
+            observers.push(*o);
+            values.push(v.map_or(UNCHECKED, |v| self.values.intern(&v)));
         }
+        trim_unchecked(&mut observers, &mut values);
         (observers, values)
     }
 

@@ -72,19 +72,34 @@ impl ObsRef {
     }
 }
 
-/// Keeps the observers (and their expected values, kept alongside) whose variable `keep`
-/// accepts.
+/// The expected value of an observer that runs unchecked (see [`retain_observers`]).
+pub(crate) const UNCHECKED: u32 = u32::MAX;
+
+/// Stops checking the observers (and their expected values, kept alongside) whose variable
+/// `keep` rejects. They are not removed while a checked observer follows: an observer may
+/// change what it reads (a buffer's relative `getInt()` moves its position), and the values
+/// after it were recorded after it ran, so it runs on, unchecked ([`UNCHECKED`]).
 pub(crate) fn retain_observers(
     observers: &mut Vec<ObsRef>,
     values: &mut Vec<u32>,
     keep: impl Fn(u32) -> bool,
 ) {
-    let mut i = 0;
-    values.retain(|_| {
-        i += 1;
-        keep(observers[i - 1].stmt)
-    });
-    observers.retain(|o| keep(o.stmt));
+    for (o, v) in observers.iter().zip(values.iter_mut()) {
+        if !keep(o.stmt) {
+            *v = UNCHECKED;
+        }
+    }
+    trim_unchecked(observers, values);
+}
+
+/// Removes the unchecked observers that no checked one follows.
+pub(crate) fn trim_unchecked(observers: &mut Vec<ObsRef>, values: &mut Vec<u32>) {
+    let len = values
+        .iter()
+        .rposition(|&v| v != UNCHECKED)
+        .map_or(0, |i| i + 1);
+    observers.truncate(len);
+    values.truncate(len);
 }
 
 /// A regression test in compact form.
@@ -107,7 +122,13 @@ pub(crate) struct KeptTest {
 
 impl KeptTest {
     pub(crate) fn check_count(&self) -> usize {
-        self.checks.len() + self.observers.len()
+        self.checks.len() + self.checked_observations().count()
+    }
+
+    /// The observers that are checked, with their expected values.
+    pub(crate) fn checked_observations(&self) -> impl Iterator<Item = (&ObsRef, u32)> {
+        (self.observers.iter().zip(self.observations.iter().copied()))
+            .filter(|&(_, v)| v != UNCHECKED)
     }
 
     /// What a worker runs to replay this test.
@@ -133,7 +154,7 @@ impl KeptTest {
             expected_observations: self
                 .observations
                 .iter()
-                .map(|&v| values.get(v).clone())
+                .map(|&v| (v != UNCHECKED).then(|| values.get(v).clone()))
                 .collect(),
             varies: self.varies.iter().map(|&s| s as usize).collect(),
         }
@@ -155,5 +176,26 @@ impl ErrorKept {
             statements: store.statements(&store.node(self.seq).parts),
             violation: self.violation.clone(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_observer_no_longer_checked_runs_on_while_a_checked_one_follows() {
+        let obs = |stmt| ObsRef {
+            stmt,
+            class: 0,
+            method: 0,
+        };
+        let mut observers = vec![obs(0), obs(1), obs(0), obs(1)];
+        let mut values = vec![10, 11, 12, 13];
+        retain_observers(&mut observers, &mut values, |v| v == 0);
+        assert_eq!(values, [10, UNCHECKED, 12], "the last one goes");
+        assert_eq!(observers, [obs(0), obs(1), obs(0)]);
+        retain_observers(&mut observers, &mut values, |_| false);
+        assert!(observers.is_empty() && values.is_empty());
     }
 }

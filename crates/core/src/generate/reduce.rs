@@ -93,10 +93,8 @@ pub(crate) fn behaviours(store: &Store, values: &Values, t: &KeptTest) -> Vec<u1
         .iter()
         .map(|&(step, value)| key128(&(0u8, call[step as usize], value)));
     let observers = t
-        .observers
-        .iter()
-        .zip(&t.observations)
-        .map(|(o, &value)| key128(&(1u8, state[o.stmt as usize], o.class, o.method, value)));
+        .checked_observations()
+        .map(|(o, value)| key128(&(1u8, state[o.stmt as usize], o.class, o.method, value)));
     checks.chain(observers).collect()
 }
 

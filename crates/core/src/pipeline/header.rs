@@ -50,7 +50,7 @@ pub(crate) fn expected_exceptions(rec: &Recorded) -> Result<BTreeSet<String>, Sp
     for t in rec.tests.iter() {
         let t = t?;
         let ids = t.checks.iter().map(|c| c.1);
-        for v in ids.chain(t.observations.iter().copied()) {
+        for v in ids.chain(t.checked_observations().map(|(_, v)| v)) {
             if let Observed::Threw { class, .. } = rec.values.get(v) {
                 classes.insert(class.clone());
             }

@@ -374,13 +374,15 @@ fn expectations(seq: &SeqRequest, a: &SeqResult, b: &SeqResult) -> Option<Test> 
     };
     let expected_steps = sa.iter().zip(sb).map(|(x, y)| checked(x, y)).collect();
     let statements = seq.statements[..sa.len()].to_vec();
-    let (mut observers, mut expected_observations) = (Vec::new(), Vec::new());
-    for ((o, x), y) in seq.observers.iter().zip(oa).zip(ob) {
-        if x == y {
-            observers.push(o.clone());
-            expected_observations.push(x.clone());
-        }
-    }
+    // One that differed runs on unchecked: an observer may change what a later one reads.
+    let mut expected_observations: Vec<Option<Observed>> = oa
+        .iter()
+        .zip(ob)
+        .map(|(x, y)| (x == y).then(|| x.clone()))
+        .collect();
+    let checked = expected_observations.iter().rposition(Option::is_some);
+    expected_observations.truncate(checked.map_or(0, |i| i + 1));
+    let observers = seq.observers[..expected_observations.len()].to_vec();
     Some(Test {
         id: 0,
         statements,

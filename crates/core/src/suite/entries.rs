@@ -43,7 +43,7 @@ struct Entry {
     statements: Vec<Statement>,
     expected_steps: Vec<Option<Observed>>,
     observers: Vec<ObserverCall>,
-    observations: Vec<Observed>,
+    observations: Vec<Option<Observed>>,
     varies: Vec<usize>,
     contract: Option<String>,
     stmt: Option<usize>,
@@ -358,7 +358,7 @@ impl Entries {
             return self.reference(content, n);
         }
         let (code, expected) = split_expected(content);
-        let varies = block == Section::Code && expected == Some(VARIES);
+        let varies = expected == Some(VARIES);
         let expected = match expected.filter(|_| !varies) {
             Some(text) => Some(parse_observed(text).map_err(at)?),
             None => None,
@@ -378,9 +378,11 @@ impl Entries {
             }
             Section::Observe => {
                 let o = parse_observer(code).map_err(at)?;
-                let e = expected.ok_or_else(|| at("an observer without its value".into()))?;
+                if expected.is_none() && !varies {
+                    return Err(at("an observer without its value".into()));
+                }
                 entry.observers.push(o);
-                entry.observations.push(e);
+                entry.observations.push(expected);
             }
             Section::None => return Err(at("indented line outside `code` or `observe`".into())),
         }

@@ -28,8 +28,8 @@ pub use write::Writer;
 /// Version of the suite file format. 2 added `// varies`; 3 added a checksum to every test
 /// and an end line with the counts and the whole file's checksum ([`checksum`]); 4 added
 /// shared blocks, statements written once and named by the tests that start from them
-/// ([`blocks`], [`share`]).
-pub const FORMAT_VERSION: u32 = 4;
+/// ([`blocks`], [`share`]); 5 allows `// varies` on an observer, which runs unchecked.
+pub const FORMAT_VERSION: u32 = 5;
 
 /// The oldest format read: older suites carry no checksums, so a corrupt byte in them
 /// could pass the gate; they are refused and must be recorded again.
@@ -40,7 +40,10 @@ pub(crate) const MIN_FORMAT_VERSION: u32 = 3;
 /// An expected `Threw` without a message checks the exception's class only (its message
 /// changed between reruns on the reference). Steps in `varies` gave different values on the
 /// reference from run to run, or read such a value: they are never checked, and one that
-/// throws on the target ends the comparison without a difference.
+/// throws on the target ends the comparison without a difference. An observer whose
+/// expected value is `None` varied too, but still runs: an observer may change what it
+/// reads (a buffer's relative `getInt()` moves its position), and the checked observers
+/// after it were recorded after it ran.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
 pub struct Test {
     /// The test's id, unique in its suite.
@@ -51,8 +54,8 @@ pub struct Test {
     pub observers: Vec<ObserverCall>,
     /// The reference's outcome of each statement; `None` where not checked.
     pub expected_steps: Vec<Option<Observed>>,
-    /// The reference's outcome of each observer call.
-    pub expected_observations: Vec<Observed>,
+    /// The reference's outcome of each observer call; `None` where it runs unchecked.
+    pub expected_observations: Vec<Option<Observed>>,
     /// Steps whose value varies on the reference, in order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub varies: Vec<usize>,
@@ -74,7 +77,8 @@ impl Test {
 
     /// Number of values this test checks (expected steps and observations).
     pub fn check_count(&self) -> usize {
-        self.expected_steps.iter().flatten().count() + self.expected_observations.len()
+        self.expected_steps.iter().flatten().count()
+            + self.expected_observations.iter().flatten().count()
     }
 }
 

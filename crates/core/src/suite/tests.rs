@@ -52,10 +52,10 @@ pub(crate) fn sample() -> Suite {
                 text: s("true"),
             }),
         ],
-        expected_observations: vec![Observed::Value {
+        expected_observations: vec![Some(Observed::Value {
             class: s("java.lang.Integer"),
             text: s("1"),
-        }],
+        })],
         varies: vec![],
     };
     let error = ErrorTest {
@@ -125,6 +125,28 @@ fn varying_steps_are_written_as_varies_and_read_back() {
 }
 
 #[test]
+fn an_unchecked_observer_is_written_as_varies_and_read_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("varies.yaml");
+    let mut suite = sample();
+    let t = &mut suite.tests[0];
+    t.observers.insert(0, t.observers[0].clone());
+    t.expected_observations.insert(0, None);
+    suite.save(&path).unwrap();
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(
+        text.contains("    ((java.util.ArrayList) v0).size()  // varies\n"),
+        "{text}"
+    );
+    assert_eq!(Suite::load(&path).unwrap(), suite);
+    assert_eq!(
+        suite.tests[0].check_count(),
+        2,
+        "the step and the checked observer"
+    );
+}
+
+#[test]
 fn empty_lists_are_written_and_read() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("empty.yaml");
@@ -147,7 +169,11 @@ fn newer_format_is_refused_and_errors_name_file_and_line() {
     let path = dir.path().join("ref.yaml");
     sample().save(&path).unwrap();
     let text = std::fs::read_to_string(&path).unwrap();
-    std::fs::write(&path, text.replace("format: 4", "format: 99")).unwrap();
+    std::fs::write(
+        &path,
+        text.replace(&format!("format: {FORMAT_VERSION}"), "format: 99"),
+    )
+    .unwrap();
     let err = Suite::load(&path).unwrap_err();
     assert!(matches!(err, SuiteError::Format { found: 99, .. }), "{err}");
     let broken = text.replace("v2 = ((java", "v2 = ((java bad");
@@ -256,10 +282,10 @@ fn deleted_tests_cut_files_and_edited_headers_are_caught() {
 fn formats_outside_the_supported_range_are_refused() {
     let dir = tempfile::tempdir().unwrap();
     let text = two_tests_text(dir.path());
-    let zero = checksum::seal(&text.replace("format: 4", "format: 0"));
+    let zero = checksum::seal(&text.replace(&format!("format: {FORMAT_VERSION}"), "format: 0"));
     let err = load_text(dir.path(), &zero).unwrap_err();
     assert!(matches!(err, SuiteError::NoSuchFormat { .. }), "{err}");
-    let two = text.replace("format: 4", "format: 2");
+    let two = text.replace(&format!("format: {FORMAT_VERSION}"), "format: 2");
     let err = load_text(dir.path(), &two).unwrap_err();
     assert!(
         matches!(err, SuiteError::Unchecked { found: 2, .. }),

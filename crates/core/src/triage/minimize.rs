@@ -275,7 +275,11 @@ impl Search {
             .enumerate()
             .map(|(i, o)| (checked.get(i) != Some(&false) || o.is_abnormal()).then(|| o.clone()))
             .collect();
-        test.expected_observations = observations.clone();
+        // An observer that varied on the reference stays unchecked.
+        let unchecked = |j: usize| matches!(test.expected_observations.get(j), Some(None));
+        test.expected_observations = (observations.iter().enumerate())
+            .map(|(j, o)| (!unchecked(j)).then(|| o.clone()))
+            .collect();
         let verdict = compare(&test, t);
         let d = verdict.divergence()?;
         (d.callee == self.callee && d.kind == self.kind).then(|| (test.clone(), d.clone()))

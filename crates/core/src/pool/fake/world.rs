@@ -112,7 +112,7 @@ pub(crate) fn expect(id: u64, request: SeqRequest) -> Test {
             .into_iter()
             .map(|o| (!matches!(o, Observed::Object { .. })).then_some(o))
             .collect(),
-        expected_observations: observations,
+        expected_observations: observations.into_iter().map(Some).collect(),
         statements: request.statements,
         observers: request.observers,
         varies: Vec::new(),
