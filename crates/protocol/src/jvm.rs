@@ -25,6 +25,10 @@ pub struct JvmSpec {
     /// guest's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub espresso: Option<EspressoRuntime>,
+    /// Milliseconds the worker moves its JVM's wall clock by (record's reruns: values that
+    /// depend on the date change and are dropped); 0 leaves it alone.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub clock_shift_ms: i64,
     /// The target's `timeout:`, which the pool uses unless `--timeout` was given (the
     /// supervisor's business: not sent to the worker).
     #[serde(skip)]
@@ -66,4 +70,8 @@ impl EspressoRuntime {
         ));
         options
     }
+}
+
+fn is_zero(n: &i64) -> bool {
+    *n == 0
 }

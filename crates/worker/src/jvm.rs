@@ -137,6 +137,18 @@ impl Jvm {
         self.call_named(name, input)
     }
 
+    /// `System.currentTimeMillis()` as the JVM sees it (the host's, under Espresso).
+    pub fn current_time_millis(&self) -> Result<i64, String> {
+        self.vm
+            .attach_current_thread(|env| {
+                let system = env.find_class(jni_str!("java/lang/System"))?;
+                let sig = jni_sig!("()J");
+                env.call_static_method(&system, jni_str!("currentTimeMillis"), sig, &[])?
+                    .j()
+            })
+            .map_err(|e: jni::errors::Error| format!("wall clock: cannot read the JVM's: {e}"))
+    }
+
     fn call_named(&self, name: &jni::strings::JNIStr, input: &str) -> Result<String, String> {
         self.vm
             .attach_current_thread(|env| {

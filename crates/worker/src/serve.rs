@@ -8,6 +8,7 @@ use super::clock::{Clock, Part};
 use super::encode::{Encoding, encode};
 use super::jvm::{Entry, Jvm};
 use super::sandbox;
+use super::wall_clock;
 use crate::message::{PROTOCOL_VERSION, Request, Response, SeqRequest, decode, receive, send};
 use crate::model::ApiModel;
 use crate::sequence::SeqResult;
@@ -177,6 +178,7 @@ fn start(
     if let Ok(cwd) = std::env::current_dir() {
         options.push(format!("-Djava.io.tmpdir={}", cwd.display()));
     }
+    wall_clock::shift(spec.clock_shift_ms);
     let started = agent::install(&dir)
         .map_err(|e| format!("cannot write the agent to {}: {e}", dir.display()))
         .and_then(|_| match espresso {
@@ -195,6 +197,9 @@ fn start(
     }
     match started {
         Ok(jvm) => {
+            let before = wall_clock::real_millis();
+            let java = jvm.current_time_millis();
+            warnings.extend(java.map_or_else(Some, |ms| wall_clock::check(ms, before)));
             let millis = began.elapsed().as_millis() as u64;
             let ready = Response::Ready {
                 version: PROTOCOL_VERSION,

@@ -512,8 +512,19 @@ fn generate(
 /// same JVM and the same calls give other hashes, so hash-derived values show as unstable.
 const IDENTITY_HASH_SHIFT: &[&str] = &["-XX:+UnlockExperimentalVMOptions", "-XX:hashCode=3"];
 
+/// How far rerun `i`'s wall clock is moved into the past: `i + 1` times 400 days, 7 hours,
+/// 13 minutes and 17.5 seconds, so the year, the day of the week and of the month, the hour,
+/// the minute and the second all differ from the record's. Into the past, because a
+/// deadline computed from the moved clock has then passed already: a wait on it ends at
+/// once rather than a year later.
+fn rerun_clock_shift_ms(i: usize) -> i64 {
+    const SHIFT_MS: i64 = ((400 * 24 + 7) * 60 + 13) * 60_000 + 17_500;
+    -(i as i64 + 1) * SHIFT_MS
+}
+
 /// The reference's pools for the reruns: rerun `i` batches `64 << (i % 4)` sequences per
-/// worker, and every other rerun draws identity hashes another way.
+/// worker, its wall clock is moved ([`rerun_clock_shift_ms`]), and every other rerun draws
+/// identity hashes another way.
 struct RerunLane<'a> {
     name: &'a str,
     jvm: &'a JvmSpec,
@@ -544,17 +555,20 @@ impl Lane for RerunLane<'_> {
     fn start_run(&self, i: usize) -> Result<Box<dyn Executor>, PoolError> {
         let mut config = self.config.clone();
         config.batch = 64 << (i % 4);
+        let mut jvm = self.jvm.clone();
+        jvm.clock_shift_ms = rerun_clock_shift_ms(i);
         if i % 2 == 1 {
             // Every other rerun draws identity hashes another way, so values derived from
             // them (`Object.toString` text appended somewhere, its length) change and go.
-            let mut jvm = self.jvm.clone();
-            jvm.options
+            let mut hashed = jvm.clone();
+            hashed
+                .options
                 .extend(IDENTITY_HASH_SHIFT.iter().map(|o| o.to_string()));
-            if let Ok(pool) = Pool::start(self.name, jvm, config.clone()) {
+            if let Ok(pool) = Pool::start(self.name, hashed, config.clone()) {
                 return Ok(Box::new(pool));
             }
         }
-        Ok(Box::new(Pool::start(self.name, self.jvm.clone(), config)?))
+        Ok(Box::new(Pool::start(self.name, jvm, config)?))
     }
 }
 

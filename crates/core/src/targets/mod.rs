@@ -420,6 +420,7 @@ fn provisioned(
             classpath: classpath.iter().map(|c| c.path.clone()).collect(),
             env: spec.env(),
             espresso: None,
+            clock_shift_ms: 0,
             timeout: spec.timeout,
         },
         fingerprint,

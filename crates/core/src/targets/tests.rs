@@ -194,6 +194,7 @@ fn class_path_option_joins_entries() {
         classpath: vec![],
         env: BTreeMap::new(),
         espresso: None,
+        clock_shift_ms: 0,
         timeout: None,
     };
     assert_eq!(jvm.class_path_option(), None);
