@@ -376,7 +376,7 @@ impl Generator<'_> {
         let own: Vec<(NameId, u32)> = observers
             .iter()
             .zip(observed)
-            .filter(|(o, _)| o.stmt == pos)
+            .filter(|&(o, &v)| o.stmt == pos && v != UNCHECKED)
             .map(|(o, &v)| (o.method, v))
             .collect();
         let big = own.iter().any(|&(_, v)| self.too_big(v));
