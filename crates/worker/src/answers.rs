@@ -16,9 +16,8 @@
 //! ([`Write::flush`]) is written at once.
 
 use std::fs::File;
-use std::io::{BufWriter, Write};
-use std::sync::mpsc::Sender;
-use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::io::{BufWriter, ErrorKind, Write};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
@@ -27,77 +26,41 @@ use std::time::{Duration, Instant};
 /// any per-call timeout).
 pub(crate) const LINGER: Duration = Duration::from_millis(10);
 
-/// What the runner has handed over and the writer has not written yet.
-#[derive(Default)]
-struct Handed {
-    bytes: Vec<u8>,
-    /// Whom to tell once the bytes are written and flushed.
-    done: Vec<Sender<()>>,
-    /// Write now, without lingering.
-    urgent: bool,
-    /// When the oldest of `bytes` was handed over.
-    since: Option<Instant>,
-    /// The writer sleeps until told: the next hand-over must wake it.
-    asleep: bool,
-    /// No more bytes will come: write what is left and end.
-    closed: bool,
-    /// The writer ended (it could not write: the supervisor went away).
-    failed: bool,
-}
-
-/// The state the runner and the writer thread share.
-#[derive(Default)]
-struct Channel {
-    handed: Mutex<Handed>,
-    wake: Condvar,
-}
-
-impl Channel {
-    fn lock(&self) -> MutexGuard<'_, Handed> {
-        self.handed
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-    }
+/// What the runner hands the writer thread.
+enum Handed {
+    /// Bytes that may wait up to [`LINGER`] for more.
+    Soon(Vec<u8>),
+    /// Bytes to write at once, with whom to tell once they are written and flushed.
+    Now(Vec<u8>, Option<Sender<()>>),
 }
 
 /// Buffers what is written; [`Write::flush`] hands the buffered bytes to the writer thread,
 /// which writes them at once; [`Answers::hand_over_soon`] lets them wait up to [`LINGER`].
 pub struct Answers {
     pending: Vec<u8>,
-    channel: Arc<Channel>,
+    to_writer: Option<Sender<Handed>>,
     writer: Option<JoinHandle<std::io::Result<()>>>,
 }
 
 impl Answers {
     /// Starts the writer thread over `output`.
     pub fn new(output: File) -> std::io::Result<Answers> {
-        let channel = Arc::new(Channel::default());
-        let shared = Arc::clone(&channel);
+        let (to_writer, handed) = mpsc::channel();
         let writer = std::thread::Builder::new()
             .name("difftest-answers".into())
-            .spawn(move || {
-                let result = write_all(&shared, BufWriter::with_capacity(1 << 16, output));
-                let mut handed = shared.lock();
-                handed.failed = true;
-                for done in handed.done.drain(..) {
-                    drop(done); // the runner waiting on it learns the writer ended
-                }
-                result
-            })?;
+            .spawn(move || write_all(&handed, BufWriter::with_capacity(1 << 16, output)))?;
         Ok(Answers {
             pending: Vec::new(),
-            channel,
+            to_writer: Some(to_writer),
             writer: Some(writer),
         })
     }
 
     /// Hands over what is buffered and returns once it is written and flushed.
     pub fn flush_written(&mut self) -> std::io::Result<()> {
-        let (done, written) = std::sync::mpsc::channel();
-        self.hand_over(true, Some(done))?;
-        written
-            .recv()
-            .map_err(|_| std::io::ErrorKind::BrokenPipe.into())
+        let (done, written) = mpsc::channel();
+        self.hand_over(|bytes| Handed::Now(bytes, Some(done)))?;
+        written.recv().map_err(|_| ErrorKind::BrokenPipe.into())
     }
 
     /// Hands over what is buffered, to be written within [`LINGER`] together with whatever
@@ -106,35 +69,24 @@ impl Answers {
         if self.pending.is_empty() {
             return Ok(());
         }
-        self.hand_over(false, None)
+        self.hand_over(Handed::Soon)
     }
 
-    fn hand_over(&mut self, urgent: bool, done: Option<Sender<()>>) -> std::io::Result<()> {
-        let mut handed = self.channel.lock();
-        if handed.failed {
-            return Err(std::io::ErrorKind::BrokenPipe.into());
+    /// Hands the buffered bytes to the writer; fails once the writer has ended (it could
+    /// not write: the supervisor went away).
+    fn hand_over(&mut self, handed: impl FnOnce(Vec<u8>) -> Handed) -> std::io::Result<()> {
+        let bytes = std::mem::take(&mut self.pending);
+        let sent = self.to_writer.as_ref().map(|w| w.send(handed(bytes)));
+        match sent {
+            Some(Ok(())) => Ok(()),
+            _ => Err(ErrorKind::BrokenPipe.into()),
         }
-        if handed.bytes.is_empty() {
-            handed.since = Some(Instant::now());
-        }
-        handed.bytes.append(&mut self.pending);
-        handed.done.extend(done);
-        handed.urgent |= urgent;
-        if urgent || handed.asleep {
-            handed.asleep = false;
-            self.channel.wake.notify_one();
-        }
-        Ok(())
     }
 
     /// Hands over what is buffered and waits until the writer thread has written it all.
     pub fn finish(&mut self) -> std::io::Result<()> {
         self.flush()?;
-        {
-            let mut handed = self.channel.lock();
-            handed.closed = true;
-            self.channel.wake.notify_one();
-        }
+        drop(self.to_writer.take());
         match self.writer.take().map(JoinHandle::join) {
             Some(Ok(result)) => result,
             Some(Err(_)) => Err(std::io::Error::other("the answer writer panicked")),
@@ -153,47 +105,50 @@ impl Write for Answers {
         if self.pending.is_empty() {
             return Ok(());
         }
-        self.hand_over(true, None)
+        self.hand_over(|bytes| Handed::Now(bytes, None))
     }
 }
 
-/// The writer thread: sleeps until bytes are handed over; unless they are urgent, waits
-/// until the oldest of them is [`LINGER`] old; writes and flushes all it has, and tells
-/// whoever waits.
-fn write_all(channel: &Channel, mut out: impl Write) -> std::io::Result<()> {
-    let mut handed = channel.lock();
-    loop {
-        if handed.bytes.is_empty() && handed.done.is_empty() {
-            if handed.closed {
-                return out.flush();
+/// The writer thread: waits for bytes; unless they are to go now, gathers what else comes
+/// within [`LINGER`]; writes and flushes all it has, and tells whoever waits. Ends when the
+/// runner hangs up, after writing what it was given.
+fn write_all(handed: &Receiver<Handed>, mut out: impl Write) -> std::io::Result<()> {
+    while let Ok(first) = handed.recv() {
+        let (mut bytes, mut done) = (Vec::new(), Vec::new());
+        let mut linger = gather(first, &mut bytes, &mut done);
+        let deadline = Instant::now() + LINGER;
+        let mut hung_up = false;
+        while linger {
+            match handed.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
+                Ok(more) => linger = gather(more, &mut bytes, &mut done),
+                Err(RecvTimeoutError::Timeout) => linger = false,
+                Err(RecvTimeoutError::Disconnected) => (linger, hung_up) = (false, true),
             }
-            handed.asleep = true;
-            handed = channel
-                .wake
-                .wait_while(handed, |h| h.asleep && !h.closed)
-                .unwrap_or_else(|p| p.into_inner());
-            continue;
         }
-        let age = handed.since.map_or(LINGER, |t| t.elapsed());
-        if !handed.urgent && !handed.closed && age < LINGER {
-            handed = channel
-                .wake
-                .wait_timeout_while(handed, LINGER - age, |h| !h.urgent && !h.closed)
-                .unwrap_or_else(|p| p.into_inner())
-                .0;
-            continue;
-        }
-        let bytes = std::mem::take(&mut handed.bytes);
-        let done = std::mem::take(&mut handed.done);
-        handed.urgent = false;
-        handed.since = None;
-        drop(handed);
         out.write_all(&bytes)?;
         out.flush()?;
         for d in done {
             let _ = d.send(());
         }
-        handed = channel.lock();
+        if hung_up {
+            break;
+        }
+    }
+    out.flush()
+}
+
+/// Adds `h` to what the writer holds; whether it may still wait for more.
+fn gather(h: Handed, bytes: &mut Vec<u8>, done: &mut Vec<Sender<()>>) -> bool {
+    match h {
+        Handed::Soon(b) => {
+            bytes.extend_from_slice(&b);
+            true
+        }
+        Handed::Now(b, d) => {
+            bytes.extend_from_slice(&b);
+            done.extend(d);
+            false
+        }
     }
 }
 
@@ -231,8 +186,7 @@ mod tests {
         answers.write_all(b"sure\n").unwrap();
         answers.flush_written().unwrap();
         // As if the process died right after: the writer ends without another flush.
-        answers.channel.lock().closed = true;
-        answers.channel.wake.notify_one();
+        drop(answers);
         let mut all = String::new();
         read.read_to_string(&mut all).unwrap();
         assert_eq!(all, "sure\n");
