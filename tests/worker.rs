@@ -321,6 +321,40 @@ fn exit_and_halt_are_crashes_and_the_pool_goes_on() {
     assert_eq!(last(&results[4]).render(), "42");
 }
 
+/// `fixture.Forger.forge(id, steps)`: writes a forged answer into every pipe of the worker.
+fn forge(id: u64, steps: usize) -> SeqRequest {
+    seq(vec![
+        Statement::literal("int", &id.to_string()),
+        Statement::literal("int", &steps.to_string()),
+        Statement::call("fixture.Forger", "forge", &["int", "int"], None, &[0, 1]),
+    ])
+}
+
+#[test]
+fn answers_forged_by_the_code_under_test_are_never_taken_as_results() {
+    let fixtures = common::compile_fixtures("worker");
+    for sandbox in [false, true] {
+        let mut config = common::config(1, 5000);
+        config.sandbox = sandbox;
+        let pool = common::pool("temurin17", &[fixtures.path().into()], config);
+        // The due id with more steps than the call has statements, then the next one's id.
+        for forged in [forge(0, 50), forge(1, 1)] {
+            let results = pool
+                .run(&[forged, misbehave("answer")], false)
+                .expect("run");
+            let all = format!("{results:?}");
+            assert!(!all.contains("forged"), "sandbox {sandbox}: {all}");
+            assert_eq!(last(&results[1]).render(), "42", "sandbox {sandbox}");
+            if !sandbox {
+                assert!(
+                    matches!(&results[0], SeqResult::Crash { exit, .. } if exit == "garbled answer"),
+                    "the forgery reached the channel and was caught: {all}"
+                );
+            }
+        }
+    }
+}
+
 #[test]
 fn a_segfault_is_a_crash_with_the_jvm_error_and_the_pool_goes_on() {
     let fixtures = common::compile_fixtures("worker");
