@@ -555,6 +555,22 @@ impl Lane for RerunLane<'_> {
     fn start_run(&self, i: usize) -> Result<Box<dyn Executor>, PoolError> {
         let mut config = self.config.clone();
         config.batch = 64 << (i % 4);
+        self.start_run_with(i, config)
+    }
+
+    fn start_run_single(&self, i: usize) -> Result<Box<dyn Executor>, PoolError> {
+        let config = PoolConfig {
+            jobs: 1,
+            ..self.config.clone()
+        };
+        self.start_run_with(i, config)
+    }
+}
+
+impl RerunLane<'_> {
+    /// A pool for rerun `i` with `config`: its clock moved, and every other rerun's
+    /// identity hashes drawn another way.
+    fn start_run_with(&self, i: usize, config: PoolConfig) -> Result<Box<dyn Executor>, PoolError> {
         let mut jvm = self.jvm.clone();
         jvm.clock_shift_ms = rerun_clock_shift_ms(i);
         if i % 2 == 1 {

@@ -54,6 +54,11 @@ pub(crate) trait Lane: Sync {
     fn start_run(&self, _run: usize) -> Result<Box<dyn Executor>, PoolError> {
         self.start()
     }
+    /// An executor with one fresh worker set up for run `run` as [`Lane::start_run`] sets
+    /// it up. By default, [`Lane::start_single`].
+    fn start_run_single(&self, _run: usize) -> Result<Box<dyn Executor>, PoolError> {
+        self.start_single()
+    }
 }
 
 /// A lane of worker pools for one provisioned target; it adds up what its pools used.
