@@ -632,7 +632,26 @@ fn a_set_given_an_identity_hashed_key_after_its_step_is_marked_on_that_step() {
     };
     let identity = given(Statement::new("java.lang.Object", &[], &[]));
     let by_value = given(Statement::literal("java.lang.String", "x"));
-    let results = pool.run(&[identity, by_value], false).expect("run");
+    // A key whose hash code is made of identity hashes: a list holding an enum constant.
+    let list_of = |element: Statement| {
+        let mut s = given(element).statements;
+        s.insert(
+            2,
+            Statement::call("java.util.List", "of", &["java.lang.Object"], None, &[1]),
+        );
+        if let Statement::Call { args, .. } = &mut s[3] {
+            *args = vec![2];
+        }
+        seq(s)
+    };
+    let state = Statement::Enum {
+        ty: "java.lang.Thread$State".into(),
+        constant: "NEW".into(),
+    };
+    let composite = list_of(state);
+    let composite_by_value = list_of(Statement::literal("java.lang.String", "x"));
+    let batch = [identity, by_value, composite, composite_by_value];
+    let results = pool.run(&batch, false).expect("run");
     let class = |r: &SeqResult| match &steps(r)[0] {
         Observed::Object { class } => class.clone(),
         other => panic!("expected an object, got {other:?}"),
@@ -642,4 +661,11 @@ fn a_set_given_an_identity_hashed_key_after_its_step_is_marked_on_that_step() {
         "java.util.HashSet (identity-hash order)"
     );
     assert_eq!(class(&results[1]), "java.util.HashSet");
+    assert_eq!(
+        class(&results[2]),
+        "java.util.HashSet (identity-hash order)",
+        "{:?}",
+        results[2]
+    );
+    assert_eq!(class(&results[3]), "java.util.HashSet", "{:?}", results[3]);
 }

@@ -78,7 +78,7 @@ final class Render {
         try {
             int seen = 0;
             for (Object k : keys) {
-                if (k != null && !isText(k.getClass()) && k.hashCode() == System.identityHashCode(k)) {
+                if (hashesByIdentity(k, 2)) {
                     return true;
                 }
                 if (++seen == KEYS_LOOKED_AT) {
@@ -90,6 +90,48 @@ final class Render {
         }
         return false;
     }
+
+    /**
+     * Whether {@code k}'s hash code is, or is made from, an identity hash: its own (an enum
+     * constant, an object without {@code hashCode()}), or, down to {@code depth}, that of an
+     * element of a collection, a map's entry or an entry's key or value (a {@code TreeSet} of
+     * enum constants, a {@code List} holding an exception); a few elements of each.
+     */
+    private static boolean hashesByIdentity(Object k, int depth) {
+        if (k == null || isText(k.getClass())) {
+            return false;
+        }
+        if (k.hashCode() == System.identityHashCode(k)) {
+            return true;
+        }
+        Iterable<?> parts = null;
+        if (depth == 0) {
+            return false;
+        } else if (k instanceof java.util.Collection) {
+            parts = (java.util.Collection<?>) k;
+        } else if (k instanceof java.util.Map) {
+            parts = ((java.util.Map<?, ?>) k).entrySet();
+        } else if (k instanceof java.util.Map.Entry) {
+            java.util.Map.Entry<?, ?> e = (java.util.Map.Entry<?, ?>) k;
+            parts = java.util.Arrays.asList(e.getKey(), e.getValue());
+        }
+        if (parts == null) {
+            return false;
+        }
+        int seen = 0;
+        for (Object part : parts) {
+            if (hashesByIdentity(part, depth - 1)) {
+                return true;
+            }
+            if (++seen == PARTS_LOOKED_AT) {
+                break;
+            }
+        }
+        return false;
+    }
+
+    /** Elements of one key looked at, at most, by {@link #hashesByIdentity}, at each depth. */
+    private static final int PARTS_LOOKED_AT = 8;
 
     /** Elements looked at, at most, for one {@link #contentDigest}, nested arrays included. */
     private static final int ELEMENTS_DIGESTED = 4096;
