@@ -93,7 +93,7 @@ fn invalid_or_truncated_suites_name_the_file() {
 fn a_newer_suite_format_asks_for_an_upgrade() {
     let dir = tempfile::tempdir().unwrap();
     let text = std::fs::read_to_string(valid_suite(dir.path(), "s.yaml")).unwrap();
-    let newer = text.replacen("format: 4", "format: 99", 1);
+    let newer = text.replacen(&format!("format: {FORMAT_VERSION}"), "format: 99", 1);
     let newer = write(dir.path(), "newer.yaml", &newer);
     assert_bad(
         dir.path(),

@@ -7,8 +7,8 @@
 mod common;
 use common::support;
 
-use difftest::suite::Suite;
 use difftest::suite::checksum::seal;
+use difftest::suite::{FORMAT_VERSION, Suite};
 use std::path::Path;
 use support::{assert_bad, difftest, stderr, stdout};
 
@@ -17,7 +17,7 @@ fn suite_text(entries: &str) -> String {
     let fixture =
         std::fs::read_to_string(support::repo().join("tests/fixtures/export/jdk17.yaml")).unwrap();
     let preamble = &fixture[..fixture.find("tests:\n").unwrap()];
-    let preamble = preamble.replacen("format: 3", "format: 4", 1);
+    let preamble = preamble.replacen("format: 3", &format!("format: {FORMAT_VERSION}"), 1);
     seal(&format!("{preamble}tests:\n{entries}error_revealing: []\n"))
 }
 
