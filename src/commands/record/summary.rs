@@ -220,7 +220,9 @@ fn reran(r: &crate::flakes::RerunReport, from: usize) {
         },
     );
     if r.ran_per_rerun.len() > 1 {
-        let per: Vec<String> = r.ran_per_rerun.iter().map(u64::to_string).collect();
+        let per: Vec<String> = (r.ran_per_rerun.iter().zip(&r.time_per_rerun))
+            .map(|(n, t)| format!("{n} in {:.1} s", t.as_secs_f64()))
+            .collect();
         println!(
             "tests run by rerun 1, 2, …: {} (after the first, the tests left by reducing again)",
             per.join(", "),

@@ -8,6 +8,7 @@
 
 use super::{RerunError, RerunReport, compare};
 use crate::generate::Recorded;
+use crate::message::SeqRequest;
 use crate::pool::{Executor, Lane, Pipeline, PoolError};
 use crate::replay::{DEFAULT_SEGMENT, first_pass_segment};
 use std::ops::Range;
@@ -15,6 +16,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Tests sent to a segment's worker at once.
 const CHUNK: usize = 500;
+
+/// How long to wait before looking again when no segment's chunk is back.
+const POLL: std::time::Duration = std::time::Duration::from_millis(1);
 
 /// Reruns every test as rerun `i` of `lane`, in replay's segments, `lane.jobs()` segments at
 /// a time; returns how many tests ran (fewer when `stop` was set).
@@ -51,7 +55,9 @@ pub(super) fn rerun_as_replay(
 }
 
 /// Runs each segment of `wave` on its own executor, in order, a chunk at a time; compares
-/// every result as it comes back.
+/// every result as it comes back. A segment's next chunk is built while its worker runs the
+/// current one and handed over as soon as that one is back, before it is compared, so the
+/// worker waits neither for the comparison nor for the other segments.
 fn run_wave(
     rec: &mut Recorded,
     wave: &[Range<usize>],
@@ -62,53 +68,96 @@ fn run_wave(
     progress: &mut dyn FnMut(usize),
 ) -> Result<usize, RerunError> {
     std::thread::scope(|scope| {
-        let mut flights: Vec<(Pipeline<Range<usize>>, Range<usize>)> = (execs.iter())
+        let mut segments: Vec<Segment> = (execs.iter())
             .zip(wave)
-            .map(|(e, seg)| (Pipeline::new(scope, e.as_ref(), false), seg.clone()))
+            .map(|(e, seg)| Segment {
+                flight: Pipeline::new(scope, e.as_ref(), false),
+                left: seg.clone(),
+                next: None,
+            })
             .collect();
-        let mut done = 0;
-        let outcome = loop {
-            let mut busy = false;
-            for (flight, left) in &mut flights {
-                // One chunk at a time: a single-worker executor given two at once would
-                // start a second JVM for the second.
-                if flight.is_empty() && left.start < left.end && !stop.load(Ordering::SeqCst) {
-                    let chunk = left.start..(left.start + CHUNK).min(left.end);
-                    *left = chunk.end..left.end;
-                    let reqs = chunk
-                        .clone()
-                        .map(|t| Ok(rec.tests.get(t)?.request(&rec.store, &rec.names)))
-                        .collect::<Result<_, RerunError>>();
-                    match reqs {
-                        Ok(reqs) => flight.submit(chunk, reqs),
-                        Err(e) => return Err(e),
-                    }
-                }
-            }
-            for (flight, _) in &mut flights {
-                let Some((chunk, _, results)) = flight.take() else {
-                    continue;
-                };
-                busy = true;
-                let results = match results {
-                    Err(PoolError::Stopped) => return Ok(done),
-                    other => other?,
-                };
-                done += chunk.len();
-                for (t, r) in chunk.zip(results) {
-                    dead[t] |= !compare(rec, t, r, report)?;
-                }
-                progress(done);
-            }
-            if !busy {
-                break Ok(done);
-            }
-        };
-        for (flight, _) in &mut flights {
-            flight.drain();
+        let outcome = run_segments(rec, &mut segments, stop, dead, report, progress);
+        for segment in &mut segments {
+            segment.flight.drain();
         }
         outcome
     })
+}
+
+/// One segment of a wave: its executor's pipeline (one chunk in flight at most: a
+/// single-worker executor given two at once would start a second JVM for the second), the
+/// tests not yet built, and the chunk built to go next.
+struct Segment<'scope, 'env> {
+    flight: Pipeline<'scope, 'env, Range<usize>>,
+    left: Range<usize>,
+    next: Option<(Range<usize>, Vec<SeqRequest>)>,
+}
+
+impl Segment<'_, '_> {
+    /// Builds the requests of the next chunk, if there is one and none is waiting.
+    fn build_next(&mut self, rec: &Recorded) -> Result<(), RerunError> {
+        if self.next.is_some() || self.left.is_empty() {
+            return Ok(());
+        }
+        let chunk = self.left.start..(self.left.start + CHUNK).min(self.left.end);
+        self.left = chunk.end..self.left.end;
+        let reqs = (chunk.clone())
+            .map(|t| Ok(rec.tests.get(t)?.request(&rec.store, &rec.names)))
+            .collect::<Result<_, RerunError>>()?;
+        self.next = Some((chunk, reqs));
+        Ok(())
+    }
+
+    /// Hands the waiting chunk to the worker, unless one is in flight or `stop` is set.
+    fn submit_next(&mut self, stop: &AtomicBool) {
+        if self.flight.is_empty()
+            && !stop.load(Ordering::SeqCst)
+            && let Some((chunk, reqs)) = self.next.take()
+        {
+            self.flight.submit(chunk, reqs);
+        }
+    }
+}
+
+/// Runs `segments` to their ends: each chunk taken back, the next handed over, this one
+/// compared, the one after built. Returns how many tests were compared.
+fn run_segments(
+    rec: &mut Recorded,
+    segments: &mut [Segment],
+    stop: &AtomicBool,
+    dead: &mut [bool],
+    report: &mut RerunReport,
+    progress: &mut dyn FnMut(usize),
+) -> Result<usize, RerunError> {
+    for segment in segments.iter_mut() {
+        segment.build_next(rec)?;
+        segment.submit_next(stop);
+        segment.build_next(rec)?;
+    }
+    let mut done = 0;
+    while segments.iter().any(|s| !s.flight.is_empty()) {
+        // Whichever segment's chunk is back first, so no worker waits for another's.
+        let Some(segment) = segments.iter_mut().find(|s| s.flight.is_ready()) else {
+            std::thread::sleep(POLL);
+            continue;
+        };
+        let Some((chunk, _, results)) = segment.flight.take() else {
+            continue;
+        };
+        segment.submit_next(stop);
+        let results = match results {
+            Err(PoolError::Stopped) => return Ok(done),
+            other => other?,
+        };
+        done += chunk.len();
+        for (t, r) in chunk.zip(results) {
+            dead[t] |= !compare(rec, t, r, report)?;
+        }
+        progress(done);
+        segment.build_next(rec)?;
+        segment.submit_next(stop);
+    }
+    Ok(done)
 }
 
 #[cfg(test)]

@@ -97,6 +97,8 @@ pub struct RerunReport {
     /// Tests each complete rerun ran: the first every test, a later one those the reduction
     /// after the previous rerun kept.
     pub ran_per_rerun: Vec<u64>,
+    /// How long each complete rerun took, beside `ran_per_rerun`.
+    pub time_per_rerun: Vec<Duration>,
 }
 
 impl RerunReport {
@@ -192,6 +194,7 @@ pub(crate) fn remove_flakes(
             break;
         }
         let of = rec.tests.len();
+        let rerun_began = Instant::now();
         let before = report.dropped_checks + report.dropped_observations + dead_count(&dead);
         let done = if i + 1 == reruns {
             let progress = |n| progress(i, n, of);
@@ -219,6 +222,7 @@ pub(crate) fn remove_flakes(
         }
         report.reruns_done += 1;
         report.ran_per_rerun.push(of as u64);
+        report.time_per_rerun.push(rerun_began.elapsed());
         let after = report.dropped_checks + report.dropped_observations + dead_count(&dead);
         report.new_per_rerun.push(after - before);
         if i + 1 < reruns && !stop.load(Ordering::SeqCst) {

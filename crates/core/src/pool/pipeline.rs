@@ -63,6 +63,11 @@ impl<'scope, 'env, T> Pipeline<'scope, 'env, T> {
         self.flight.push_back((note, handle));
     }
 
+    /// Whether the oldest batch is back, so [`Pipeline::take`] would not wait.
+    pub(crate) fn is_ready(&self) -> bool {
+        self.flight.front().is_some_and(|(_, h)| h.is_finished())
+    }
+
     /// Waits for the oldest batch: its note, requests and results (in request order).
     pub(crate) fn take(&mut self) -> Option<Taken<T>> {
         let (note, handle) = self.flight.pop_front()?;
