@@ -264,7 +264,7 @@ pub enum BenchCommand {
         #[arg(long = "impl", default_value = "temurin17")]
         target: String,
         /// Seconds of generation
-        #[arg(long, default_value_t = 120.0, value_parser = values::time_limit)]
+        #[arg(long, default_value_t = crate::generate::DEFAULT_TIME_LIMIT_SECS, value_parser = values::time_limit)]
         time_limit: f64,
         /// Reruns for flake removal
         #[arg(long, default_value_t = crate::flakes::DEFAULT_RERUNS, value_parser = values::count(0, values::MAX_RERUNS))]
@@ -401,7 +401,7 @@ pub struct RecordArgs {
     #[arg(long)]
     pub skip_deprecated_for_removal: bool,
     /// Seconds of generation (reruns come on top)
-    #[arg(long, default_value_t = 120.0, value_name = "SECONDS", value_parser = values::time_limit)]
+    #[arg(long, default_value_t = crate::generate::DEFAULT_TIME_LIMIT_SECS, value_name = "SECONDS", value_parser = values::time_limit)]
     pub time_limit: f64,
     /// Regression tests to write at most; generation stops once it has them (reproducible)
     #[arg(long, value_name = "N", value_parser = values::count(1, values::MAX_OUTPUT_LIMIT))]

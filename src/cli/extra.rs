@@ -95,7 +95,7 @@ pub struct BenchDetectionArgs {
     #[arg(long)]
     pub both_directions: bool,
     /// Seconds of generation per record
-    #[arg(long, default_value_t = 120.0, value_name = "SECONDS", value_parser = super::values::time_limit)]
+    #[arg(long, default_value_t = crate::generate::DEFAULT_TIME_LIMIT_SECS, value_name = "SECONDS", value_parser = super::values::time_limit)]
     pub time_limit: f64,
     /// Stop each record at this many tests (an equal budget that load does not change)
     #[arg(long, value_name = "N", value_parser = super::values::count(1, super::values::MAX_OUTPUT_LIMIT))]

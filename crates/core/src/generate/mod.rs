@@ -67,6 +67,10 @@ use type_names::{NameId, Names};
 /// defaults").
 pub const DEFAULT_INDEX_RATIO: f64 = 0.25;
 
+/// Seconds of generation by default: on a quiet 2-core machine the main job (this record,
+/// its reruns and a replay of what it wrote) then ends within five minutes.
+pub const DEFAULT_TIME_LIMIT_SECS: f64 = 90.0;
+
 /// How generation runs.
 #[derive(Clone, Debug)]
 pub struct GenConfig {
@@ -129,7 +133,7 @@ impl Default for GenConfig {
     fn default() -> Self {
         GenConfig {
             seed: 0,
-            time_limit: Duration::from_secs(120),
+            time_limit: Duration::from_secs_f64(DEFAULT_TIME_LIMIT_SECS),
             output_limit: None,
             round_size: 400,
             null_ratio: 0.0,
