@@ -6,7 +6,8 @@
 //! worker, and other in replay, where a test sees only its segment before it. Run here as
 //! replay runs it, such a value changes and is dropped.
 
-use super::{RerunError, RerunReport, compare};
+use super::compare::compare;
+use super::{RerunError, RerunReport};
 use crate::generate::Recorded;
 use crate::message::SeqRequest;
 use crate::pool::{Executor, Lane, Pipeline, PoolError};

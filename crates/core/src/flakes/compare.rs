@@ -1,0 +1,192 @@
+//! Comparing one rerun's result with the test as kept: a step or observation whose value
+//! changed is dropped (an exception whose message alone changed keeps its class), what
+//! reads it is tainted, and a test whose steps changed in number goes.
+
+use super::{RerunReport, apply_taint, unstable_computations_in};
+use crate::generate::Recorded;
+use crate::generate::kept::{KeptTest, ObsRef, UNCHECKED, trim_unchecked};
+use crate::generate::spool::SpoolError;
+use crate::generate::store::Part;
+use crate::generate::taint;
+use crate::sequence::{Observed, SeqResult};
+
+/// Compares one rerun with test `t`, dropping what changed; false if the whole test must go.
+pub(super) fn compare(
+    rec: &mut Recorded,
+    t: usize,
+    result: SeqResult,
+    report: &mut RerunReport,
+) -> Result<bool, SpoolError> {
+    let SeqResult::Done {
+        steps,
+        observations,
+        contents,
+        ..
+    } = result
+    else {
+        return Ok(false);
+    };
+    let made = rec.tests.get(t)?;
+    let len = rec.store.node(made.seq).len as usize;
+    if steps.len() != len || observations.len() != made.observers.len() {
+        return Ok(false);
+    }
+    let mut test = made.clone();
+    let mut changed = compare_steps(rec, &mut test, &steps, report);
+    let unstable = &mut report.unstable_computations;
+    changed.extend(unstable_computations_in(rec, &test, &changed, unstable));
+    let mut random = random_contents(&test.contents, &contents);
+    random.extend(compare_observations(rec, &mut test, &observations, report));
+    let random_made = &mut report.random_computations;
+    random.extend(unstable_computations_in(rec, &test, &random, random_made));
+    drop_tainted(rec, &mut test, &steps, &changed, &random, report);
+    if test != made {
+        rec.tests.set(t, &test);
+    }
+    Ok(true)
+}
+
+/// Drops the checks and observations that read a value that changed in this run, an
+/// identity-based one or one whose content is `random`, and marks those steps as varying
+/// (replay does not hold it against the target when one throws there).
+fn drop_tainted(
+    rec: &Recorded,
+    test: &mut KeptTest,
+    steps: &[Observed],
+    changed: &[u32],
+    random: &[u32],
+    report: &mut RerunReport,
+) {
+    if changed.is_empty() && random.is_empty() && !steps.iter().any(taint::identity_based) {
+        return;
+    }
+    let stmts = rec.store.statements(&rec.store.node(test.seq).parts);
+    let taint = taint::spread(&stmts, steps, changed, random);
+    apply_taint(test, &taint, report);
+}
+
+/// The steps whose array held other content in this run than when the test was made (a
+/// random key's encoding, a salt): their class and length may still be the same every time.
+fn random_contents(made: &[(u32, i32)], now: &[(u32, i32)]) -> Vec<u32> {
+    made.iter()
+        .filter(|m| !now.contains(m))
+        .map(|&(step, _)| step)
+        .collect()
+}
+
+fn compare_steps(
+    rec: &mut Recorded,
+    test: &mut KeptTest,
+    steps: &[Observed],
+    report: &mut RerunReport,
+) -> Vec<u32> {
+    let parts = &rec.store.node(test.seq).parts;
+    let mut checks = Vec::with_capacity(test.checks.len());
+    let mut changed = Vec::new();
+    for &(step, v) in &test.checks {
+        match settle(rec.values.get(v), &steps[step as usize]) {
+            Settled::Same => checks.push((step, v)),
+            Settled::ClassOnly(o) => {
+                report.weakened.insert((test.id, step, u32::MAX, u32::MAX));
+                checks.push((step, rec.values.intern(&o)));
+            }
+            Settled::Changed => {
+                changed.push(step);
+                report.dropped_checks += 1;
+                let callee = callee_at(rec, parts, step);
+                *report.unstable_by_method.entry(callee).or_default() += 1;
+            }
+        }
+    }
+    test.checks = checks;
+    changed
+}
+
+/// The callee of step `step` of the sequence `parts`.
+fn callee_at(rec: &Recorded, parts: &[Part], step: u32) -> String {
+    (rec.store.template_at(parts, step))
+        .map(|t| rec.store.templates.get(t).stmt.callee())
+        .unwrap_or_default()
+}
+
+/// Drops the observations whose value changed; returns the steps whose `toString()` changed:
+/// their content is random (a `BigInteger` made from a random salt), however stable some of
+/// their other observers happened to be.
+fn compare_observations(
+    rec: &mut Recorded,
+    test: &mut KeptTest,
+    observations: &[Observed],
+    report: &mut RerunReport,
+) -> Vec<u32> {
+    let (mut observers, mut values, mut random) = (Vec::new(), Vec::new(), Vec::new());
+    for ((o, &v), got) in test
+        .observers
+        .iter()
+        .zip(&test.observations)
+        .zip(observations)
+    {
+        observers.push(*o);
+        if v == UNCHECKED {
+            values.push(v);
+            continue;
+        }
+        match settle(rec.values.get(v), got) {
+            Settled::Same => values.push(v),
+            Settled::ClassOnly(c) => {
+                report.weakened.insert((test.id, o.stmt, o.class, o.method));
+                values.push(rec.values.intern(&c));
+            }
+            Settled::Changed => {
+                report.dropped_observations += 1;
+                let name = observer_name(rec, o);
+                *report.unstable_by_method.entry(name).or_default() += 1;
+                if rec.names.name(o.method) == "toString" {
+                    random.push(o.stmt);
+                }
+                values.push(UNCHECKED);
+            }
+        }
+    }
+    trim_unchecked(&mut observers, &mut values);
+    test.observers = observers;
+    test.observations = values;
+    random
+}
+
+/// An observer's method as `unstable_by_method` names it: `Class.method()`.
+fn observer_name(rec: &Recorded, o: &ObsRef) -> String {
+    format!("{}.{}()", rec.names.name(o.class), rec.names.name(o.method))
+}
+
+enum Settled {
+    Same,
+    /// The same exception class with another message: expect the class only.
+    ClassOnly(Observed),
+    Changed,
+}
+
+fn settle(expected: &Observed, got: &Observed) -> Settled {
+    if expected == got {
+        return Settled::Same;
+    }
+    match (expected, got) {
+        (Observed::Threw { class: a, .. }, Observed::Threw { class: b, .. }) if a == b => {
+            Settled::ClassOnly(Observed::threw(a, None))
+        }
+        _ => Settled::Changed,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_array_is_random_when_its_digest_changed_or_went() {
+        let made = [(1, 7), (3, -2), (5, 0)];
+        assert_eq!(random_contents(&made, &[(1, 7), (3, 9), (5, 0)]), [3]);
+        assert_eq!(random_contents(&made, &[(1, 7), (5, 0)]), [3]);
+        assert!(random_contents(&made, &made).is_empty());
+        assert!(random_contents(&[], &[(2, 1)]).is_empty());
+    }
+}
