@@ -83,6 +83,13 @@ pub fn summary(output: &Path, done: &Recording, shown: &Shown, verbose: bool) {
     }
     if let Some(from) = shown.rerun_tests {
         reran(r, from);
+        if r.kept_without_checks > 0 {
+            println!(
+                "kept without checks: {} the last rerun left with nothing to check, so replay \
+                 runs every test after the same tests as the last rerun did",
+                plural(r.kept_without_checks as usize, "test"),
+            );
+        }
     }
     if let (Some(d), Some(_)) = (shown.reduction, shown.rerun_tests) {
         let left = r.tests_left;

@@ -99,6 +99,14 @@ pub struct RerunReport {
     pub ran_per_rerun: Vec<u64>,
     /// How long each complete rerun took, beside `ran_per_rerun`.
     pub time_per_rerun: Vec<Duration>,
+    /// Whether the suite keeps every test the last rerun (run as replay runs the suite) ran
+    /// but those that crashed, timed out or changed their steps: then replay cuts the same
+    /// segments and each test runs after the same tests as it did there, so a value that
+    /// depends on them (a provider's lazily registered entries) is as the last rerun saw it.
+    /// The suite must then not be reduced again.
+    pub last_rerun_kept_whole: bool,
+    /// Tests the last rerun left with nothing to check, kept for the tests after them.
+    pub kept_without_checks: u64,
 }
 
 impl RerunReport {
@@ -226,12 +234,14 @@ pub(crate) fn remove_flakes(
         let after = report.dropped_checks + report.dropped_observations + dead_count(&dead);
         report.new_per_rerun.push(after - before);
         if i + 1 < reruns && !stop.load(Ordering::SeqCst) {
-            settle_dead(rec, &mut report, &mut dead)?;
+            settle_dead(rec, &mut report, &mut dead, false)?;
             between(rec)?;
             dead = vec![false; rec.tests.len()];
         }
     }
-    settle_dead(rec, &mut report, &mut dead)?;
+    report.last_rerun_kept_whole = reruns > 0 && report.reruns_done == reruns;
+    let keep_checkless = report.last_rerun_kept_whole;
+    settle_dead(rec, &mut report, &mut dead, keep_checkless)?;
     for test in rec.tests.iter() {
         report.weakened_messages += weakened_in(&test?, &report.weakened);
     }
@@ -241,16 +251,22 @@ pub(crate) fn remove_flakes(
 }
 
 /// Taints what reads an unstable computation in every test, and drops the tests that are
-/// `dead` or left with nothing to check (counted into `dropped_tests`).
+/// `dead` or, unless `keep_checkless`, left with nothing to check (counted into
+/// `dropped_tests`).
 fn settle_dead(
     rec: &mut Recorded,
     report: &mut RerunReport,
     dead: &mut [bool],
+    keep_checkless: bool,
 ) -> Result<(), SpoolError> {
     taint_unstable_computations(rec, report)?;
     let before = rec.tests.len();
     for (t, test) in rec.tests.iter().enumerate() {
-        dead[t] |= test?.check_count() == 0;
+        let checkless = test?.check_count() == 0;
+        if checkless && keep_checkless && !dead[t] {
+            report.kept_without_checks += 1;
+        }
+        dead[t] |= checkless && !keep_checkless;
     }
     rec.tests.retain(|t, _| !dead[t]);
     report.dropped_tests += (before - rec.tests.len()) as u64;

@@ -219,3 +219,72 @@ fn a_later_rerun_runs_only_what_the_reduction_in_between_kept() {
     assert_eq!(report.tests_left, left);
     assert!(left <= shrunk_to);
 }
+
+/// Runs the reference fake; in rerun 1 (the last of two) every value a step gives reads
+/// otherwise.
+struct LastRerunDiffers(usize);
+
+impl Executor for LastRerunDiffers {
+    fn run(&self, seqs: &[SeqRequest], contracts: bool) -> Result<Vec<SeqResult>, PoolError> {
+        let mut results = Fake::reference().run(seqs, contracts)?;
+        for r in &mut results {
+            if let (SeqResult::Done { steps, .. }, 1) = (r, self.0) {
+                for step in steps.iter_mut() {
+                    if let Observed::Value { text, .. } = step {
+                        text.push('!');
+                    }
+                }
+            }
+        }
+        Ok(results)
+    }
+}
+
+impl Lane for LastRerunDiffers {
+    fn start(&self) -> Result<Box<dyn Executor>, PoolError> {
+        self.start_run(0)
+    }
+
+    fn start_single(&self) -> Result<Box<dyn Executor>, PoolError> {
+        self.start()
+    }
+
+    fn jobs(&self) -> usize {
+        1
+    }
+
+    fn start_run(&self, run: usize) -> Result<Box<dyn Executor>, PoolError> {
+        Ok(Box::new(LastRerunDiffers(run)))
+    }
+
+    fn start_run_single(&self, run: usize) -> Result<Box<dyn Executor>, PoolError> {
+        self.start_run(run)
+    }
+}
+
+#[test]
+fn the_suite_keeps_every_test_the_last_rerun_ran_even_those_left_without_checks() {
+    let mut rec = on_fake::recorded(3, 300);
+    let mut ran_last = 0;
+    let mut between = |rec: &mut Recorded| {
+        ran_last = rec.tests.len();
+        Ok(())
+    };
+    let stop = AtomicBool::new(false);
+    let lane = LastRerunDiffers(0);
+    let report = remove_flakes(&mut rec, 2, 9, &lane, &stop, &mut between, |_, _, _| {}).unwrap();
+    assert!(report.last_rerun_kept_whole);
+    assert!(report.kept_without_checks > 0, "{report:?}");
+    assert_eq!(
+        rec.tests.len(),
+        ran_last,
+        "replay runs the tests the last rerun ran, so it cuts the same segments"
+    );
+    let checkless = rec
+        .tests
+        .all()
+        .iter()
+        .filter(|t| t.check_count() == 0)
+        .count();
+    assert_eq!(checkless as u64, report.kept_without_checks);
+}

@@ -37,6 +37,11 @@ pub struct Reduction {
 /// Keeps the tests that add a behaviour (see the module comment), reading them back one at
 /// a time.
 pub(crate) fn reduce(rec: &mut Recorded) -> Result<Reduction, SpoolError> {
+    reduce_with(rec, true)
+}
+
+/// [`reduce`], keeping every test unless `drop` (the behaviours are counted either way).
+fn reduce_with(rec: &mut Recorded, drop: bool) -> Result<Reduction, SpoolError> {
     let before = rec.tests.len();
     let mut order: Vec<(Reverse<usize>, u64, usize)> = Vec::with_capacity(before);
     for (i, t) in rec.tests.iter().enumerate() {
@@ -52,7 +57,9 @@ pub(crate) fn reduce(rec: &mut Recorded) -> Result<Reduction, SpoolError> {
             keep[t] |= seen.insert(folded(b));
         }
     }
-    rec.tests.retain(|i, _| keep[i]);
+    if drop {
+        rec.tests.retain(|i, _| keep[i]);
+    }
     Ok(Reduction {
         before,
         after: rec.tests.len(),
@@ -69,9 +76,15 @@ fn folded(key: u128) -> u64 {
 }
 
 /// Reduces again once reruns dropped unstable values, which may leave kept tests with
-/// nothing new; the counts are from `first`'s full suite to the end.
-pub(crate) fn after_reruns(first: Reduction, rec: &mut Recorded) -> Result<Reduction, SpoolError> {
-    let again = reduce(rec)?;
+/// nothing new; the counts are from `first`'s full suite to the end. With `keep_every_test`
+/// (the suite must stay as the last rerun ran it) the behaviours are counted and no test
+/// goes.
+pub(crate) fn after_reruns(
+    first: Reduction,
+    rec: &mut Recorded,
+    keep_every_test: bool,
+) -> Result<Reduction, SpoolError> {
+    let again = reduce_with(rec, !keep_every_test)?;
     Ok(Reduction {
         before: first.before,
         ..again

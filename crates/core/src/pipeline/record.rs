@@ -164,7 +164,7 @@ pub fn record(
     memory.end("reduction");
     let reruns = reruns(&plan, &provisioned, &config, &mut rec, progress)?;
     let reduction = reduction
-        .map(|first| reduce::after_reruns(first, &mut rec))
+        .map(|first| reduce::after_reruns(first, &mut rec, reruns.last_rerun_kept_whole))
         .transpose()?;
     memory.end("reruns");
     if let Some(r) = &reduction {

@@ -147,6 +147,20 @@ fn an_unchecked_observer_is_written_as_varies_and_read_back() {
 }
 
 #[test]
+fn a_test_left_with_nothing_to_check_is_written_and_read_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("checkless.yaml");
+    let mut suite = sample();
+    let t = &mut suite.tests[0];
+    t.expected_steps.iter_mut().for_each(|e| *e = None);
+    t.observers.clear();
+    t.expected_observations.clear();
+    assert_eq!(t.check_count(), 0);
+    suite.save(&path).unwrap();
+    assert_eq!(Suite::load(&path).unwrap(), suite);
+}
+
+#[test]
 fn empty_lists_are_written_and_read() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("empty.yaml");
