@@ -82,12 +82,13 @@ fn the_default_record_keeps_fewer_tests_that_check_every_value_keep_all_checks()
     assert_eq!(kept, full);
 }
 
-/// `tests run by rerun 1, 2, …: N, M (…)`: the tests each rerun ran.
+/// `tests run by rerun 1, 2, …: N in T s, M in U s (…)`: the tests each rerun ran.
 fn tests_per_rerun(stdout: &str) -> Vec<usize> {
     let prefix = "tests run by rerun 1, 2, …: ";
     let line = stdout.lines().find(|l| l.starts_with(prefix)).unwrap();
     let counts = line[prefix.len()..].split(" (").next().unwrap();
-    counts.split(", ").map(|n| n.parse().unwrap()).collect()
+    let count = |ran: &str| ran.split(" in ").next().unwrap().parse().unwrap();
+    counts.split(", ").map(count).collect()
 }
 
 #[test]
