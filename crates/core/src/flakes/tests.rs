@@ -68,10 +68,10 @@ impl Executor for Twist {
     }
 }
 
-/// A lane whose rerun `i` is a [`Twist`] of its own.
-struct TwistLane;
+/// A lane whose rerun `i` runs on the executor `make(i)` builds: a fake whose runs differ.
+struct PerRun(fn(usize) -> Box<dyn Executor>);
 
-impl Lane for TwistLane {
+impl Lane for PerRun {
     fn start(&self) -> Result<Box<dyn Executor>, PoolError> {
         self.start_run(0)
     }
@@ -85,13 +85,16 @@ impl Lane for TwistLane {
     }
 
     fn start_run(&self, run: usize) -> Result<Box<dyn Executor>, PoolError> {
-        Ok(Box::new(Twist(Fake::reference(), run)))
+        Ok((self.0)(run))
     }
 
     fn start_run_single(&self, run: usize) -> Result<Box<dyn Executor>, PoolError> {
         self.start_run(run)
     }
 }
+
+/// A lane whose rerun `i` is a [`Twist`] of its own.
+const TWIST_LANE: PerRun = PerRun(|run| Box::new(Twist(Fake::reference(), run)));
 
 #[test]
 fn weakened_messages_count_only_tests_that_are_kept() {
@@ -107,7 +110,7 @@ fn weakened_messages_count_only_tests_that_are_kept() {
         })
         .count();
     assert!(throwing > 0, "the fake records expected exceptions");
-    let report = rerun(&mut rec, 2, &TwistLane);
+    let report = rerun(&mut rec, 2, &TWIST_LANE);
     assert!(report.dropped_tests as usize >= throwing);
     assert_eq!(
         report.weakened_messages, 0,
@@ -240,28 +243,6 @@ impl Executor for LastRerunDiffers {
     }
 }
 
-impl Lane for LastRerunDiffers {
-    fn start(&self) -> Result<Box<dyn Executor>, PoolError> {
-        self.start_run(0)
-    }
-
-    fn start_single(&self) -> Result<Box<dyn Executor>, PoolError> {
-        self.start()
-    }
-
-    fn jobs(&self) -> usize {
-        1
-    }
-
-    fn start_run(&self, run: usize) -> Result<Box<dyn Executor>, PoolError> {
-        Ok(Box::new(LastRerunDiffers(run)))
-    }
-
-    fn start_run_single(&self, run: usize) -> Result<Box<dyn Executor>, PoolError> {
-        self.start_run(run)
-    }
-}
-
 #[test]
 fn the_suite_keeps_every_test_the_last_rerun_ran_even_those_left_without_checks() {
     let mut rec = on_fake::recorded(3, 300);
@@ -271,7 +252,7 @@ fn the_suite_keeps_every_test_the_last_rerun_ran_even_those_left_without_checks(
         Ok(())
     };
     let stop = AtomicBool::new(false);
-    let lane = LastRerunDiffers(0);
+    let lane = PerRun(|run| Box::new(LastRerunDiffers(run)));
     let report = remove_flakes(&mut rec, 2, 9, &lane, &stop, &mut between, |_, _, _| {}).unwrap();
     assert!(report.last_rerun_kept_whole);
     assert!(report.kept_without_checks > 0, "{report:?}");

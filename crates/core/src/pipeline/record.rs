@@ -539,7 +539,7 @@ struct RerunLane<'a> {
 /// by classes) depends on how many hashes the tests before it drew: the same in a JVM with
 /// the same history, other in one that hashes another way.
 fn shifts_identity_hashes(i: usize, reruns: usize) -> bool {
-    reruns == 1 || (i % 2 == 0 && i + 1 < reruns)
+    reruns == 1 || (i.is_multiple_of(2) && i + 1 < reruns)
 }
 
 impl Lane for RerunLane<'_> {
