@@ -139,8 +139,10 @@ final class Render {
     /**
      * A hash of what an array holds, the same in every JVM for the same content: flake
      * removal compares it between runs to learn that an array is random (a key's encoding, a
-     * salt), which its class and length do not show. Elements that are values count by their
-     * text, nested arrays by their own digest (down to {@code depth}), other objects by their
+     * salt, the per-JVM order of a salted set's elements copied out), which its class and
+     * length do not show. Elements that are values count by their text, nested arrays by their
+     * own digest (down to {@code depth}), objects of a class with its own {@code toString()} by
+     * that text with identity hashes left out ({@link #stableText}), other objects by their
      * class only: their identity hashes would make every such array look random. One budget
      * of {@link #ELEMENTS_DIGESTED} reads covers the nested arrays too, so a 4,096 by 4,096
      * grid costs as much as a flat array, not 16 M reads.
@@ -169,8 +171,55 @@ final class Render {
         } else if (e instanceof Enum) {
             return ((Enum<?>) e).name().hashCode();
         }
-        return className(e.getClass()).hashCode();
+        String text = stableText(e);
+        return text != null ? text.hashCode() : className(e.getClass()).hashCode();
     }
+
+    /**
+     * The {@code toString()} of an object whose class has its own (not {@link Object}'s), with
+     * every {@code @} and the hex digits after it dropped, so an identity hash inside it
+     * ({@code Foo@1b6d3586[done]}) does not make the text differ from JVM to JVM; {@code null}
+     * when the class has none, when it is a collection or map (whose text can be as long as
+     * its content), or when {@code toString()} throws.
+     */
+    private static String stableText(Object e) {
+        if (!OWN_TO_STRING.get(e.getClass()) || e instanceof java.util.Collection
+                || e instanceof java.util.Map) {
+            return null;
+        }
+        String text;
+        try {
+            text = e.toString();
+        } catch (Throwable t) {
+            return null;
+        }
+        if (text == null || text.indexOf('@') < 0) {
+            return text;
+        }
+        StringBuilder out = new StringBuilder(text.length());
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            out.append(c);
+            if (c == '@') {
+                while (i + 1 < text.length() && Character.digit(text.charAt(i + 1), 16) >= 0) {
+                    i++;
+                }
+            }
+        }
+        return out.toString();
+    }
+
+    /** Whether a class declares or inherits a {@code toString()} other than {@link Object}'s. */
+    private static final ClassValue<Boolean> OWN_TO_STRING = new ClassValue<Boolean>() {
+        @Override
+        protected Boolean computeValue(Class<?> c) {
+            try {
+                return c.getMethod("toString").getDeclaringClass() != Object.class;
+            } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
+                return false;
+            }
+        }
+    };
 
     private static void value(StringBuilder out, String cls, String text, long maxBytes) {
         if (Text.escapedLongerThan(text, maxBytes)) {
