@@ -8,7 +8,8 @@ use crate::generate::kept::{KeptTest, ObsRef, UNCHECKED, trim_unchecked};
 use crate::generate::spool::SpoolError;
 use crate::generate::store::Part;
 use crate::generate::taint;
-use crate::sequence::{Observed, SeqResult};
+use crate::sequence::{Observed, SeqResult, Statement};
+use std::collections::BTreeSet;
 
 /// Compares one rerun with test `t`, dropping what changed; false if the whole test must go.
 pub(super) fn compare(
@@ -39,7 +40,9 @@ pub(super) fn compare(
     random.extend(compare_observations(rec, &mut test, &observations, report));
     let random_made = &mut report.random_computations;
     random.extend(unstable_computations_in(rec, &test, &random, random_made));
-    drop_tainted(rec, &mut test, &steps, &changed, &random, report);
+    let stmts = rec.store.statements(&rec.store.node(test.seq).parts);
+    note_random_lengths(&stmts, &changed, &random, &mut report.random_length_callees);
+    drop_tainted(&mut test, &stmts, &steps, &changed, &random, report);
     if test != made {
         rec.tests.set(t, &test);
     }
@@ -50,8 +53,8 @@ pub(super) fn compare(
 /// identity-based one or one whose content is `random`, and marks those steps as varying
 /// (replay does not hold it against the target when one throws there).
 fn drop_tainted(
-    rec: &Recorded,
     test: &mut KeptTest,
+    stmts: &[Statement],
     steps: &[Observed],
     changed: &[u32],
     random: &[u32],
@@ -60,9 +63,26 @@ fn drop_tainted(
     if changed.is_empty() && random.is_empty() && !steps.iter().any(taint::identity_based) {
         return;
     }
-    let stmts = rec.store.statements(&rec.store.node(test.seq).parts);
-    let taint = taint::spread(&stmts, steps, changed, random);
+    let taint = taint::spread(stmts, steps, changed, random);
     apply_taint(test, &taint, report);
+}
+
+/// Notes the callee of each `random` array whose length read is among the `changed` steps:
+/// its length is random too, wherever it is read.
+fn note_random_lengths(
+    stmts: &[Statement],
+    changed: &[u32],
+    random: &[u32],
+    callees: &mut BTreeSet<String>,
+) {
+    for &c in changed {
+        let Some(array) = stmts.get(c as usize).and_then(taint::length_read_of) else {
+            continue;
+        };
+        if random.contains(&(array as u32)) {
+            callees.insert(stmts[array].callee());
+        }
+    }
 }
 
 /// The steps whose array held other content in this run than when the test was made (a

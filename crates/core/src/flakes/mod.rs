@@ -26,6 +26,7 @@ use crate::generate::reduce::computations;
 use crate::generate::spool::SpoolError;
 use crate::generate::taint;
 use crate::pool::{Executor, Lane, Pipeline, PoolError};
+use crate::sequence::Statement;
 use compare::compare;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
@@ -84,6 +85,10 @@ pub struct RerunReport {
     /// The computations whose value held other content somewhere: an array whose digest
     /// changed, an object whose `toString()` did ([`taint::spread`]'s `random` steps).
     pub random_computations: BTreeSet<u128>,
+    /// The callees (`Class.method(params)`) of arrays whose content was random and whose
+    /// length changed too somewhere (a DSA key's encoding: 608 or 609 bytes): the length of
+    /// what they return is then unchecked in every test, not only where it changed.
+    pub random_length_callees: BTreeSet<String>,
     /// How long the reruns took.
     pub elapsed: Duration,
     /// Largest sum of the workers' peak RSS in one rerun, in KiB.
@@ -324,22 +329,42 @@ fn taint_unstable_computations(
     rec: &mut Recorded,
     report: &mut RerunReport,
 ) -> Result<(), SpoolError> {
-    if report.unstable_computations.is_empty() && report.random_computations.is_empty() {
+    if report.unstable_computations.is_empty()
+        && report.random_computations.is_empty()
+        && report.random_length_callees.is_empty()
+    {
         return Ok(());
     }
     for t in 0..rec.tests.len() {
         let mut test = rec.tests.get(t)?;
-        let calls = unstable_computations_in(rec, &test, &[], &mut report.unstable_computations);
+        let mut calls =
+            unstable_computations_in(rec, &test, &[], &mut report.unstable_computations);
         let random = unstable_computations_in(rec, &test, &[], &mut report.random_computations);
+        let stmts = rec.store.statements(&rec.store.node(test.seq).parts);
+        calls.extend(lengths_of(&stmts, &report.random_length_callees));
         if calls.is_empty() && random.is_empty() {
             continue;
         }
-        let stmts = rec.store.statements(&rec.store.node(test.seq).parts);
         let taint = taint::spread(&stmts, &[], &calls, &random);
         apply_taint(&mut test, &taint, report);
         rec.tests.set(t, &test);
     }
     Ok(())
+}
+
+/// The steps of `stmts` that read the length of what one of `callees` returned.
+fn lengths_of(stmts: &[Statement], callees: &BTreeSet<String>) -> Vec<u32> {
+    if callees.is_empty() {
+        return Vec::new();
+    }
+    (0..stmts.len())
+        .filter(|&i| {
+            taint::length_read_of(&stmts[i])
+                .and_then(|a| stmts.get(a))
+                .is_some_and(|a| callees.contains(&a.callee()))
+        })
+        .map(|i| i as u32)
+        .collect()
 }
 
 /// Drops the checks and observers `taint` covers and marks its steps as varying.

@@ -84,6 +84,14 @@ fn reads_length(s: &Statement) -> bool {
         if class == "java.lang.reflect.Array" && method == "getLength")
 }
 
+/// The step whose array `s` reads the length of, when `s` is `Array.getLength(step)`.
+pub(crate) fn length_read_of(s: &Statement) -> Option<usize> {
+    match s {
+        Statement::Call { args, .. } if reads_length(s) => args.first().copied(),
+        _ => None,
+    }
+}
+
 /// What a set or map answers the same whatever order it iterates in.
 const ORDER_FREE: [&str; 10] = [
     "size",
