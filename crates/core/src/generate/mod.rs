@@ -67,9 +67,10 @@ use type_names::{NameId, Names};
 /// defaults").
 pub const DEFAULT_INDEX_RATIO: f64 = 0.25;
 
-/// Seconds of generation by default: on a quiet 2-core machine the main job (this record,
-/// its reruns and a replay of what it wrote) then ends within five minutes.
-pub const DEFAULT_TIME_LIMIT_SECS: f64 = 90.0;
+/// Seconds of generation by default: the main job (this record, its reruns and a default
+/// replay of what it wrote, minimization included) ends within five minutes on a quiet
+/// 2-core machine; at 90 s it took over six (docs/benchmarks.md, "The main job").
+pub const DEFAULT_TIME_LIMIT_SECS: f64 = 60.0;
 
 /// How generation runs.
 #[derive(Clone, Debug)]
