@@ -533,20 +533,28 @@ fn a_targets_own_timeout_applies_unless_the_user_gave_one() {
     }
 }
 
-/// `fixture.Misbehave.grid(row, mark)`: the array digest the worker reports for it.
-fn grid_digest(pool: &difftest::pool::Pool, row: u32, mark: u32) -> i32 {
-    let request = seq(vec![
-        Statement::literal("int", &row.to_string()),
-        Statement::literal("int", &mark.to_string()),
-        Statement::call("fixture.Misbehave", "grid", &["int", "int"], None, &[0, 1]),
-    ]);
+/// The array digest the worker reports for `request`'s last step, the only array it makes.
+fn last_digest(pool: &difftest::pool::Pool, request: SeqRequest) -> i32 {
+    let last = request.statements.len() as u32 - 1;
     match &pool.run(&[request], false).expect("run")[0] {
         SeqResult::Done { contents, .. } => match contents.as_slice() {
-            [(2, digest)] => *digest,
-            other => panic!("one digest, of step 2: {other:?}"),
+            [(step, digest)] if *step == last => *digest,
+            other => panic!("one digest, of step {last}: {other:?}"),
         },
         other => panic!("expected a finished sequence, got {other:?}"),
     }
+}
+
+/// `fixture.Misbehave.grid(row, mark)`: the array digest the worker reports for it.
+fn grid_digest(pool: &difftest::pool::Pool, row: u32, mark: u32) -> i32 {
+    last_digest(
+        pool,
+        seq(vec![
+            Statement::literal("int", &row.to_string()),
+            Statement::literal("int", &mark.to_string()),
+            Statement::call("fixture.Misbehave", "grid", &["int", "int"], None, &[0, 1]),
+        ]),
+    )
 }
 
 #[test]
@@ -566,17 +574,13 @@ fn an_array_digest_reads_4096_elements_in_all_however_deep_the_array() {
 
 /// The array digest the worker reports for `fixture.Misbehave.METHOD(reversed)`.
 fn ordered_digest(pool: &difftest::pool::Pool, method: &str, reversed: bool) -> i32 {
-    let request = seq(vec![
-        Statement::literal("boolean", &reversed.to_string()),
-        Statement::call("fixture.Misbehave", method, &["boolean"], None, &[0]),
-    ]);
-    match &pool.run(&[request], false).expect("run")[0] {
-        SeqResult::Done { contents, .. } => match contents.as_slice() {
-            [(1, digest)] => *digest,
-            other => panic!("one digest, of step 1: {other:?}"),
-        },
-        other => panic!("expected a finished sequence, got {other:?}"),
-    }
+    last_digest(
+        pool,
+        seq(vec![
+            Statement::literal("boolean", &reversed.to_string()),
+            Statement::call("fixture.Misbehave", method, &["boolean"], None, &[0]),
+        ]),
+    )
 }
 
 #[test]
