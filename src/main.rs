@@ -7,7 +7,8 @@ use std::process::ExitCode;
 
 /// mimalloc, not glibc's malloc: a profile of record's reruns put half of the supervisor's
 /// CPU in glibc's malloc and free (small statements and strings built and dropped per test),
-/// and on two cores that CPU is taken from the workers (DESIGN.md, "mimalloc").
+/// and on two cores that CPU is taken from the workers (DESIGN.md, "mimalloc"). Built with
+/// `no_thp`: no transparent huge pages, whose 2 MiB units inflated the resident set.
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
