@@ -40,9 +40,7 @@ pub(super) fn compare(
     random.extend(compare_observations(rec, &mut test, &observations, report));
     let random_made = &mut report.random_computations;
     random.extend(unstable_computations_in(rec, &test, &random, random_made));
-    let stmts = rec.store.statements(&rec.store.node(test.seq).parts);
-    note_random_lengths(&stmts, &changed, &random, &mut report.random_length_callees);
-    drop_tainted(&mut test, &stmts, &steps, &changed, &random, report);
+    drop_tainted(rec, &mut test, &steps, &changed, &random, report);
     if test != made {
         rec.tests.set(t, &test);
     }
@@ -51,10 +49,11 @@ pub(super) fn compare(
 
 /// Drops the checks and observations that read a value that changed in this run, an
 /// identity-based one or one whose content is `random`, and marks those steps as varying
-/// (replay does not hold it against the target when one throws there).
+/// (replay does not hold it against the target when one throws there); notes the callees
+/// whose random arrays changed length ([`note_random_lengths`]).
 fn drop_tainted(
+    rec: &Recorded,
     test: &mut KeptTest,
-    stmts: &[Statement],
     steps: &[Observed],
     changed: &[u32],
     random: &[u32],
@@ -63,7 +62,9 @@ fn drop_tainted(
     if changed.is_empty() && random.is_empty() && !steps.iter().any(taint::identity_based) {
         return;
     }
-    let taint = taint::spread(stmts, steps, changed, random);
+    let stmts = rec.store.statements(&rec.store.node(test.seq).parts);
+    note_random_lengths(&stmts, changed, random, &mut report.random_length_callees);
+    let taint = taint::spread(&stmts, steps, changed, random);
     apply_taint(test, &taint, report);
 }
 

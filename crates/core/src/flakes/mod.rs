@@ -340,8 +340,12 @@ fn taint_unstable_computations(
         let mut calls =
             unstable_computations_in(rec, &test, &[], &mut report.unstable_computations);
         let random = unstable_computations_in(rec, &test, &[], &mut report.random_computations);
+        let lengths = &report.random_length_callees;
+        if calls.is_empty() && random.is_empty() && lengths.is_empty() {
+            continue;
+        }
         let stmts = rec.store.statements(&rec.store.node(test.seq).parts);
-        calls.extend(lengths_of(&stmts, &report.random_length_callees));
+        calls.extend(lengths_of(&stmts, lengths));
         if calls.is_empty() && random.is_empty() {
             continue;
         }
@@ -354,9 +358,6 @@ fn taint_unstable_computations(
 
 /// The steps of `stmts` that read the length of what one of `callees` returned.
 fn lengths_of(stmts: &[Statement], callees: &BTreeSet<String>) -> Vec<u32> {
-    if callees.is_empty() {
-        return Vec::new();
-    }
     (0..stmts.len())
         .filter(|&i| {
             taint::length_read_of(&stmts[i])
