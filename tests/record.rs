@@ -106,6 +106,11 @@ fn same_seed_gives_the_same_file_with_one_or_two_workers() {
         suite.header.options.get("stopped-by").map(String::as_str),
         Some("output-limit")
     );
+    assert_eq!(
+        suite.header.plain_class_text(),
+        Ok(true),
+        "replay must answer plain objects' text as the record did"
+    );
     let other = fx.path("other.yaml");
     ok(&fx.record(
         &other,

@@ -609,6 +609,47 @@ fn an_array_digest_sees_the_order_of_objects_with_their_own_text_but_no_identity
     );
 }
 
+/// The `toString()` observation of `fixture.Misbehave.unhashable()`, whose class keeps
+/// `Object.toString()` and whose `hashCode()` throws, with plain objects answered as
+/// `Class@0` or not.
+fn unhashable_text(class_only: bool) -> Observed {
+    let fixtures = common::compile_fixtures("worker");
+    let mut config = common::config(1, 10_000);
+    config.plain_class_text = class_only;
+    let pool = common::pool("temurin17", &[fixtures.path().into()], config);
+    let mut request = seq(vec![Statement::call(
+        "fixture.Misbehave",
+        "unhashable",
+        &[],
+        None,
+        &[],
+    )]);
+    request.observers.push(ObserverCall {
+        stmt: 0,
+        class: "fixture.Misbehave$Unhashable".into(),
+        method: "toString".into(),
+    });
+    match pool.run(&[request], false).expect("run").remove(0) {
+        SeqResult::Done { observations, .. } => observations[0].clone(),
+        other => panic!("expected a finished sequence, got {other:?}"),
+    }
+}
+
+#[test]
+fn plain_objects_are_answered_as_their_class_only_when_asked() {
+    // Recorded suites ask for it (their header says so): such text is never checked, and the
+    // class's own hashCode() behind Object.toString() can cost milliseconds. Old suites did
+    // not, and must replay as they were recorded.
+    match unhashable_text(true) {
+        Observed::Value { text, .. } => assert_eq!(text, "fixture.Misbehave$Unhashable@0"),
+        other => panic!("expected the class-only text, got {other:?}"),
+    }
+    match unhashable_text(false) {
+        Observed::Threw { class, .. } => assert_eq!(class, "java.lang.IllegalStateException"),
+        other => panic!("expected the class's hashCode() to throw, got {other:?}"),
+    }
+}
+
 /// `Request::Timings` (`difftest bench attribute`): the first ask turns a worker's timing on
 /// and answers nothing; the next says where the run in between went — each statement under
 /// its callee, observers under theirs, the JNI calls and the answers handed over once per

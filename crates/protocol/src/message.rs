@@ -13,8 +13,8 @@ use std::path::PathBuf;
 
 mod wire;
 
-/// Bumped whenever a message changes shape (7 added `Timings`).
-pub const PROTOCOL_VERSION: u32 = 7;
+/// Bumped whenever a message changes shape (7 added `Timings`, 8 `Run`'s `plain_class_text`).
+pub const PROTOCOL_VERSION: u32 = 8;
 
 /// One sequence to run, with the observers to call after it.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
@@ -52,6 +52,10 @@ pub enum Request {
         /// Values whose escaped text is longer come back as `Observed::Large`.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         max_value_bytes: Option<u64>,
+        /// The `toString()` observer of an object whose class keeps `Object.toString()` is
+        /// answered as `Class@0`, without calling the class's `hashCode()`.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        plain_class_text: bool,
         sequences: Vec<SeqRequest>,
     },
     /// The execution data of the JaCoCo agent the JVM was started with, since the last ask.

@@ -18,6 +18,10 @@ pub struct Encoding {
     /// value, and a hundred of them outlast any timeout. Generation's runs only: a replay
     /// runs every recorded statement.
     pub end_large_repeats: bool,
+    /// The `toString()` observer of an object whose class keeps `Object.toString()` answers
+    /// `Class@0` without calling the class's `hashCode()` (`I` line): its text is
+    /// never checked, and a content hash behind it can cost milliseconds.
+    pub plain_class_text: bool,
 }
 
 /// The agent's input for one sequence.
@@ -28,6 +32,9 @@ pub fn encode(req: &SeqRequest, encoding: Encoding) -> String {
     }
     if encoding.end_large_repeats {
         out.push_str("R\n");
+    }
+    if encoding.plain_class_text {
+        out.push_str("I\n");
     }
     for s in &req.statements {
         encode_statement(&mut out, s);
@@ -145,11 +152,12 @@ mod tests {
             contracts: true,
             max_value_bytes: Some(65536),
             end_large_repeats: true,
+            plain_class_text: true,
         };
         let text = encode(&req, encoding);
         assert_eq!(
             text,
-            "M\t65536\nR\nN\tjava.util.ArrayList\t\t\nL\tjava.lang.String\ta\\tb\n\
+            "M\t65536\nR\nI\nN\tjava.util.ArrayList\t\t\nL\tjava.lang.String\ta\\tb\n\
              C\tjava.util.ArrayList\tadd\tint,java.lang.Object\t0\t2,1\n\
              O\t0\tjava.util.ArrayList\tsize\nK\n"
         );

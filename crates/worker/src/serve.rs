@@ -256,6 +256,7 @@ fn answer(jvm: &Jvm, req: Request, clock: &mut Clock, out: &mut Answers) -> std:
             isolate,
             contracts,
             max_value_bytes,
+            plain_class_text,
             sequences,
         } => {
             // Only generation's runs check the contracts; they also end a sequence at a
@@ -264,6 +265,7 @@ fn answer(jvm: &Jvm, req: Request, clock: &mut Clock, out: &mut Answers) -> std:
                 contracts,
                 max_value_bytes,
                 end_large_repeats: contracts,
+                plain_class_text,
             };
             return run(jvm, first_id, isolate, encoding, &sequences, clock, out);
         }

@@ -47,10 +47,12 @@ pub fn run(global: &GlobalArgs, args: RecordArgs) -> anyhow::Result<Exit> {
     })
 }
 
-/// The pools of a record: the pool flags, and values capped at `--max-value-bytes`.
+/// The pools of a record: the pool flags, values capped at `--max-value-bytes`, and plain
+/// objects answered as `Class@0` (the header says both).
 pub fn pool(args: &RecordArgs) -> anyhow::Result<crate::pool::PoolConfig> {
     let mut config = pool_config(&args.pool)?;
     config.max_value_bytes = Some(args.max_value_bytes);
+    config.plain_class_text = true;
     Ok(config)
 }
 

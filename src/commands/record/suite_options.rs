@@ -23,6 +23,10 @@ pub fn suite_options(args: &RecordArgs) -> BTreeMap<String, String> {
             crate::suite::MAX_VALUE_BYTES_OPTION,
             Some(args.max_value_bytes.to_string()),
         ),
+        (
+            crate::suite::PLAIN_OBJECT_TEXT_OPTION,
+            Some("class-only".to_string()),
+        ),
         ("index-ratio", Some(args.index_ratio.to_string())),
         (
             "per-jvm-values",

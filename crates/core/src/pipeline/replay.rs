@@ -131,6 +131,10 @@ pub fn replay(
         .header
         .max_value_bytes()
         .map_err(|e| Error::BadInput(format!("{}: {e}", suite.file.path().display())))?;
+    config.plain_class_text = suite
+        .header
+        .plain_class_text()
+        .map_err(|e| Error::BadInput(format!("{}: {e}", suite.file.path().display())))?;
     let mut impls: Vec<String> = Vec::new();
     for name in &plan.impls {
         store.load(name)?; // an unknown target is bad input, before any JVM starts

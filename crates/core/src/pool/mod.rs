@@ -85,6 +85,10 @@ pub struct PoolConfig {
     /// A value whose escaped text is longer is answered as `Observed::Large`; `None` keeps
     /// every value whole (a suite recorded before the limit existed).
     pub max_value_bytes: Option<u64>,
+    /// The `toString()` observer of an object whose class keeps `Object.toString()` is
+    /// answered as `Class@0`, never calling the class's `hashCode()` (a suite
+    /// recorded so says it in its header, [`crate::suite::PLAIN_OBJECT_TEXT_OPTION`]).
+    pub plain_class_text: bool,
     /// The workers run JaCoCo's agent: their data is taken over now and then as they
     /// finish a chunk (see `pool/coverage`), so a worker killed later loses little.
     pub coverage: bool,
@@ -105,6 +109,7 @@ impl PoolConfig {
             worker_memory: Some(DEFAULT_WORKER_MEMORY),
             abort: None,
             max_value_bytes: None,
+            plain_class_text: false,
             coverage: false,
         }
     }
@@ -471,6 +476,7 @@ impl Pool {
             isolate,
             contracts,
             max_value_bytes: self.config.max_value_bytes,
+            plain_class_text: self.config.plain_class_text,
             sequences: seqs.to_vec(),
         };
         worker.send(&req)?;

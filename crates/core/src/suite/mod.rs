@@ -101,6 +101,11 @@ pub const DEFAULT_MAX_VALUE_BYTES: u64 = 64 * 1024;
 /// limit existed) holds every value whole, and is replayed so.
 pub const MAX_VALUE_BYTES_OPTION: &str = "max-value-bytes";
 
+/// The header option saying how the `toString()` observer of an object whose class keeps
+/// `Object.toString()` was answered: `class-only` (as `Class@0`, never calling the class's
+/// `hashCode()`). A suite without it called `toString()` itself, and is replayed so.
+pub const PLAIN_OBJECT_TEXT_OPTION: &str = "plain-object-text";
+
 /// What a suite file says about how it was made.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
 pub struct Header {
@@ -138,6 +143,22 @@ impl Header {
             Ok(n) if n > 0 => Ok(Some(n)),
             _ => Err(format!(
                 "the header's {MAX_VALUE_BYTES_OPTION} is not a positive number: {text:?}"
+            )),
+        }
+    }
+
+    /// Whether the suite was recorded with plain objects answered as `Class@0`
+    /// ([`PLAIN_OBJECT_TEXT_OPTION`]), or a message when the option has another value.
+    pub fn plain_class_text(&self) -> Result<bool, String> {
+        match self
+            .options
+            .get(PLAIN_OBJECT_TEXT_OPTION)
+            .map(String::as_str)
+        {
+            None => Ok(false),
+            Some("class-only") => Ok(true),
+            Some(other) => Err(format!(
+                "the header's {PLAIN_OBJECT_TEXT_OPTION} is not `class-only`: {other:?}"
             )),
         }
     }

@@ -309,3 +309,19 @@ fn formats_outside_the_supported_range_are_refused() {
     let sealed = checksum::seal(&text);
     assert_eq!(sealed, text, "sealing a sealed suite changes nothing");
 }
+
+#[test]
+fn plain_objects_are_answered_as_their_class_only_when_the_header_says_so() {
+    let mut h = header();
+    assert_eq!(
+        h.plain_class_text(),
+        Ok(false),
+        "older suites called toString()"
+    );
+    h.options
+        .insert(s(PLAIN_OBJECT_TEXT_OPTION), s("class-only"));
+    assert_eq!(h.plain_class_text(), Ok(true));
+    h.options.insert(s(PLAIN_OBJECT_TEXT_OPTION), s("hash"));
+    let message = h.plain_class_text().unwrap_err();
+    assert!(message.contains("plain-object-text"), "{message}");
+}

@@ -36,6 +36,7 @@ pub struct RequestWire {
     isolate: Option<bool>,
     contracts: Option<bool>,
     max_value_bytes: Option<u64>,
+    plain_class_text: Option<bool>,
     sequences: Option<Vec<SeqRequest>>,
 }
 
@@ -64,6 +65,7 @@ impl TryFrom<RequestWire> for Request {
                 isolate: need(w.isolate, "isolate", "run")?,
                 contracts: need(w.contracts, "contracts", "run")?,
                 max_value_bytes: w.max_value_bytes,
+                plain_class_text: w.plain_class_text.unwrap_or(false),
                 sequences: need(w.sequences, "sequences", "run")?,
             },
             RequestMsg::Coverage => Request::Coverage,
@@ -164,6 +166,7 @@ mod tests {
             isolate: true,
             contracts: false,
             max_value_bytes: Some(65536),
+            plain_class_text: true,
             sequences: vec![SeqRequest {
                 statements: vec![Statement::literal("int", "3")],
                 observers: vec![],

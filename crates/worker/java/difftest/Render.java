@@ -209,6 +209,11 @@ final class Render {
         return out.toString();
     }
 
+    /** Whether {@code c} declares or inherits a {@code toString()} other than {@link Object}'s. */
+    static boolean ownsToString(Class<?> c) {
+        return OWN_TO_STRING.get(c);
+    }
+
     /** Whether a class declares or inherits a {@code toString()} other than {@link Object}'s. */
     private static final ClassValue<Boolean> OWN_TO_STRING = new ClassValue<Boolean>() {
         @Override
