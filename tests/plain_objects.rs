@@ -63,13 +63,28 @@ fn a_release_that_drops_its_own_to_string_differs_and_is_not_unstable() {
     let report = report_json(work.path(), "plain2-vs-plain1");
     assert_eq!(report["summary"]["unstable"], 0, "{}", report["summary"]);
     let groups = report["groups"].as_array().expect("groups");
-    assert!(
-        groups.iter().any(|g| {
+    let dropped_text = groups
+        .iter()
+        .find(|g| {
             g["callee"]
                 .as_str()
                 .is_some_and(|c| c.ends_with(".toString()"))
                 && g["tgt_value"].as_str() == Some("\"fixture.Shape@0\"")
-        }),
-        "{groups:#?}"
+        })
+        .unwrap_or_else(|| panic!("{groups:#?}"));
+
+    // explain reruns the example as the replay ran it: the target's value is the report's.
+    let cause = dropped_text["cause"]
+        .as_str()
+        .expect("a cause id")
+        .to_string();
+    let explained = difftest(work.path(), &["explain", &cause, "--targets-dir", &targets]);
+    let text = support::stdout(&explained);
+    assert_eq!(
+        explained.status.code(),
+        Some(0),
+        "{text}\n{}",
+        stderr(&explained)
     );
+    assert!(text.contains("  plain2: \"fixture.Shape@0\""), "{text}");
 }

@@ -66,6 +66,8 @@ pub fn report_with_groups(n: usize, suite: &str) -> Report {
             jobs: 1,
             minimize_budget: 0,
             segment: 1000,
+            max_value_bytes: None,
+            plain_class_text: false,
         },
         causes: vec![],
         gate: Gate::Fail,

@@ -119,7 +119,8 @@ fn test_of(report: &Report, g: &GroupReport) -> Result<Test, ExplainError> {
         })
 }
 
-/// Runs the sequence on the report's reference and target, one fresh worker each.
+/// Runs the sequence on the report's reference and target, one fresh worker each, values
+/// capped and plain objects answered as the replay did.
 pub(crate) fn rerun(
     store: &TargetStore,
     found: &Found,
@@ -127,6 +128,8 @@ pub(crate) fn rerun(
 ) -> Result<Vec<Rerun>, ExplainError> {
     let mut config = config.clone();
     config.jobs = 1;
+    config.max_value_bytes = found.report.options.max_value_bytes;
+    config.plain_class_text = found.report.options.plain_class_text;
     let names = [&found.report.reference.name, &found.report.target.name];
     let mut out = Vec::new();
     for name in names {

@@ -266,6 +266,8 @@ impl Session {
                 jobs: self.config.jobs,
                 minimize_budget: self.plan.minimize_budget,
                 segment: self.plan.segment,
+                max_value_bytes: self.config.max_value_bytes,
+                plain_class_text: self.config.plain_class_text,
             },
             accepted: &self.accepted,
             seconds: times.seconds,

@@ -91,6 +91,13 @@ pub struct Options {
     /// Tests per fresh JVM.
     #[serde(default)]
     pub segment: usize,
+    /// Values longer than this were compared capped (the suite header's `max-value-bytes`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_value_bytes: Option<u64>,
+    /// Plain objects' `toString()` was answered as `Class@0` (the suite header's
+    /// `plain-object-text`), so `explain` reruns the example the same way.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub plain_class_text: bool,
 }
 
 /// Whether the release may go.

@@ -56,6 +56,8 @@ pub(super) fn report_of(
             jobs: 2,
             minimize_budget: 200,
             segment: 1000,
+            max_value_bytes: None,
+            plain_class_text: false,
         },
         accepted,
         seconds: 1.5,
