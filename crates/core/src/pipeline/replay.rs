@@ -125,15 +125,9 @@ pub fn replay(
     mut config: PoolConfig,
     progress: &dyn Progress,
 ) -> Result<Vec<Report>, Error> {
-    // Values are capped as they were when the suite was recorded, so each compares with its
-    // recorded form.
-    config.max_value_bytes = suite
-        .header
-        .max_value_bytes()
-        .map_err(|e| Error::BadInput(format!("{}: {e}", suite.file.path().display())))?;
-    config.plain_class_text = suite
-        .header
-        .plain_class_text()
+    // Values are answered as they were when the suite was recorded, so each compares with
+    // its recorded form.
+    crate::replay::answer_as_recorded(&suite.header, &mut config)
         .map_err(|e| Error::BadInput(format!("{}: {e}", suite.file.path().display())))?;
     let mut impls: Vec<String> = Vec::new();
     for name in &plan.impls {

@@ -78,10 +78,8 @@ pub fn attribute(
 ) -> Result<Attribution, AttributeError> {
     let began = Instant::now();
     let mut reader = SuiteReader::open(suite)?;
-    let header = reader.header();
-    let bad = |message: String| AttributeError::Header(format!("{}: {message}", suite.display()));
-    config.max_value_bytes = header.max_value_bytes().map_err(bad)?;
-    config.plain_class_text = header.plain_class_text().map_err(bad)?;
+    super::answer_as_recorded(reader.header(), &mut config)
+        .map_err(|message| AttributeError::Header(format!("{}: {message}", suite.display())))?;
     let jobs = config.jobs.max(1);
     config.jobs = 1;
     let tests = read(&mut reader, suite, limit)?;

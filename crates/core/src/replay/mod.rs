@@ -26,6 +26,18 @@ use {
     std::sync::atomic::{AtomicUsize, Ordering},
 };
 
+/// Sets `config` so workers answer as they did when the suite of `header` was recorded:
+/// values capped at its `max-value-bytes`, plain objects as `Class@0` when it says so. A
+/// header option that cannot be read is the message.
+pub fn answer_as_recorded(
+    header: &crate::suite::Header,
+    config: &mut crate::pool::PoolConfig,
+) -> Result<(), String> {
+    config.max_value_bytes = header.max_value_bytes()?;
+    config.plain_class_text = header.plain_class_text()?;
+    Ok(())
+}
+
 /// What grouping keeps of a replayed test: its id and length. A replay keeps this of every
 /// test that did not pass, and the whole test only of each group's example (`triage::Examples`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
