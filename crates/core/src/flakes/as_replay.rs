@@ -103,7 +103,7 @@ impl Segment<'_, '_> {
         let chunk = self.left.start..(self.left.start + CHUNK).min(self.left.end);
         self.left = chunk.end..self.left.end;
         let reqs = (chunk.clone())
-            .map(|t| Ok(rec.tests.get(t)?.request(&rec.store, &rec.names)))
+            .map(|t| Ok(rec.tests.get(t)?.request(&rec.templates, &rec.names)))
             .collect::<Result<_, RerunError>>()?;
         self.next = Some((chunk, reqs));
         Ok(())
@@ -214,7 +214,7 @@ mod tests {
         let mut before_last = Vec::new();
         let mut between = |rec: &mut crate::generate::Recorded| {
             before_last = (rec.tests.iter())
-                .map(|t| Ok(t?.request(&rec.store, &rec.names)))
+                .map(|t| Ok(t?.request(&rec.templates, &rec.names)))
                 .collect::<Result<Vec<_>, _>>()?;
             Ok(())
         };

@@ -6,7 +6,6 @@ use super::{RerunReport, apply_taint, unstable_computations_in};
 use crate::generate::Recorded;
 use crate::generate::kept::{KeptTest, ObsRef, UNCHECKED, trim_unchecked};
 use crate::generate::spool::SpoolError;
-use crate::generate::store::Part;
 use crate::generate::taint;
 use crate::sequence::{Observed, SeqResult, Statement};
 use std::collections::BTreeSet;
@@ -28,18 +27,18 @@ pub(super) fn compare(
         return Ok(false);
     };
     let made = rec.tests.get(t)?;
-    let len = rec.store.node(made.seq).len as usize;
+    let len = made.statement_count();
     if steps.len() != len || observations.len() != made.observers.len() {
         return Ok(false);
     }
     let mut test = made.clone();
     let mut changed = compare_steps(rec, &mut test, &steps, report);
     let unstable = &mut report.unstable_computations;
-    changed.extend(unstable_computations_in(rec, &test, &changed, unstable));
+    changed.extend(unstable_computations_in(&test, &changed, unstable));
     let mut random = random_contents(&test.contents, &contents);
     random.extend(compare_observations(rec, &mut test, &observations, report));
     let random_made = &mut report.random_computations;
-    random.extend(unstable_computations_in(rec, &test, &random, random_made));
+    random.extend(unstable_computations_in(&test, &random, random_made));
     drop_tainted(rec, &mut test, &steps, &changed, &random, report);
     if test != made {
         rec.tests.set(t, &test);
@@ -62,7 +61,7 @@ fn drop_tainted(
     if changed.is_empty() && random.is_empty() && !steps.iter().any(taint::identity_based) {
         return;
     }
-    let stmts = rec.store.statements(&rec.store.node(test.seq).parts);
+    let stmts = rec.templates.statements(test.parts());
     note_random_lengths(&stmts, changed, random, &mut report.random_length_callees);
     let taint = taint::spread(&stmts, steps, changed, random);
     apply_taint(test, &taint, report);
@@ -101,7 +100,6 @@ fn compare_steps(
     steps: &[Observed],
     report: &mut RerunReport,
 ) -> Vec<u32> {
-    let parts = &rec.store.node(test.seq).parts;
     let mut checks = Vec::with_capacity(test.checks.len());
     let mut changed = Vec::new();
     for &(step, v) in &test.checks {
@@ -114,7 +112,7 @@ fn compare_steps(
             Settled::Changed => {
                 changed.push(step);
                 report.dropped_checks += 1;
-                let callee = callee_at(rec, parts, step);
+                let callee = callee_at(rec, test, step);
                 *report.unstable_by_method.entry(callee).or_default() += 1;
             }
         }
@@ -124,9 +122,9 @@ fn compare_steps(
 }
 
 /// The callee of step `step` of the sequence `parts`.
-fn callee_at(rec: &Recorded, parts: &[Part], step: u32) -> String {
-    (rec.store.template_at(parts, step))
-        .map(|t| rec.store.templates.get(t).stmt.callee())
+fn callee_at(rec: &Recorded, test: &KeptTest, step: u32) -> String {
+    (test.parts().flat().nth(step as usize))
+        .map(|(t, _)| rec.templates.get(t).stmt.callee())
         .unwrap_or_default()
 }
 

@@ -171,7 +171,7 @@ fn rerun_once(
             let batch = sent..sent + size;
             let reqs = order[batch.clone()]
                 .iter()
-                .map(|&t| Ok(rec.tests.get(t)?.request(&rec.store, &rec.names)))
+                .map(|&t| Ok(rec.tests.get(t)?.request(&rec.templates, &rec.names)))
                 .collect::<Result<_, SpoolError>>();
             match reqs {
                 Ok(reqs) => flight.submit(batch, reqs),
@@ -301,7 +301,6 @@ fn dead_count(dead: &[bool]) -> u64 {
 /// Notes the computations of `changed` in `known`; returns the steps of `test` that make a
 /// computation `known` names and are not in `changed` yet.
 fn unstable_computations_in(
-    rec: &Recorded,
     test: &KeptTest,
     changed: &[u32],
     known: &mut BTreeSet<u128>,
@@ -309,7 +308,7 @@ fn unstable_computations_in(
     if changed.is_empty() && known.is_empty() {
         return Vec::new();
     }
-    let flat = rec.store.flatten(&rec.store.node(test.seq).parts);
+    let flat = test.flat();
     // How each step was made, not what it gave: the values are what changes.
     let keys = computations(&flat, &[]).call;
     for &c in changed {
@@ -337,14 +336,13 @@ fn taint_unstable_computations(
     }
     for t in 0..rec.tests.len() {
         let mut test = rec.tests.get(t)?;
-        let mut calls =
-            unstable_computations_in(rec, &test, &[], &mut report.unstable_computations);
-        let random = unstable_computations_in(rec, &test, &[], &mut report.random_computations);
+        let mut calls = unstable_computations_in(&test, &[], &mut report.unstable_computations);
+        let random = unstable_computations_in(&test, &[], &mut report.random_computations);
         let lengths = &report.random_length_callees;
         if calls.is_empty() && random.is_empty() && lengths.is_empty() {
             continue;
         }
-        let stmts = rec.store.statements(&rec.store.node(test.seq).parts);
+        let stmts = rec.templates.statements(test.parts());
         calls.extend(lengths_of(&stmts, lengths));
         if calls.is_empty() && random.is_empty() {
             continue;

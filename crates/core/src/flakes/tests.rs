@@ -30,7 +30,7 @@ fn nondeterministic_values_are_dropped_and_nothing_else() {
         checks_after as u64
     );
     for t in &rec.tests.all() {
-        let full = t.expand(&rec.store, &rec.names, &rec.values);
+        let full = t.expand(&rec.templates, &rec.names, &rec.values);
         for (s, e) in full.statements.iter().zip(&full.expected_steps) {
             assert!(!(s.callee() == "t.Clock.now()" && e.is_some()));
         }
@@ -174,7 +174,7 @@ fn an_observer_that_varied_still_runs_unchecked_before_the_ones_it_may_change() 
         let Some(made) = before.get(&t.id) else {
             continue;
         };
-        let full = t.expand(&rec.store, &rec.names, &rec.values);
+        let full = t.expand(&rec.templates, &rec.names, &rec.values);
         assert_eq!(
             t.observers[0], made.observers[0],
             "test {}: still runs",

@@ -143,7 +143,7 @@ impl Generator<'_> {
             ty: ty.to_string(),
             value,
         };
-        let tmpl = self.store.templates.intern(stmt, Some(t));
+        let tmpl = self.store.templates.intern(stmt);
         (b.push_stmt(tmpl, &[]), t, false)
     }
 
@@ -154,7 +154,7 @@ impl Generator<'_> {
         let stmt = Statement::Null {
             ty: self.names.name(ty).to_string(),
         };
-        let t = self.store.templates.intern(stmt, Some(ty));
+        let t = self.store.templates.intern(stmt);
         self.null_tmpl.insert(ty, t);
         t
     }
@@ -178,7 +178,7 @@ impl Generator<'_> {
             elem,
             elems: vec![],
         };
-        let tmpl = self.store.templates.intern(stmt, Some(ty));
+        let tmpl = self.store.templates.intern(stmt);
         (b.push_stmt(tmpl, &elems), ty, false)
     }
 

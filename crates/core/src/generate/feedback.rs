@@ -259,7 +259,7 @@ impl Generator<'_> {
         // A sequence that checks nothing is no test (reruns would drop it), but a component.
         let is_test = !(checks.is_empty() && observers.is_empty());
         if is_test {
-            self.subsume_parts(&c.b.parts);
+            self.subsume_parts(c.b.parts().seqs().collect());
         }
         let role = match (is_test, observers.is_empty()) {
             (false, _) => Role::Component,
@@ -313,6 +313,7 @@ impl Generator<'_> {
         let mut test = KeptTest {
             id,
             seq,
+            code: self.store.flat_words(self.store.node(seq).parts),
             checks,
             observers,
             observations: observed,
@@ -416,10 +417,9 @@ impl Generator<'_> {
 
     /// Marks the tests `parts` contains that check steps only as lexically redundant (see
     /// [`Role`]); through a sequence that is no test, its own components too.
-    fn subsume_parts(&mut self, parts: &[Part]) {
-        for part in parts {
-            let Part::Seq(id) = part else { continue };
-            let i = *id as usize;
+    fn subsume_parts(&mut self, seqs: Vec<SeqId>) {
+        for id in seqs {
+            let i = id as usize;
             if self.subsumed[i] || self.roles[i] == Role::Observes {
                 continue;
             }
@@ -427,8 +427,8 @@ impl Generator<'_> {
             if self.roles[i] == Role::Checks {
                 self.redundant += 1;
             } else {
-                let inner = self.store.node(*id).parts.clone();
-                self.subsume_parts(&inner);
+                let inner = self.store.node(id).parts.seqs().collect();
+                self.subsume_parts(inner);
             }
         }
     }
@@ -486,17 +486,17 @@ impl Generator<'_> {
     /// when that shorter sequence was seen before.
     fn truncate(&mut self, c: &Candidate, n: usize) -> Option<Candidate> {
         let mut b = Builder::default();
-        for part in c.b.parts.iter() {
+        for part in c.b.parts().iter() {
             if b.len as usize >= n {
                 break;
             }
             match part {
-                Part::Seq(id) if (b.len + self.store.node(*id).len) as usize <= n => {
-                    b.push_seq(&self.store, *id);
+                Part::Seq(id) if (b.len + self.store.node(id).len) as usize <= n => {
+                    b.push_seq(&self.store, id);
                 }
                 Part::Seq(id) => {
                     let base = b.len;
-                    for (t, inputs) in self.store.flatten(&self.store.node(*id).parts) {
+                    for (t, inputs) in self.store.flatten(self.store.node(id).parts) {
                         if b.len as usize >= n {
                             break;
                         }
@@ -505,7 +505,7 @@ impl Generator<'_> {
                     }
                 }
                 Part::Stmt { tmpl, inputs } => {
-                    b.push_stmt(*tmpl, inputs);
+                    b.push_stmt(tmpl, inputs);
                 }
             }
         }
@@ -536,7 +536,7 @@ pub(super) fn group_errors(
     for e in errors {
         let node = store.node(e.seq);
         let callee = store
-            .template_at(&node.parts, e.violation.stmt as u32)
+            .template_at(node.parts, e.violation.stmt as u32)
             .map(|t| store.templates.get(t).stmt.callee())
             .unwrap_or_default();
         let key = (callee, e.violation.contract.clone());

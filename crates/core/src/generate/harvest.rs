@@ -116,7 +116,6 @@ pub(super) struct HarvestOps {
     length: usize,
     get: usize,
     to_array: u32,
-    int: NameId,
     collection: NameId,
 }
 
@@ -139,7 +138,7 @@ impl Generator<'_> {
         let (so, si) = (self.comps.register(object), self.comps.register(int));
         let op = |g: &mut Self, stmt: Statement, inputs: Vec<NameId>, slots, result| {
             let family = g.names.intern(&stmt.callee());
-            let tmpl = g.store.templates.intern(stmt, Some(result));
+            let tmpl = g.store.templates.intern(stmt);
             g.ops.push(Op {
                 tmpl,
                 inputs,
@@ -172,13 +171,11 @@ impl Generator<'_> {
             receiver: Some(0),
             args: Vec::new(),
         };
-        let array = self.names.intern("java.lang.Object[]");
-        let to_array = self.store.templates.intern(to_array, Some(array));
+        let to_array = self.store.templates.intern(to_array);
         self.harvest_ops = Some(HarvestOps {
             length,
             get,
             to_array,
-            int,
             collection,
         });
     }
@@ -228,7 +225,7 @@ impl Generator<'_> {
     /// lists the same algorithms as `"KeyFactory"`, but for another class's lookups.
     pub(super) fn unswept_keyed(&mut self, seq: SeqId, pos: u32) -> bool {
         let keyed = pos == 1
-            && (self.store.template_at(&self.store.node(seq).parts, 0))
+            && (self.store.template_at(self.store.node(seq).parts, 0))
                 .is_some_and(|k| self.sweeps.named.contains_key(&k));
         keyed && (self.sweep_key(seq, pos)).is_some_and(|(callee, _)| !self.swept.contains(&callee))
     }
@@ -236,7 +233,7 @@ impl Generator<'_> {
     /// What `sweep_owner` remembers as swept (the callee, with the key's template for a
     /// keyed catalogue), and the class whose lookups the elements go to.
     fn sweep_key(&mut self, seq: SeqId, pos: u32) -> Option<(NameId, NameId)> {
-        let parts = &self.store.node(seq).parts;
+        let parts = self.store.node(seq).parts;
         let tmpl = self.store.template_at(parts, pos)?;
         let stmt = &self.store.templates.get(tmpl).stmt;
         let (mut callee, class) = (stmt.callee(), stmt.class_name().to_string());
@@ -292,18 +289,18 @@ impl Generator<'_> {
         }
     }
 
-    fn int_literal(&mut self, b: &mut Builder, value: u32, int: NameId) -> u32 {
+    fn int_literal(&mut self, b: &mut Builder, value: u32) -> u32 {
         let lit = Statement::Literal {
             ty: "int".into(),
             value: value.to_string(),
         };
-        let lit = self.store.templates.intern(lit, Some(int));
+        let lit = self.store.templates.intern(lit);
         b.push_stmt(lit, &[])
     }
 
     fn draft_harvest(&mut self, h: Harvest) -> Option<Candidate> {
         let ops = self.harvest_ops.as_ref()?;
-        let (length, get, to_array, int) = (ops.length, ops.get, ops.to_array, ops.int);
+        let (length, get, to_array) = (ops.length, ops.get, ops.to_array);
         let mut b = Builder::default();
         let mut at = b.push_seq(&self.store, h.seq) + h.pos;
         if h.collection {
@@ -340,7 +337,7 @@ impl Generator<'_> {
                 let mut last = at;
                 let mut reads = Vec::with_capacity(count as usize);
                 for i in first..first + count {
-                    let index = self.int_literal(&mut b, i, int);
+                    let index = self.int_literal(&mut b, i);
                     last = b.push_stmt(self.ops[get].tmpl, &[at, index]);
                     reads.push(last);
                 }
@@ -377,7 +374,7 @@ impl Generator<'_> {
                     });
                 }
                 let index = self.rng.random_range(0..n);
-                let index = self.int_literal(&mut b, index, int);
+                let index = self.int_literal(&mut b, index);
                 let last = b.push_stmt(self.ops[get].tmpl, &[at, index]);
                 (get, last, Step::Element(h.elem))
             }

@@ -1,8 +1,11 @@
-//! What generation keeps, in compact form until the suite is written: regression tests as a
-//! stored sequence plus its checks (step index and interned expected value) and observer
-//! calls, error-revealing tests as a stored sequence plus the violated contract.
+//! What generation keeps, in compact form until the suite is written: regression tests as
+//! their statements, flat in words (templates and inputs, [`Store::flat_words`], so a test
+//! needs no sequence store once it is kept), plus its checks (step index and interned
+//! expected value) and observer calls; error-revealing tests as a stored sequence plus the
+//! violated contract, written out when generation ends.
 
-use super::store::{SeqId, Store};
+use super::chunked::Chunked;
+use super::store::{Parts, SeqId, Store, Templates};
 use super::type_names::{NameId, Names};
 use crate::hash::{PrehashedMap, key128};
 use crate::message::SeqRequest;
@@ -12,7 +15,7 @@ use crate::suite::{ErrorTest, Test};
 /// Observed values, each stored once (the index holds 128-bit keys, not copies).
 #[derive(Default)]
 pub(crate) struct Values {
-    list: Vec<Observed>,
+    list: Chunked<Observed>,
     index: PrehashedMap<u128, u32>,
 }
 
@@ -31,8 +34,7 @@ impl Values {
     /// Estimated bytes of the values and their index (`footprint`).
     pub(crate) fn heap_bytes(&self) -> u64 {
         let text: usize = self.list.iter().map(observed_text_bytes).sum();
-        (self.list.capacity() * std::mem::size_of::<Observed>() + text) as u64
-            + super::footprint::map_bytes(&self.index)
+        self.list.heap_bytes() + text as u64 + super::footprint::map_bytes(&self.index)
     }
 
     pub(crate) fn get(&self, id: u32) -> &Observed {
@@ -106,7 +108,10 @@ pub(crate) fn trim_unchecked(observers: &mut Vec<ObsRef>, values: &mut Vec<u32>)
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct KeptTest {
     pub id: u64,
+    /// The stored sequence it was made as (generation's lexical redundancy reads it).
     pub seq: SeqId,
+    /// Its statements ([`Parts::flat`]).
+    pub code: Vec<u32>,
     /// `(step, expected value)`, by step.
     pub checks: Vec<(u32, u32)>,
     pub observers: Vec<ObsRef>,
@@ -131,17 +136,33 @@ impl KeptTest {
             .filter(|&(_, v)| v != UNCHECKED)
     }
 
+    /// Its statements.
+    pub(crate) fn parts(&self) -> Parts<'_> {
+        Parts::of(&self.code)
+    }
+
+    /// How many statements it has.
+    pub(crate) fn statement_count(&self) -> usize {
+        self.parts().flat().count()
+    }
+
+    /// Its statements' templates and inputs ([`Store::flatten`]).
+    pub(crate) fn flat(&self) -> Vec<(u32, Vec<u32>)> {
+        let flat = self.parts().flat();
+        flat.map(|(tmpl, inputs)| (tmpl, inputs.to_vec())).collect()
+    }
+
     /// What a worker runs to replay this test.
-    pub(crate) fn request(&self, store: &Store, names: &Names) -> SeqRequest {
+    pub(crate) fn request(&self, templates: &Templates, names: &Names) -> SeqRequest {
         SeqRequest {
-            statements: store.statements(&store.node(self.seq).parts),
+            statements: templates.statements(self.parts()),
             observers: self.observers.iter().map(|o| o.call(names)).collect(),
         }
     }
 
     /// The full test, with its statements and values spelled out.
-    pub(crate) fn expand(&self, store: &Store, names: &Names, values: &Values) -> Test {
-        let statements = store.statements(&store.node(self.seq).parts);
+    pub(crate) fn expand(&self, templates: &Templates, names: &Names, values: &Values) -> Test {
+        let statements = templates.statements(self.parts());
         let mut expected_steps = vec![None; statements.len()];
         for &(step, v) in &self.checks {
             expected_steps[step as usize] = Some(values.get(v).clone());
@@ -163,17 +184,17 @@ impl KeptTest {
 
 /// An error-revealing test in compact form.
 #[derive(Clone, Debug)]
-pub struct ErrorKept {
+pub(crate) struct ErrorKept {
     pub id: u64,
     pub seq: SeqId,
     pub violation: Violation,
 }
 
 impl ErrorKept {
-    pub fn expand(&self, store: &Store) -> ErrorTest {
+    pub(crate) fn expand(&self, store: &Store) -> ErrorTest {
         ErrorTest {
             id: self.id,
-            statements: store.statements(&store.node(self.seq).parts),
+            statements: store.statements(store.node(self.seq).parts),
             violation: self.violation.clone(),
         }
     }

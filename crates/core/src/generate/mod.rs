@@ -17,10 +17,11 @@
 //! [`components`] (the component pool), [`literals`], [`draft`] (drafting a candidate),
 //! [`feedback`] (classifying results), [`kept`] (what is kept), [`mined`] (constants of the class
 //! files in scope), [`harvest`] (elements of returned
-//! arrays and collections), [`per_jvm`] (values that differ between runs of one JVM, kept out of the pool),
+//! arrays and collections), `chunked` (lists that grow without copying), [`per_jvm`] (values that differ between runs of one JVM, kept out of the pool),
 //! [`sweep`] (catalogue and constant sweeps), [`reduce`] (the
 //! subset of tests that observes every behaviour), `rounds` (how large each round is).
 
+mod chunked;
 pub(crate) mod components;
 mod draft;
 mod feedback;
@@ -271,7 +272,7 @@ pub(crate) struct Generator<'m> {
     /// specific than the declared one: observers are chosen on it.
     runtime: HashMap<usize, NameId>,
     null_tmpl: HashMap<NameId, u32>,
-    seen: PrehashedSet<u128>,
+    seen: PrehashedSet<u64>,
     values: Values,
     tests: KeptTests,
     errors: Vec<ErrorKept>,
@@ -327,13 +328,15 @@ pub(crate) struct Candidate {
 
 /// Everything generation kept, ready for reruns and writing.
 pub struct Recorded {
-    pub(crate) store: Store,
+    /// The statement shapes the tests' code names (the sequence store is gone with
+    /// generation: each test holds its own statements).
+    pub(crate) templates: store::Templates,
     pub(crate) names: Names,
     pub(crate) values: Values,
     /// Non-redundant regression tests, by id, on disk (`spool`).
     pub tests: KeptTests,
     /// Error-revealing tests, a few per violated contract and call, grouped.
-    pub errors: Vec<ErrorKept>,
+    pub errors: Vec<crate::suite::ErrorTest>,
     /// Distinct (contract, call) groups of error-revealing tests.
     pub error_groups: usize,
     /// Regression tests left out as lexically redundant (section III-E of the regression paper).
@@ -465,7 +468,7 @@ impl<'m> Generator<'m> {
     }
 
     fn push_node(&mut self, b: Builder, role: Role) -> SeqId {
-        let id = self.store.push(b.finish());
+        let id = self.store.push(b);
         self.subsumed.push(false);
         self.roles.push(role);
         id
@@ -618,7 +621,7 @@ impl<'m> Generator<'m> {
 
     fn request(&self, c: &Candidate) -> SeqRequest {
         SeqRequest {
-            statements: self.store.statements(&c.b.parts),
+            statements: self.store.statements(c.b.parts()),
             observers: c.observers.iter().map(|o| o.call(&self.names)).collect(),
         }
     }
@@ -630,6 +633,7 @@ impl<'m> Generator<'m> {
         tests.retain(|_, seq| !self.subsumed[seq as usize]);
         let (errors, error_groups) =
             feedback::group_errors(&self.store, self.errors, self.cfg.errors_per_group);
+        let errors = errors.iter().map(|e| e.expand(&self.store)).collect();
         let (mined_values, mined_classes) = self
             .cfg
             .mined
@@ -639,7 +643,7 @@ impl<'m> Generator<'m> {
             pool_values: self.comps.len(),
             mined_values,
             mined_classes,
-            store: self.store,
+            templates: self.store.templates,
             names: self.names,
             values: self.values,
             tests,

@@ -50,7 +50,7 @@ pub(crate) fn operations(
                 .collect();
             let result = (result != "void").then(|| names.intern(&result));
             let family = names.intern(&family(&stmt));
-            let tmpl = templates.intern(stmt, result);
+            let tmpl = templates.intern(stmt);
             ops.push(Op {
                 tmpl,
                 inputs,

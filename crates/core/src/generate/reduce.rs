@@ -18,7 +18,6 @@
 use super::Recorded;
 use super::kept::{KeptTest, Values};
 use super::spool::SpoolError;
-use super::store::Store;
 use crate::hash::{PrehashedSet, key128};
 use crate::sequence::Observed;
 use std::cmp::Reverse;
@@ -53,7 +52,7 @@ fn reduce_with(rec: &mut Recorded, drop: bool) -> Result<Reduction, SpoolError> 
     let mut keep = vec![false; before];
     for (_, _, t) in order {
         let test = rec.tests.get(t)?;
-        for b in behaviours(&rec.store, &rec.values, &test) {
+        for b in behaviours(&rec.values, &test) {
             keep[t] |= seen.insert(folded(b));
         }
     }
@@ -92,8 +91,8 @@ pub(crate) fn after_reruns(
 }
 
 /// The behaviours test `t` checks: a key per checked step and per observer.
-pub(crate) fn behaviours(store: &Store, values: &Values, t: &KeptTest) -> Vec<u128> {
-    let flat = store.flatten(&store.node(t.seq).parts);
+pub(crate) fn behaviours(values: &Values, t: &KeptTest) -> Vec<u128> {
+    let flat = t.flat();
     let mut value: Vec<Option<u128>> = vec![None; flat.len()];
     for &(step, v) in &t.checks {
         if let Observed::Value { .. } | Observed::Large { .. } = values.get(v) {
@@ -158,7 +157,7 @@ mod tests {
     fn behaviours(rec: &Recorded) -> HashSet<(String, String)> {
         let mut out = HashSet::new();
         for t in &rec.tests.all() {
-            let test = t.expand(&rec.store, &rec.names, &rec.values);
+            let test = t.expand(&rec.templates, &rec.names, &rec.values);
             for (s, o) in test.statements.iter().zip(&test.expected_steps) {
                 if let Some(o) = o {
                     out.insert((shape(s), format!("{o:?}")));
@@ -183,7 +182,7 @@ mod tests {
     fn keys(rec: &Recorded) -> HashSet<u128> {
         let all = rec.tests.all();
         all.iter()
-            .flat_map(|t| super::behaviours(&rec.store, &rec.values, t))
+            .flat_map(|t| super::behaviours(&rec.values, t))
             .collect()
     }
 

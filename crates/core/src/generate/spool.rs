@@ -1,4 +1,5 @@
-//! The kept regression tests, on disk as they are kept: a scratch file (`atomic::scratch`,
+//! The kept regression tests, on disk as they are kept (each with its statements, so the
+//! sequence store is not needed to read it back): a scratch file (`atomic::scratch`,
 //! unnamed, so it disappears with the process however it ends and two records never share
 //! one) in the output's folder, one record per test version, each with its length and an
 //! XXH3 sum. Memory holds only where each test's current version is (16 bytes a test), so
@@ -225,6 +226,7 @@ fn encode(t: &KeptTest) -> Vec<u8> {
         w.push(n as u32);
         w.extend(items);
     };
+    list(&mut w, &mut t.code.iter().copied(), t.code.len());
     let checks = t.checks.iter().flat_map(|&(s, v)| [s, v]);
     list(&mut w, &mut checks.into_iter(), t.checks.len());
     let obs = t.observers.iter().flat_map(|o| [o.stmt, o.class, o.method]);
@@ -284,6 +286,7 @@ fn decode(record: &[u8]) -> Result<KeptTest, &'static str> {
     let test = KeptTest {
         id,
         seq,
+        code: w.list(1, |x| x[0])?,
         checks: w.list(2, |x| (x[0], x[1]))?,
         observers: w.list(3, |x| ObsRef {
             stmt: x[0],
@@ -308,6 +311,7 @@ mod tests {
         KeptTest {
             id,
             seq: id as u32 * 3,
+            code: vec![1 << 31 | 4, 0, 1 << 31 | 9, 1, 0],
             checks: vec![(0, 7), (2, 9)],
             observers: vec![ObsRef {
                 stmt: 2,

@@ -8,7 +8,7 @@
 //! back from the statement that reads them (which do not change when a sequence is shifted),
 //! and the hash is a polynomial modulo the Mersenne prime 2^61-1 in two independent bases.
 
-use super::type_names::NameId;
+use super::chunked::Chunked;
 use crate::sequence::Statement;
 use std::collections::HashMap;
 
@@ -31,7 +31,7 @@ fn add(a: u64, b: u64) -> u64 {
 
 /// A polynomial hash of a token string, with `pow` = base^length (for concatenation).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Hash {
+pub(crate) struct Hash {
     h: [u64; 2],
     pow: [u64; 2],
 }
@@ -60,75 +60,160 @@ impl Hash {
         }
     }
 
-    /// The 122-bit key used to recognise equal sequences.
-    pub fn key(&self) -> u128 {
-        ((self.h[0] as u128) << 64) | self.h[1] as u128
+    /// The key used to recognise equal sequences: the two 61-bit hashes folded into 64
+    /// bits, so the set of sequences seen holds 8 bytes a sequence. Two different sequences
+    /// share a key (and the later one is dropped as seen) about once in three million
+    /// records of ten million sequences each.
+    pub(crate) fn key(&self) -> u64 {
+        (self.h[0] << 3) ^ self.h[1]
     }
 }
 
-/// A statement shape: the statement with its inputs left out, and its declared type.
-pub struct Template {
-    pub stmt: Statement,
-    /// The declared type of its value; `None` for `void`.
-    pub result: Option<NameId>,
+/// A statement shape: the statement with its inputs left out.
+pub(crate) struct Template {
+    pub(crate) stmt: Statement,
 }
 
 /// The statement shapes in use, each once.
 #[derive(Default)]
-pub struct Templates {
+pub(crate) struct Templates {
     list: Vec<Template>,
     index: HashMap<Statement, u32>,
 }
 
 impl Templates {
     /// The id of `stmt` (inputs ignored), adding it if new.
-    pub fn intern(&mut self, stmt: Statement, result: Option<NameId>) -> u32 {
+    pub(crate) fn intern(&mut self, stmt: Statement) -> u32 {
         let stmt = shape(stmt);
         if let Some(&id) = self.index.get(&stmt) {
             return id;
         }
         let id = self.list.len() as u32;
         self.index.insert(stmt.clone(), id);
-        self.list.push(Template { stmt, result });
+        self.list.push(Template { stmt });
         id
     }
 
-    pub fn get(&self, id: u32) -> &Template {
+    pub(crate) fn get(&self, id: u32) -> &Template {
         &self.list[id as usize]
+    }
+
+    /// The statements of flat parts ([`Parts::flat`]), ready to run.
+    pub(crate) fn statements(&self, flat: Parts) -> Vec<Statement> {
+        let stmts = flat.flat();
+        stmts
+            .map(|(tmpl, inputs)| instantiate_at(&self.get(tmpl).stmt, inputs, 0))
+            .collect()
     }
 }
 
-/// One part of a sequence.
-#[derive(Clone, Debug)]
-pub enum Part {
+/// One part of a sequence, as read from its words (see [`Parts`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Part<'a> {
     /// All statements of an earlier sequence.
     Seq(SeqId),
     /// A statement; `inputs` are positions in the sequence being built, receiver first.
-    Stmt { tmpl: u32, inputs: Box<[u32]> },
+    Stmt { tmpl: u32, inputs: &'a [u32] },
 }
 
-/// A stored sequence.
-pub struct Node {
-    pub parts: Box<[Part]>,
-    pub len: u32,
-    pub hash: Hash,
+/// Marks a word that opens a statement; without it a word is a stored sequence's id.
+const STMT: u32 = 1 << 31;
+
+/// A sequence's parts, flat in words: a stored sequence is its id; a statement is its
+/// template with [`STMT`] set, the number of its inputs, then the inputs. A store of
+/// hundreds of thousands of sequences is then one block of words, not a few small blocks
+/// (and their allocator overhead) per sequence.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Parts<'a>(&'a [u32]);
+
+impl<'a> Parts<'a> {
+    /// Parts written as `words` (by a [`Builder`] or [`Store::flat_words`]).
+    pub(crate) fn of(words: &'a [u32]) -> Parts<'a> {
+        Parts(words)
+    }
+
+    pub(crate) fn iter(self) -> impl Iterator<Item = Part<'a>> {
+        let mut words = self.0;
+        std::iter::from_fn(move || {
+            let (&first, rest) = words.split_first()?;
+            if first & STMT == 0 {
+                words = rest;
+                return Some(Part::Seq(first));
+            }
+            let (&n, rest) = rest.split_first()?;
+            let (inputs, rest) = rest.split_at(n as usize);
+            words = rest;
+            Some(Part::Stmt {
+                tmpl: first & !STMT,
+                inputs,
+            })
+        })
+    }
+
+    /// The statements of parts that hold no stored sequence (a kept test's, written by
+    /// [`Store::flat_words`]), each with its inputs.
+    pub(crate) fn flat(self) -> impl Iterator<Item = (u32, &'a [u32])> {
+        self.iter().filter_map(|p| match p {
+            Part::Stmt { tmpl, inputs } => Some((tmpl, inputs)),
+            Part::Seq(_) => None,
+        })
+    }
+
+    /// The stored sequences it concatenates, in order.
+    pub(crate) fn seqs(self) -> impl Iterator<Item = SeqId> + 'a {
+        self.iter().filter_map(|p| match p {
+            Part::Seq(id) => Some(id),
+            Part::Stmt { .. } => None,
+        })
+    }
 }
+
+/// A stored sequence, as [`Store::node`] reads it.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Node<'a> {
+    pub(crate) parts: Parts<'a>,
+    /// Statements.
+    pub(crate) len: u32,
+    pub(crate) hash: Hash,
+}
+
+/// Where a stored sequence's words are, and what [`Node`] gives besides.
+#[derive(Clone, Copy)]
+struct Entry {
+    h: [u64; 2],
+    /// Its block and first word there; it ends where the next sequence in that block starts.
+    block: u32,
+    start: u32,
+    len: u32,
+    /// Tokens hashed: the hash's `pow` is each base to this power.
+    tokens: u32,
+}
+
+/// Words a block of the store holds; a sequence with more gets a block of its own.
+const BLOCK_WORDS: usize = 1 << 16;
 
 /// A sequence being put together.
 #[derive(Default, Clone)]
 pub(crate) struct Builder {
-    pub parts: Vec<Part>,
-    pub len: u32,
-    pub hash: Hash,
+    words: Vec<u32>,
+    pub(crate) len: u32,
+    pub(crate) hash: Hash,
+    tokens: u32,
 }
 
 impl Builder {
+    /// Its parts so far.
+    pub(crate) fn parts(&self) -> Parts<'_> {
+        Parts(&self.words)
+    }
+
     /// Appends a stored sequence; returns the position of its first statement.
     pub(crate) fn push_seq(&mut self, store: &Store, id: SeqId) -> u32 {
         let node = store.node(id);
         let at = self.len;
-        self.parts.push(Part::Seq(id));
+        self.words.push(id);
         self.len += node.len;
+        self.tokens += store.entries[id as usize].tokens;
         self.hash.append(&node.hash);
         at
     }
@@ -141,102 +226,115 @@ impl Builder {
         for &i in inputs {
             self.hash.token(u64::from(at - i));
         }
-        self.parts.push(Part::Stmt {
-            tmpl,
-            inputs: inputs.into(),
-        });
+        self.tokens += 2 + inputs.len() as u32;
+        self.words.push(tmpl | STMT);
+        self.words.push(inputs.len() as u32);
+        self.words.extend_from_slice(inputs);
         self.len += 1;
         at
     }
-
-    pub(crate) fn finish(self) -> Node {
-        Node {
-            parts: self.parts.into_boxed_slice(),
-            len: self.len,
-            hash: self.hash,
-        }
-    }
 }
 
-/// All stored sequences and the templates they use.
+/// All stored sequences and the templates they use. Their words are kept in blocks of a
+/// fixed size, never moved once written (like [`Chunked`] for the entries).
 #[derive(Default)]
-pub struct Store {
-    pub templates: Templates,
-    nodes: Vec<Node>,
+pub(crate) struct Store {
+    pub(crate) templates: Templates,
+    entries: Chunked<Entry>,
+    blocks: Vec<Vec<u32>>,
 }
 
 impl Store {
-    pub fn node(&self, id: SeqId) -> &Node {
-        &self.nodes[id as usize]
+    pub(crate) fn node(&self, id: SeqId) -> Node<'_> {
+        let e = &self.entries[id as usize];
+        let block = &self.blocks[e.block as usize];
+        let end = (self.entries.get(id as usize + 1))
+            .filter(|next| next.block == e.block)
+            .map_or(block.len(), |next| next.start as usize);
+        Node {
+            parts: Parts(&block[e.start as usize..end]),
+            len: e.len,
+            hash: Hash {
+                h: e.h,
+                pow: [pow(BASES[0], e.tokens), pow(BASES[1], e.tokens)],
+            },
+        }
     }
 
-    pub fn push(&mut self, node: Node) -> SeqId {
-        self.nodes.push(node);
-        (self.nodes.len() - 1) as SeqId
+    pub(crate) fn push(&mut self, b: Builder) -> SeqId {
+        let n = b.words.len();
+        let fits = (self.blocks.last()).is_some_and(|last| last.capacity() - last.len() >= n);
+        if !fits {
+            self.blocks.push(Vec::with_capacity(n.max(BLOCK_WORDS)));
+        }
+        let block = self.blocks.len() - 1;
+        let words = &mut self.blocks[block];
+        self.entries.push(Entry {
+            h: b.hash.h,
+            block: block as u32,
+            start: words.len() as u32,
+            len: b.len,
+            tokens: b.tokens,
+        });
+        words.extend_from_slice(&b.words);
+        (self.entries.len() - 1) as SeqId
     }
 
-    pub fn len(&self) -> usize {
-        self.nodes.len()
+    #[cfg(test)]
+    pub(crate) fn len(&self) -> usize {
+        self.entries.len()
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.nodes.is_empty()
-    }
-
-    /// Estimated bytes of the stored sequences: nodes, their parts and the parts' inputs
+    /// Estimated bytes of the stored sequences: their entries and blocks of words
     /// (`footprint`; the templates, few and fixed early, are left out).
     pub(crate) fn heap_bytes(&self) -> u64 {
-        let parts: usize = self
-            .nodes
-            .iter()
-            .map(|n| {
-                let inputs: usize = n
-                    .parts
-                    .iter()
-                    .map(|p| match p {
-                        Part::Stmt { inputs, .. } => inputs.len() * 4,
-                        Part::Seq(_) => 0,
-                    })
-                    .sum();
-                n.parts.len() * std::mem::size_of::<Part>() + inputs
-            })
-            .sum();
-        (self.nodes.capacity() * std::mem::size_of::<Node>() + parts) as u64
+        let blocks: usize = self.blocks.iter().map(|b| b.capacity() * 4).sum();
+        self.entries.heap_bytes() + blocks as u64
     }
 
     /// The flat statements of `parts`: `(template, absolute inputs)`.
-    pub fn flatten(&self, parts: &[Part]) -> Vec<(u32, Vec<u32>)> {
+    pub(crate) fn flatten(&self, parts: Parts) -> Vec<(u32, Vec<u32>)> {
         let mut out = Vec::new();
         self.flatten_into(parts, &mut out);
         out
     }
 
-    fn flatten_into(&self, parts: &[Part], out: &mut Vec<(u32, Vec<u32>)>) {
+    fn flatten_into(&self, parts: Parts, out: &mut Vec<(u32, Vec<u32>)>) {
         let base = out.len() as u32;
-        for part in parts {
+        for part in parts.iter() {
             match part {
-                Part::Seq(id) => self.flatten_into(&self.node(*id).parts, out),
+                Part::Seq(id) => self.flatten_into(self.node(id).parts, out),
                 Part::Stmt { tmpl, inputs } => {
-                    out.push((*tmpl, inputs.iter().map(|i| i + base).collect()));
+                    out.push((tmpl, inputs.iter().map(|i| i + base).collect()));
                 }
             }
         }
     }
 
+    /// The statements of `parts` as words with no stored sequence in them, every input
+    /// counted from the first statement: a kept test's code, which needs no store to read.
+    pub(crate) fn flat_words(&self, parts: Parts) -> Vec<u32> {
+        let mut b = Builder::default();
+        for (tmpl, inputs) in self.flatten(parts) {
+            b.push_stmt(tmpl, &inputs);
+        }
+        b.words
+    }
+
     /// The statements of `parts`, ready to run.
-    pub fn statements(&self, parts: &[Part]) -> Vec<Statement> {
+    pub(crate) fn statements(&self, parts: Parts) -> Vec<Statement> {
         let mut out = Vec::new();
         self.emit(parts, &mut out);
         out
     }
 
-    fn emit(&self, parts: &[Part], out: &mut Vec<Statement>) {
+    fn emit(&self, parts: Parts, out: &mut Vec<Statement>) {
         let base = out.len() as u32;
-        for part in parts {
+        for part in parts.iter() {
             match part {
-                Part::Seq(id) => self.emit(&self.node(*id).parts, out),
+                Part::Seq(id) => self.emit(self.node(id).parts, out),
                 Part::Stmt { tmpl, inputs } => {
-                    let stmt = &self.templates.get(*tmpl).stmt;
+                    let stmt = &self.templates.get(tmpl).stmt;
                     out.push(instantiate_at(stmt, inputs, base));
                 }
             }
@@ -244,22 +342,35 @@ impl Store {
     }
 
     /// The template of statement `pos` of `parts`.
-    pub fn template_at(&self, parts: &[Part], mut pos: u32) -> Option<u32> {
-        for part in parts {
+    pub(crate) fn template_at(&self, parts: Parts, mut pos: u32) -> Option<u32> {
+        for part in parts.iter() {
             match part {
                 Part::Seq(id) => {
-                    let node = self.node(*id);
+                    let node = self.node(id);
                     if pos < node.len {
-                        return self.template_at(&node.parts, pos);
+                        return self.template_at(node.parts, pos);
                     }
                     pos -= node.len;
                 }
-                Part::Stmt { tmpl, .. } if pos == 0 => return Some(*tmpl),
+                Part::Stmt { tmpl, .. } if pos == 0 => return Some(tmpl),
                 Part::Stmt { .. } => pos -= 1,
             }
         }
         None
     }
+}
+
+/// `base` to the power `exp`, modulo `P`.
+fn pow(mut base: u64, mut exp: u32) -> u64 {
+    let mut out = 1;
+    while exp > 0 {
+        if exp & 1 == 1 {
+            out = mul(out, base);
+        }
+        base = mul(base, base);
+        exp >>= 1;
+    }
+    out
 }
 
 /// `stmt` without its inputs (a receiver becomes `Some(0)`).
@@ -306,38 +417,35 @@ mod tests {
             ty: "int".into(),
             value: v.into(),
         };
-        t.intern(stmt, None)
+        t.intern(stmt)
     }
 
     #[test]
     fn concatenation_hash_matches_flat_hash_and_statements_shift() {
         let mut store = Store::default();
         let one = lit(&mut store.templates, "1");
-        let arr = store.templates.intern(
-            Statement::Array {
-                elem: "int".into(),
-                elems: vec![],
-            },
-            None,
-        );
+        let arr = store.templates.intern(Statement::Array {
+            elem: "int".into(),
+            elems: vec![],
+        });
         let mut a = Builder::default();
         let x = a.push_stmt(one, &[]);
         a.push_stmt(arr, &[x]);
-        let a = store.push(a.finish());
+        let a = store.push(a);
         let mut b = Builder::default();
         let at = b.push_seq(&store, a);
         let y = b.push_stmt(one, &[]);
         b.push_stmt(arr, &[at, y]);
         let composed = b.hash;
         let mut flat = Builder::default();
-        for (t, inputs) in store.flatten(&b.parts) {
+        for (t, inputs) in store.flatten(b.parts()) {
             flat.push_stmt(t, &inputs);
         }
         assert_eq!(flat.hash.key(), composed.key());
-        let stmts = store.statements(&b.parts);
+        let stmts = store.statements(b.parts());
         assert_eq!(stmts.len(), 4);
         assert_eq!(stmts[3].inputs(), vec![0, 2]);
-        assert_eq!(store.template_at(&b.parts, 1), Some(arr));
+        assert_eq!(store.template_at(b.parts(), 1), Some(arr));
         let mut other = Builder::default();
         other.push_stmt(one, &[]);
         other.push_stmt(one, &[]);

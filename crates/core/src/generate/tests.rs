@@ -26,7 +26,7 @@ fn expand(r: &Recorded) -> Vec<Test> {
     r.tests
         .all()
         .iter()
-        .map(|t| t.expand(&r.store, &r.names, &r.values))
+        .map(|t| t.expand(&r.templates, &r.names, &r.values))
         .collect()
 }
 
@@ -55,7 +55,7 @@ fn non_reflexive_equals_is_error_revealing_never_a_regression_test() {
     let (r, _) = generate(&model, config(1, 100));
     assert!(!r.errors.is_empty());
     assert_eq!(r.error_groups, 1);
-    let e = r.errors[0].expand(&r.store);
+    let e = &r.errors[0];
     assert_eq!(e.violation.contract, "equals-reflexive");
     let mentions_weird = |t: &Test| {
         t.statements
@@ -114,16 +114,19 @@ fn repetition_and_observers_show_up() {
 #[test]
 fn lexically_redundant_tests_are_left_out_unless_they_observe_values() {
     let model = fake::model();
-    let (r, _) = generate(&model, config(4, 300));
+    let mut g = Generator::new(&model, config(4, 300)).expect("scope");
+    g.run(&Fake::reference(), &AtomicBool::new(false), |_| {})
+        .expect("run");
+    let seqs = |id| g.store.node(id).parts.seqs().collect();
+    let parts: Vec<Vec<SeqId>> = (0..g.store.len() as u32).map(seqs).collect();
+    let r = g.finish();
     let tests = r.tests.all();
     let out: std::collections::HashMap<u32, &kept::KeptTest> =
         tests.iter().map(|t| (t.seq, t)).collect();
     let mut observing_parts = 0;
     for t in &tests {
-        for part in r.store.node(t.seq).parts.iter() {
-            if let store::Part::Seq(id) = part
-                && let Some(inner) = out.get(id)
-            {
+        for id in &parts[t.seq as usize] {
+            if let Some(inner) = out.get(id) {
                 // A longer test observes only its own call's values: the inner test's
                 // observations would be lost with it.
                 assert!(

@@ -171,12 +171,12 @@ pub(crate) fn write(
 ) -> Result<(), super::Error> {
     let test = |i| {
         let t: KeptTest = rec.tests.get(i)?;
-        Ok::<_, super::Error>(t.expand(&rec.store, &rec.names, &rec.values))
+        Ok::<_, super::Error>(t.expand(&rec.templates, &rec.names, &rec.values))
     };
     let mut w = Writer::create(path, header, kinds)?;
     chunked::write_tests(&mut w, rec.tests.len(), test)?;
     for e in &rec.errors {
-        w.error_test(&e.expand(&rec.store))?;
+        w.error_test(e)?;
     }
     Ok(w.finish()?)
 }

@@ -287,7 +287,7 @@ impl Generator<'_> {
             return false;
         };
         let ty = self.names.intern(class);
-        let tmpl = self.store.templates.intern(stmt.clone(), Some(ty));
+        let tmpl = self.store.templates.intern(stmt.clone());
         self.seed_value(stmt, ty, shown);
         // Once per owner, even when another catalogue named the value first: zone IDs
         // come from `ZoneId` and from `TimeZone`, and each has its own lookups.
@@ -310,7 +310,7 @@ impl Generator<'_> {
         if !self.comps.first_seen(value_key(ty, shown, &[])) {
             return None;
         }
-        let tmpl = self.store.templates.intern(stmt, Some(ty));
+        let tmpl = self.store.templates.intern(stmt);
         let mut b = Builder::default();
         b.push_stmt(tmpl, &[]);
         self.seen.insert(b.hash.key());
@@ -567,7 +567,7 @@ impl Generator<'_> {
             ty: self.names.name(ty).to_string(),
             value: value.to_string(),
         };
-        self.store.templates.intern(stmt, Some(ty))
+        self.store.templates.intern(stmt)
     }
 }
 
