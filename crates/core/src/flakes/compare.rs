@@ -4,7 +4,7 @@
 
 use super::{RerunReport, apply_taint, unstable_computations_in};
 use crate::generate::Recorded;
-use crate::generate::kept::{KeptTest, ObsRef, UNCHECKED, trim_unchecked};
+use crate::generate::kept::{KeptTest, ObsRef, trim_unchecked};
 use crate::generate::spool::SpoolError;
 use crate::generate::taint;
 use crate::sequence::{Observed, SeqResult, Statement};
@@ -102,12 +102,12 @@ fn compare_steps(
 ) -> Vec<u32> {
     let mut checks = Vec::with_capacity(test.checks.len());
     let mut changed = Vec::new();
-    for &(step, v) in &test.checks {
-        match settle(rec.values.get(v), &steps[step as usize]) {
+    for (step, v) in std::mem::take(&mut test.checks) {
+        match settle(&v, &steps[step as usize]) {
             Settled::Same => checks.push((step, v)),
             Settled::ClassOnly(o) => {
                 report.weakened.insert((test.id, step, u32::MAX, u32::MAX));
-                checks.push((step, rec.values.intern(&o)));
+                checks.push((step, o));
             }
             Settled::Changed => {
                 changed.push(step);
@@ -138,22 +138,18 @@ fn compare_observations(
     report: &mut RerunReport,
 ) -> Vec<u32> {
     let (mut observers, mut values, mut random) = (Vec::new(), Vec::new(), Vec::new());
-    for ((o, &v), got) in test
-        .observers
-        .iter()
-        .zip(&test.observations)
-        .zip(observations)
-    {
+    let expected = std::mem::take(&mut test.observations);
+    for ((o, v), got) in test.observers.iter().zip(expected).zip(observations) {
         observers.push(*o);
-        if v == UNCHECKED {
-            values.push(v);
+        let Some(v) = v else {
+            values.push(None);
             continue;
-        }
-        match settle(rec.values.get(v), got) {
-            Settled::Same => values.push(v),
+        };
+        match settle(&v, got) {
+            Settled::Same => values.push(Some(v)),
             Settled::ClassOnly(c) => {
                 report.weakened.insert((test.id, o.stmt, o.class, o.method));
-                values.push(rec.values.intern(&c));
+                values.push(Some(c));
             }
             Settled::Changed => {
                 report.dropped_observations += 1;
@@ -162,7 +158,7 @@ fn compare_observations(
                 if rec.names.name(o.method) == "toString" {
                     random.push(o.stmt);
                 }
-                values.push(UNCHECKED);
+                values.push(None);
             }
         }
     }

@@ -117,7 +117,7 @@ impl Components {
 }
 
 /// The equality filter's key of a value: declared type, what it showed, its observations.
-pub(super) fn value_key(ty: NameId, shown: &Observed, observed: &[(NameId, u32)]) -> u128 {
+pub(super) fn value_key(ty: NameId, shown: &Observed, observed: &[(NameId, &Observed)]) -> u128 {
     key128(&(ty, shown, observed))
 }
 

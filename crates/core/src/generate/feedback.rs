@@ -6,7 +6,7 @@
 
 use super::components::{ValueRef, value_key};
 use super::harvest::Step;
-use super::kept::{ErrorKept, KeptTest, ObsRef, UNCHECKED, retain_observers, trim_unchecked};
+use super::kept::{ErrorKept, KeptTest, ObsRef, retain_observers, trim_unchecked};
 use super::per_jvm::per_jvm_vars;
 use super::store::{Builder, Part, SeqId, Store};
 use super::taint::{iteration_order, unordered};
@@ -339,7 +339,7 @@ impl Generator<'_> {
         inputs: &[(u32, NameId, bool)],
         steps: &[Observed],
         observers: &[ObsRef],
-        observed: &[u32],
+        observed: &[Option<Observed>],
         per_jvm: &[bool],
     ) -> bool {
         let mut targets: Vec<(u32, NameId)> = Vec::new();
@@ -372,15 +372,13 @@ impl Generator<'_> {
         ty: NameId,
         shown: &Observed,
         observers: &[ObsRef],
-        observed: &[u32],
+        observed: &[Option<Observed>],
     ) -> bool {
-        let own: Vec<(NameId, u32)> = observers
-            .iter()
-            .zip(observed)
-            .filter(|&(o, &v)| o.stmt == pos && v != UNCHECKED)
-            .map(|(o, &v)| (o.method, v))
+        let own: Vec<(NameId, &Observed)> = (observers.iter().zip(observed))
+            .filter(|(o, _)| o.stmt == pos)
+            .filter_map(|(o, v)| Some((o.method, v.as_ref()?)))
             .collect();
-        let big = own.iter().any(|&(_, v)| self.too_big(v));
+        let big = own.iter().any(|&(_, v)| too_big(v));
         let extensible = match shown {
             Observed::Null | Observed::Void => false,
             Observed::Value { class, text } if !usable_value(class, text) => false,
@@ -406,15 +404,6 @@ impl Generator<'_> {
         extensible
     }
 
-    /// Whether an observed value is text too long to reuse.
-    fn too_big(&self, v: u32) -> bool {
-        match self.values.get(v) {
-            Observed::Value { text, .. } => text.len() > MAX_REUSED_TEXT,
-            Observed::Large { .. } => true,
-            _ => false,
-        }
-    }
-
     /// Marks the tests `parts` contains that check steps only as lexically redundant (see
     /// [`Role`]); through a sequence that is no test, its own components too.
     fn subsume_parts(&mut self, seqs: Vec<SeqId>) {
@@ -434,7 +423,7 @@ impl Generator<'_> {
     }
 
     /// Step values worth checking: not literals, not objects, not identity-based.
-    fn checks(&mut self, stmts: &[Statement], steps: &[Observed]) -> Vec<(u32, u32)> {
+    fn checks(&mut self, stmts: &[Statement], steps: &[Observed]) -> Vec<(u32, Observed)> {
         let mut out = Vec::new();
         for (i, (s, o)) in stmts.iter().zip(steps).enumerate() {
             let shape = matches!(
@@ -452,7 +441,7 @@ impl Generator<'_> {
                 && kind
                 && let Some(v) = stable(o)
             {
-                out.push((i as u32, self.values.intern(&v)));
+                out.push((i as u32, v));
             }
         }
         out
@@ -463,13 +452,13 @@ impl Generator<'_> {
         calls: &[ObsRef],
         got: &[Observed],
         steps: &[Observed],
-    ) -> (Vec<ObsRef>, Vec<u32>) {
+    ) -> (Vec<ObsRef>, Vec<Option<Observed>>) {
         let mut observers = Vec::new();
         let mut values = Vec::new();
         for (o, v) in calls.iter().zip(got) {
             let v = stable(v).filter(|_| !self.unordered_text(o, steps));
             observers.push(*o);
-            values.push(v.map_or(UNCHECKED, |v| self.values.intern(&v)));
+            values.push(v);
         }
         trim_unchecked(&mut observers, &mut values);
         (observers, values)
@@ -522,6 +511,15 @@ impl Generator<'_> {
             observers: Vec::new(),
             harvest: None,
         })
+    }
+}
+
+/// Whether an observed value is text too long to reuse.
+fn too_big(v: &Observed) -> bool {
+    match v {
+        Observed::Value { text, .. } => text.len() > MAX_REUSED_TEXT,
+        Observed::Large { .. } => true,
+        _ => false,
     }
 }
 

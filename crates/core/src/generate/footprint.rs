@@ -74,7 +74,6 @@ impl Generator<'_> {
     pub(crate) fn footprint(&self) -> Footprint {
         let parts = vec![
             ("sequence store", self.store.heap_bytes()),
-            ("value interner", self.values.heap_bytes()),
             ("kept tests' index", self.tests.heap_bytes()),
             ("component pool", self.comps.heap_bytes()),
             ("seen sequences", set_bytes(&self.seen)),

@@ -1,60 +1,14 @@
 //! What generation keeps, in compact form until the suite is written: regression tests as
 //! their statements, flat in words (templates and inputs, [`Store::flat_words`], so a test
-//! needs no sequence store once it is kept), plus its checks (step index and interned
-//! expected value) and observer calls; error-revealing tests as a stored sequence plus the
+//! needs no sequence store once it is kept), plus its checks (step index and expected
+//! value) and observer calls; error-revealing tests as a stored sequence plus the
 //! violated contract, written out when generation ends.
 
-use super::chunked::Chunked;
 use super::store::{Parts, SeqId, Store, Templates};
 use super::type_names::{NameId, Names};
-use crate::hash::{PrehashedMap, key128};
 use crate::message::SeqRequest;
 use crate::sequence::{Observed, ObserverCall, Violation};
 use crate::suite::{ErrorTest, Test};
-
-/// Observed values, each stored once (the index holds 128-bit keys, not copies).
-#[derive(Default)]
-pub(crate) struct Values {
-    list: Chunked<Observed>,
-    index: PrehashedMap<u128, u32>,
-}
-
-impl Values {
-    pub(crate) fn intern(&mut self, o: &Observed) -> u32 {
-        let key = key128(o);
-        if let Some(&id) = self.index.get(&key) {
-            return id;
-        }
-        let id = self.list.len() as u32;
-        self.list.push(o.clone());
-        self.index.insert(key, id);
-        id
-    }
-
-    /// Estimated bytes of the values and their index (`footprint`).
-    pub(crate) fn heap_bytes(&self) -> u64 {
-        let text: usize = self.list.iter().map(observed_text_bytes).sum();
-        self.list.heap_bytes() + text as u64 + super::footprint::map_bytes(&self.index)
-    }
-
-    pub(crate) fn get(&self, id: u32) -> &Observed {
-        &self.list[id as usize]
-    }
-}
-
-/// The bytes of the text an observed value owns.
-fn observed_text_bytes(o: &Observed) -> usize {
-    match o {
-        Observed::Value { class, text } => class.len() + text.len(),
-        Observed::Object { class } => class.len(),
-        Observed::Large { class, prefix, .. } => class.len() + prefix.len(),
-        Observed::Threw { class, message, .. } => {
-            class.len() + message.as_ref().map_or(0, String::len)
-        }
-        Observed::Missing { what } => what.len(),
-        Observed::Void | Observed::Null => 0,
-    }
-}
 
 /// An observer call: method `method` of type `class` on the value of statement `stmt`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -74,31 +28,28 @@ impl ObsRef {
     }
 }
 
-/// The expected value of an observer that runs unchecked (see [`retain_observers`]).
-pub(crate) const UNCHECKED: u32 = u32::MAX;
-
-/// Stops checking the observers (and their expected values, kept alongside) whose variable
-/// `keep` rejects. They are not removed while a checked observer follows: an observer may
-/// change what it reads (a buffer's relative `getInt()` moves its position), and the values
-/// after it were recorded after it ran, so it runs on, unchecked ([`UNCHECKED`]).
+/// Stops checking the observers whose variable `keep` rejects (their expected values, kept
+/// alongside, become `None`). They are not removed while a checked observer follows: an
+/// observer may change what it reads (a buffer's relative `getInt()` moves its position),
+/// and the values after it were recorded after it ran, so it runs on, unchecked.
 pub(crate) fn retain_observers(
     observers: &mut Vec<ObsRef>,
-    values: &mut Vec<u32>,
+    values: &mut Vec<Option<Observed>>,
     keep: impl Fn(u32) -> bool,
 ) {
     for (o, v) in observers.iter().zip(values.iter_mut()) {
         if !keep(o.stmt) {
-            *v = UNCHECKED;
+            *v = None;
         }
     }
     trim_unchecked(observers, values);
 }
 
 /// Removes the unchecked observers that no checked one follows.
-pub(crate) fn trim_unchecked(observers: &mut Vec<ObsRef>, values: &mut Vec<u32>) {
+pub(crate) fn trim_unchecked(observers: &mut Vec<ObsRef>, values: &mut Vec<Option<Observed>>) {
     let len = values
         .iter()
-        .rposition(|&v| v != UNCHECKED)
+        .rposition(Option::is_some)
         .map_or(0, |i| i + 1);
     observers.truncate(len);
     values.truncate(len);
@@ -113,10 +64,11 @@ pub(crate) struct KeptTest {
     /// Its statements ([`Parts::flat`]).
     pub code: Vec<u32>,
     /// `(step, expected value)`, by step.
-    pub checks: Vec<(u32, u32)>,
+    pub checks: Vec<(u32, Observed)>,
     pub observers: Vec<ObsRef>,
-    /// Expected value of each observer.
-    pub observations: Vec<u32>,
+    /// Expected value of each observer; `None` for one that runs unchecked
+    /// ([`retain_observers`]).
+    pub observations: Vec<Option<Observed>>,
     /// Steps whose value (even whether they return) varies from run to run, by step.
     pub varies: Vec<u32>,
     /// `(step, digest)` of what each array a step returned held
@@ -131,9 +83,8 @@ impl KeptTest {
     }
 
     /// The observers that are checked, with their expected values.
-    pub(crate) fn checked_observations(&self) -> impl Iterator<Item = (&ObsRef, u32)> {
-        (self.observers.iter().zip(self.observations.iter().copied()))
-            .filter(|&(_, v)| v != UNCHECKED)
+    pub(crate) fn checked_observations(&self) -> impl Iterator<Item = (&ObsRef, &Observed)> {
+        (self.observers.iter().zip(&self.observations)).filter_map(|(o, v)| Some((o, v.as_ref()?)))
     }
 
     /// Its statements.
@@ -161,22 +112,18 @@ impl KeptTest {
     }
 
     /// The full test, with its statements and values spelled out.
-    pub(crate) fn expand(&self, templates: &Templates, names: &Names, values: &Values) -> Test {
+    pub(crate) fn expand(&self, templates: &Templates, names: &Names) -> Test {
         let statements = templates.statements(self.parts());
         let mut expected_steps = vec![None; statements.len()];
-        for &(step, v) in &self.checks {
-            expected_steps[step as usize] = Some(values.get(v).clone());
+        for (step, v) in &self.checks {
+            expected_steps[*step as usize] = Some(v.clone());
         }
         Test {
             id: self.id,
             statements,
             observers: self.observers.iter().map(|o| o.call(names)).collect(),
             expected_steps,
-            expected_observations: self
-                .observations
-                .iter()
-                .map(|&v| (v != UNCHECKED).then(|| values.get(v).clone()))
-                .collect(),
+            expected_observations: self.observations.clone(),
             varies: self.varies.iter().map(|&s| s as usize).collect(),
         }
     }
@@ -211,10 +158,16 @@ mod tests {
             class: 0,
             method: 0,
         };
+        let value = |n: i32| {
+            Some(Observed::Value {
+                class: "java.lang.Integer".into(),
+                text: n.to_string(),
+            })
+        };
         let mut observers = vec![obs(0), obs(1), obs(0), obs(1)];
-        let mut values = vec![10, 11, 12, 13];
+        let mut values = vec![value(10), value(11), value(12), value(13)];
         retain_observers(&mut observers, &mut values, |v| v == 0);
-        assert_eq!(values, [10, UNCHECKED, 12], "the last one goes");
+        assert_eq!(values, [value(10), None, value(12)], "the last one goes");
         assert_eq!(observers, [obs(0), obs(1), obs(0)]);
         retain_observers(&mut observers, &mut values, |_| false);
         assert!(observers.is_empty() && values.is_empty());

@@ -49,7 +49,7 @@ use crate::observe::Observers;
 use crate::pool::{Executor, Pipeline, PoolError};
 use crate::sequence::{ClasspathFault, Observed, Statement};
 use components::Components;
-use kept::{ErrorKept, Values};
+use kept::ErrorKept;
 use literals::Literal;
 use mined::Mined;
 use ops::Op;
@@ -273,7 +273,6 @@ pub(crate) struct Generator<'m> {
     runtime: HashMap<usize, NameId>,
     null_tmpl: HashMap<NameId, u32>,
     seen: PrehashedSet<u64>,
-    values: Values,
     tests: KeptTests,
     errors: Vec<ErrorKept>,
     subsumed: Vec<bool>,
@@ -332,7 +331,6 @@ pub struct Recorded {
     /// generation: each test holds its own statements).
     pub(crate) templates: store::Templates,
     pub(crate) names: Names,
-    pub(crate) values: Values,
     /// Non-redundant regression tests, by id, on disk (`spool`).
     pub tests: KeptTests,
     /// Error-revealing tests, a few per violated contract and call, grouped.
@@ -406,7 +404,6 @@ impl<'m> Generator<'m> {
             runtime: HashMap::new(),
             null_tmpl: HashMap::new(),
             seen: PrehashedSet::default(),
-            values: Values::default(),
             tests: KeptTests::in_dir(&std::env::temp_dir()),
             errors: Vec::new(),
             subsumed: Vec::new(),
@@ -645,7 +642,6 @@ impl<'m> Generator<'m> {
             mined_classes,
             templates: self.store.templates,
             names: self.names,
-            values: self.values,
             tests,
             errors,
             error_groups,

@@ -16,7 +16,7 @@
 //! order. Error-revealing tests are all kept.
 
 use super::Recorded;
-use super::kept::{KeptTest, Values};
+use super::kept::KeptTest;
 use super::spool::SpoolError;
 use crate::hash::{PrehashedSet, key128};
 use crate::sequence::Observed;
@@ -52,7 +52,7 @@ fn reduce_with(rec: &mut Recorded, drop: bool) -> Result<Reduction, SpoolError> 
     let mut keep = vec![false; before];
     for (_, _, t) in order {
         let test = rec.tests.get(t)?;
-        for b in behaviours(&rec.values, &test) {
+        for b in behaviours(&test) {
             keep[t] |= seen.insert(folded(b));
         }
     }
@@ -91,19 +91,19 @@ pub(crate) fn after_reruns(
 }
 
 /// The behaviours test `t` checks: a key per checked step and per observer.
-pub(crate) fn behaviours(values: &Values, t: &KeptTest) -> Vec<u128> {
+pub(crate) fn behaviours(t: &KeptTest) -> Vec<u128> {
     let flat = t.flat();
     let mut value: Vec<Option<u128>> = vec![None; flat.len()];
-    for &(step, v) in &t.checks {
-        if let Observed::Value { .. } | Observed::Large { .. } = values.get(v) {
-            value[step as usize] = Some(key128(&(2u8, v)));
+    for (step, v) in &t.checks {
+        if let Observed::Value { .. } | Observed::Large { .. } = v {
+            value[*step as usize] = Some(key128(&(2u8, v)));
         }
     }
     let Computations { call, state } = computations(&flat, &value);
     let checks = t
         .checks
         .iter()
-        .map(|&(step, value)| key128(&(0u8, call[step as usize], value)));
+        .map(|(step, value)| key128(&(0u8, call[*step as usize], value)));
     let observers = t
         .checked_observations()
         .map(|(o, value)| key128(&(1u8, state[o.stmt as usize], o.class, o.method, value)));
@@ -157,7 +157,7 @@ mod tests {
     fn behaviours(rec: &Recorded) -> HashSet<(String, String)> {
         let mut out = HashSet::new();
         for t in &rec.tests.all() {
-            let test = t.expand(&rec.templates, &rec.names, &rec.values);
+            let test = t.expand(&rec.templates, &rec.names);
             for (s, o) in test.statements.iter().zip(&test.expected_steps) {
                 if let Some(o) = o {
                     out.insert((shape(s), format!("{o:?}")));
@@ -181,9 +181,7 @@ mod tests {
     /// Every behaviour key the tests of `rec` observe.
     fn keys(rec: &Recorded) -> HashSet<u128> {
         let all = rec.tests.all();
-        all.iter()
-            .flat_map(|t| super::behaviours(&rec.values, t))
-            .collect()
+        all.iter().flat_map(super::behaviours).collect()
     }
 
     fn ids(rec: &Recorded) -> Vec<u64> {

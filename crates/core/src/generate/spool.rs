@@ -10,6 +10,7 @@
 
 use super::kept::{KeptTest, ObsRef};
 use super::store::SeqId;
+use crate::sequence::{ClasspathFault, Observed};
 use std::fs::File;
 use std::io;
 use std::os::unix::fs::FileExt;
@@ -219,53 +220,193 @@ impl KeptTests {
     }
 }
 
-/// A test's record body: little-endian words.
+/// A test's record body: little-endian words, and each expected value as a tag byte and its
+/// fields (strings as a length and UTF-8 bytes).
 fn encode(t: &KeptTest) -> Vec<u8> {
-    let mut w: Vec<u32> = vec![t.id as u32, (t.id >> 32) as u32, t.seq];
-    let list = |w: &mut Vec<u32>, items: &mut dyn Iterator<Item = u32>, n: usize| {
-        w.push(n as u32);
-        w.extend(items);
-    };
-    list(&mut w, &mut t.code.iter().copied(), t.code.len());
-    let checks = t.checks.iter().flat_map(|&(s, v)| [s, v]);
-    list(&mut w, &mut checks.into_iter(), t.checks.len());
-    let obs = t.observers.iter().flat_map(|o| [o.stmt, o.class, o.method]);
-    list(&mut w, &mut obs.into_iter(), t.observers.len());
-    list(
-        &mut w,
-        &mut t.observations.iter().copied(),
-        t.observations.len(),
-    );
-    list(&mut w, &mut t.varies.iter().copied(), t.varies.len());
-    let contents = t.contents.iter().flat_map(|&(s, d)| [s, d as u32]);
-    list(&mut w, &mut contents.into_iter(), t.contents.len());
-    w.iter().flat_map(|x| x.to_le_bytes()).collect()
+    let mut w = Body::default();
+    w.word(t.id as u32);
+    w.word((t.id >> 32) as u32);
+    w.word(t.seq);
+    w.list(&t.code, |w, &x| w.word(x));
+    w.list(&t.checks, |w, (s, v)| {
+        w.word(*s);
+        w.value(v);
+    });
+    w.list(&t.observers, |w, o| {
+        w.word(o.stmt);
+        w.word(o.class);
+        w.word(o.method);
+    });
+    w.list(&t.observations, |w, v| match v {
+        Some(v) => {
+            w.0.push(1);
+            w.value(v);
+        }
+        None => w.0.push(0),
+    });
+    w.list(&t.varies, |w, &x| w.word(x));
+    w.list(&t.contents, |w, &(s, d)| {
+        w.word(s);
+        w.word(d as u32);
+    });
+    w.0
 }
 
-/// Reads words off a record body.
-struct Words<'a>(&'a [u8]);
+/// A record body being written.
+#[derive(Default)]
+struct Body(Vec<u8>);
 
-impl Words<'_> {
-    fn next(&mut self) -> Result<u32, &'static str> {
-        let (word, rest) = self.0.split_first_chunk::<4>().ok_or("ends early")?;
-        self.0 = rest;
-        Ok(u32::from_le_bytes(*word))
+impl Body {
+    fn word(&mut self, x: u32) {
+        self.0.extend_from_slice(&x.to_le_bytes());
     }
 
-    /// A list of `n` items of `width` words each, `n` read first.
-    fn list<T>(
-        &mut self,
-        width: usize,
-        item: impl Fn(&[u32]) -> T,
-    ) -> Result<Vec<T>, &'static str> {
-        let n = self.next()? as usize;
-        if n.saturating_mul(width * 4) > self.0.len() {
+    fn text(&mut self, s: &str) {
+        self.word(s.len() as u32);
+        self.0.extend_from_slice(s.as_bytes());
+    }
+
+    fn list<T>(&mut self, items: &[T], mut item: impl FnMut(&mut Self, &T)) {
+        self.word(items.len() as u32);
+        items.iter().for_each(|x| item(self, x));
+    }
+
+    fn value(&mut self, v: &Observed) {
+        match v {
+            Observed::Void => self.0.push(0),
+            Observed::Null => self.0.push(1),
+            Observed::Value { class, text } => {
+                self.0.push(2);
+                self.text(class);
+                self.text(text);
+            }
+            Observed::Object { class } => {
+                self.0.push(3);
+                self.text(class);
+            }
+            Observed::Large {
+                class,
+                prefix,
+                length,
+                digest,
+            } => {
+                self.0.push(4);
+                self.text(class);
+                self.text(prefix);
+                self.0.extend_from_slice(&length.to_le_bytes());
+                self.0.extend_from_slice(&digest.to_le_bytes());
+            }
+            Observed::Threw {
+                class,
+                message,
+                classpath,
+            } => {
+                self.0.push(5);
+                self.text(class);
+                self.option(message.as_deref());
+                self.option(classpath.as_ref().map(|c| c.missing.as_str()));
+                self.option(classpath.as_ref().map(|c| c.needed_by.as_str()));
+            }
+            Observed::Missing { what } => {
+                self.0.push(6);
+                self.text(what);
+            }
+        }
+    }
+
+    fn option(&mut self, s: Option<&str>) {
+        match s {
+            Some(s) => {
+                self.0.push(1);
+                self.text(s);
+            }
+            None => self.0.push(0),
+        }
+    }
+}
+
+/// Reads a record body back.
+struct Reader<'a>(&'a [u8]);
+
+type Read<T> = Result<T, &'static str>;
+
+impl Reader<'_> {
+    fn bytes(&mut self, n: usize) -> Read<&[u8]> {
+        let (head, rest) = self.0.split_at_checked(n).ok_or("ends early")?;
+        self.0 = rest;
+        Ok(head)
+    }
+
+    fn byte(&mut self) -> Read<u8> {
+        Ok(self.bytes(1)?[0])
+    }
+
+    fn word(&mut self) -> Read<u32> {
+        let b = self.bytes(4)?;
+        Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    }
+
+    fn long(&mut self) -> Read<u64> {
+        Ok(u64::from(self.word()?) | (u64::from(self.word()?) << 32))
+    }
+
+    fn text(&mut self) -> Read<String> {
+        let n = self.word()? as usize;
+        let bytes = self.bytes(n)?.to_vec();
+        String::from_utf8(bytes).map_err(|_| "holds text that is not UTF-8")
+    }
+
+    fn option(&mut self) -> Read<Option<String>> {
+        match self.byte()? {
+            0 => Ok(None),
+            1 => self.text().map(Some),
+            _ => Err("holds an unknown tag"),
+        }
+    }
+
+    /// A list: its length, then each item (each at least a byte, so a length beyond what
+    /// is left is refused before anything is allocated).
+    fn list<T>(&mut self, mut item: impl FnMut(&mut Self) -> Read<T>) -> Read<Vec<T>> {
+        let n = self.word()? as usize;
+        if n > self.0.len() {
             return Err("ends early");
         }
-        let words: Vec<u32> = (0..n * width)
-            .map(|_| self.next())
-            .collect::<Result<_, _>>()?;
-        Ok(words.chunks(width).map(item).collect())
+        (0..n).map(|_| item(self)).collect()
+    }
+
+    fn value(&mut self) -> Read<Observed> {
+        Ok(match self.byte()? {
+            0 => Observed::Void,
+            1 => Observed::Null,
+            2 => Observed::Value {
+                class: self.text()?,
+                text: self.text()?,
+            },
+            3 => Observed::Object {
+                class: self.text()?,
+            },
+            4 => Observed::Large {
+                class: self.text()?.into(),
+                prefix: self.text()?.into(),
+                length: self.long()?,
+                digest: self.long()?,
+            },
+            5 => {
+                let (class, message) = (self.text()?, self.option()?);
+                let (missing, needed_by) = (self.option()?, self.option()?);
+                let classpath = missing.map(|missing| {
+                    let needed_by = needed_by.unwrap_or_default();
+                    Box::new(ClasspathFault { missing, needed_by })
+                });
+                Observed::Threw {
+                    class,
+                    message,
+                    classpath,
+                }
+            }
+            6 => Observed::Missing { what: self.text()? },
+            _ => return Err("holds an unknown tag"),
+        })
     }
 }
 
@@ -280,24 +421,28 @@ fn decode(record: &[u8]) -> Result<KeptTest, &'static str> {
     if xxhash_rust::xxh3::xxh3_64(body) != sum {
         return Err("does not match its checksum");
     }
-    let mut w = Words(body);
-    let id = u64::from(w.next()?) | (u64::from(w.next()?) << 32);
-    let seq = w.next()?;
+    let mut r = Reader(body);
     let test = KeptTest {
-        id,
-        seq,
-        code: w.list(1, |x| x[0])?,
-        checks: w.list(2, |x| (x[0], x[1]))?,
-        observers: w.list(3, |x| ObsRef {
-            stmt: x[0],
-            class: x[1],
-            method: x[2],
+        id: r.long()?,
+        seq: r.word()?,
+        code: r.list(Reader::word)?,
+        checks: r.list(|r| Ok((r.word()?, r.value()?)))?,
+        observers: r.list(|r| {
+            Ok(ObsRef {
+                stmt: r.word()?,
+                class: r.word()?,
+                method: r.word()?,
+            })
         })?,
-        observations: w.list(1, |x| x[0])?,
-        varies: w.list(1, |x| x[0])?,
-        contents: w.list(2, |x| (x[0], x[1] as i32))?,
+        observations: r.list(|r| match r.byte()? {
+            0 => Ok(None),
+            1 => r.value().map(Some),
+            _ => Err("holds an unknown tag"),
+        })?,
+        varies: r.list(Reader::word)?,
+        contents: r.list(|r| Ok((r.word()?, r.word()? as i32)))?,
     };
-    match w.0.is_empty() {
+    match r.0.is_empty() {
         true => Ok(test),
         false => Err("has bytes after its end"),
     }
@@ -312,13 +457,21 @@ mod tests {
             id,
             seq: id as u32 * 3,
             code: vec![1 << 31 | 4, 0, 1 << 31 | 9, 1, 0],
-            checks: vec![(0, 7), (2, 9)],
+            checks: vec![(0, Observed::Null), (2, Observed::threw("E", Some("é")))],
             observers: vec![ObsRef {
                 stmt: 2,
                 class: 4,
                 method: 5,
             }],
-            observations: vec![11],
+            observations: vec![
+                None,
+                Some(Observed::Large {
+                    class: "java.lang.String".into(),
+                    prefix: "abc".into(),
+                    length: 1 << 40,
+                    digest: u64::MAX - 1,
+                }),
+            ],
             varies: vec![1],
             contents: vec![(2, -5)],
         }
@@ -343,6 +496,31 @@ mod tests {
         s.retain(|i, _| i % 2 == 0);
         assert_eq!(s.len(), 2500);
         assert_eq!(s.get(5).unwrap().checks.len(), 0, "test 10 as replaced");
+    }
+
+    #[test]
+    fn a_record_that_sums_right_but_lies_about_its_lists_is_refused() {
+        let record = |body: &[u8]| {
+            let mut r = (body.len() as u32).to_le_bytes().to_vec();
+            r.extend_from_slice(&xxhash_rust::xxh3::xxh3_64(body).to_le_bytes());
+            r.extend_from_slice(body);
+            decode(&r)
+        };
+        let mut body = encode(&test(7));
+        assert_eq!(record(&body).unwrap(), test(7));
+        // The code list (after id and seq) claims four billion words.
+        body[12..16].copy_from_slice(&u32::MAX.to_le_bytes());
+        assert_eq!(record(&body).unwrap_err(), "ends early");
+        let mut body = encode(&test(7));
+        // After the Large value's tag: its class and prefix (length and bytes), length and
+        // digest; then the varies and contents lists.
+        let tag = body.len() - (4 + 16) - (4 + 3) - 16 - 8 - 12 - 1;
+        assert_eq!(
+            body[tag], 4,
+            "the Large value's tag, as this fixture lays it out"
+        );
+        body[tag] = 9;
+        assert_eq!(record(&body).unwrap_err(), "holds an unknown tag");
     }
 
     #[test]

@@ -26,7 +26,7 @@ fn expand(r: &Recorded) -> Vec<Test> {
     r.tests
         .all()
         .iter()
-        .map(|t| t.expand(&r.templates, &r.names, &r.values))
+        .map(|t| t.expand(&r.templates, &r.names))
         .collect()
 }
 
