@@ -20,7 +20,6 @@ use super::kept::KeptTest;
 use super::spool::SpoolError;
 use crate::hash::{PrehashedSet, key128};
 use crate::sequence::Observed;
-use std::cmp::Reverse;
 
 /// What reduction did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -39,22 +38,45 @@ pub(crate) fn reduce(rec: &mut Recorded) -> Result<Reduction, SpoolError> {
     reduce_with(rec, true)
 }
 
+/// Behaviours one pass of reduction holds at most (a set of 64-bit keys: about 18 MiB).
+const BEHAVIOURS_PER_PASS: usize = 1 << 20;
+
 /// [`reduce`], keeping every test unless `drop` (the behaviours are counted either way).
+///
+/// Whether a behaviour is new to a test depends only on the tests before it in the order,
+/// so the behaviours are split by key into parts taken one pass each, a test kept if any
+/// pass finds it new: the same tests as one pass, with a set of a bounded size.
 fn reduce_with(rec: &mut Recorded, drop: bool) -> Result<Reduction, SpoolError> {
+    reduce_in_passes(rec, drop, BEHAVIOURS_PER_PASS)
+}
+
+fn reduce_in_passes(
+    rec: &mut Recorded,
+    drop: bool,
+    per_pass: usize,
+) -> Result<Reduction, SpoolError> {
     let before = rec.tests.len();
-    let mut order: Vec<(Reverse<usize>, u64, usize)> = Vec::with_capacity(before);
+    let mut order: Vec<u64> = Vec::with_capacity(before);
+    let mut checks = 0;
     for (i, t) in rec.tests.iter().enumerate() {
-        let t = t?;
-        order.push((Reverse(t.check_count()), t.id, i));
+        let count = t?.check_count();
+        checks += count;
+        order.push(rank(count, i));
     }
     order.sort_unstable();
-    let mut seen: PrehashedSet<u64> = PrehashedSet::default();
+    let passes = checks.div_ceil(per_pass).max(1) as u64;
     let mut keep = vec![false; before];
-    for (_, _, t) in order {
-        let test = rec.tests.get(t)?;
-        for b in behaviours(&test) {
-            keep[t] |= seen.insert(folded(b));
+    let mut behaviours_seen = 0;
+    for pass in 0..passes {
+        let mut seen: PrehashedSet<u64> = PrehashedSet::default();
+        seen.reserve(checks.min(per_pass));
+        for t in order.iter().map(|&r| r as u32 as usize) {
+            let test = rec.tests.get(t)?;
+            for b in behaviours(&test).into_iter().map(folded) {
+                keep[t] |= b % passes == pass && seen.insert(b);
+            }
         }
+        behaviours_seen += seen.len();
     }
     if drop {
         rec.tests.retain(|i, _| keep[i]);
@@ -62,8 +84,15 @@ fn reduce_with(rec: &mut Recorded, drop: bool) -> Result<Reduction, SpoolError> 
     Ok(Reduction {
         before,
         after: rec.tests.len(),
-        behaviours: seen.len(),
+        behaviours: behaviours_seen,
     })
+}
+
+/// Test `i`'s place in reduction's order, 8 bytes a test: more checks first, then the
+/// order kept (which is the order of ids).
+fn rank(checks: usize, i: usize) -> u64 {
+    let fewer = u32::MAX - u32::try_from(checks).unwrap_or(u32::MAX);
+    (u64::from(fewer) << 32) | i as u64
 }
 
 /// A behaviour's key in 64 bits, as the set of those seen holds it: the 2 million
@@ -203,6 +232,17 @@ mod tests {
         let mut again = on_fake::recorded(3, 400);
         reduce(&mut again).unwrap();
         assert_eq!(ids(&again), ids(&rec), "the same tests for the same seed");
+    }
+
+    #[test]
+    fn reduction_in_several_passes_keeps_the_same_tests_as_in_one() {
+        let mut one = on_fake::recorded(7, 400);
+        let mut many = on_fake::recorded(7, 400);
+        let a = reduce_in_passes(&mut one, true, usize::MAX).expect("reduce");
+        let b = reduce_in_passes(&mut many, true, 50).expect("reduce");
+        assert!(b.behaviours > 2 * 50, "several passes ran");
+        assert_eq!(a, b);
+        assert_eq!(ids(&one), ids(&many));
     }
 
     #[test]
