@@ -478,6 +478,12 @@ pub struct RecordArgs {
     /// Longest sequence, in statements
     #[arg(long, default_value_t = 100, value_name = "N", value_parser = values::count(1, 100_000))]
     pub max_size: usize,
+    /// Stored sequences that make generation compact: forget those no pool value reaches
+    /// and keep at most 262,144 pool values, so its memory stays bounded however long it
+    /// runs (a lower value uses less memory and changes what long records draw)
+    #[arg(long, default_value_t = difftest_core::generate::DEFAULT_STORE_LIMIT, value_name = "N",
+          value_parser = values::count(1_000, 100_000_000))]
+    pub store_limit: usize,
     /// Candidate sequences in the first round (one batch on the workers); later rounds grow
     /// with what was generated, up to five times it
     #[arg(long, default_value_t = 400, value_name = "N", value_parser = values::count(1, 1_000_000))]

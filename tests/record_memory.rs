@@ -194,3 +194,40 @@ fn stream_two_records_into_one_folder_at_once_keep_their_own_tests() {
     }
     assert_eq!(names_in(&out), ["a.yaml", "b.yaml"]);
 }
+
+/// A record that compacts its store many times (`--store-limit` at its lowest) reaches its
+/// output limit, records the limit in the header and writes a suite that passes on the
+/// JDK it was recorded on. (That every pool value names the same code after a compaction is
+/// `generate::compact`'s unit test.)
+#[test]
+fn stream_a_record_that_compacts_often_passes_on_its_own_jdk() {
+    let work = tempfile::tempdir().unwrap();
+    let extra = [
+        "-v",
+        "--store-limit",
+        "1000",
+        "--output-limit",
+        "6000",
+        "--time-limit",
+        "300",
+    ];
+    let done = wait(
+        record(work.path(), "suite.yaml", &extra),
+        Duration::from_secs(600),
+    );
+    let summary = common::support::stdout(&done);
+    assert_eq!(done.status.code(), Some(0), "{summary}");
+    let times: u32 = (summary.lines())
+        .find_map(|l| l.strip_prefix("compacted: ")?.split(' ').next()?.parse().ok())
+        .unwrap_or_else(|| panic!("no compaction: {summary}"));
+    assert!(times >= 3, "{summary}");
+    let suite = difftest::suite::Suite::load(&work.path().join("suite.yaml")).expect("suite");
+    assert_eq!(suite.header.options.get("store-limit").map(String::as_str), Some("1000"));
+    assert!(suite.tests.len() >= 1000, "{} tests", suite.tests.len());
+    let replay = common::support::difftest(
+        work.path(),
+        &["replay", "--impl", "temurin17", "--suite", "suite.yaml"],
+    );
+    let replayed = common::support::stdout(&replay);
+    assert_eq!(replay.status.code(), Some(0), "{replayed}");
+}

@@ -33,6 +33,7 @@ pub fn plan(args: &RecordArgs) -> anyhow::Result<Plan> {
         repeat_probability: args.repeat_probability,
         repeat_max: args.repeat_max,
         max_size: args.max_size,
+        compact_at: args.store_limit,
         errors_per_group: args.errors_per_group,
         ..GenConfig::default()
     };

@@ -57,6 +57,11 @@ pub fn suite_options(args: &RecordArgs) -> BTreeMap<String, String> {
         ),
         ("max-size", Some(args.max_size.to_string())),
         ("round-size", Some(args.round_size.to_string())),
+        (
+            "store-limit",
+            (args.store_limit != difftest_core::generate::DEFAULT_STORE_LIMIT)
+                .then(|| args.store_limit.to_string()),
+        ),
         ("errors-per-group", Some(args.errors_per_group.to_string())),
         ("timeout", args.pool.timeout.map(|t| t.to_string())),
         ("literals-file", path(&args.literals_file)),

@@ -74,6 +74,13 @@ pub fn summary(output: &Path, done: &Recording, shown: &Shown, verbose: bool) {
         plural(rec.mined_values, "mined literal"),
         plural(rec.mined_classes, "class"),
     );
+    if verbose && s.compactions > 0 {
+        println!(
+            "compacted: {}, forgetting {} no pool value reached",
+            plural(s.compactions as usize, "time"),
+            plural(s.forgotten as usize, "stored sequence"),
+        );
+    }
     let rerun_from = shown.rerun_tests.or(shown.reduction.map(|d| d.after));
     if let (Some(d), Some(kept)) = (shown.reduction, rerun_from) {
         println!(

@@ -10,9 +10,10 @@
 //! supertype is expected (`Collections.synchronizedMap(provider)`), it would be written to
 //! through that supertype's methods, which the omit list cannot see.
 
+use super::compact::RecentSet;
 use super::store::SeqId;
 use super::type_names::{NameId, Names};
-use crate::hash::{PrehashedSet, key128};
+use crate::hash::key128;
 use crate::sequence::Observed;
 use rand::Rng;
 use std::collections::HashMap;
@@ -33,7 +34,7 @@ pub(crate) struct Components {
     slot_of: HashMap<NameId, u32>,
     slot_types: Vec<NameId>,
     fills: HashMap<NameId, Vec<u32>>,
-    seen: PrehashedSet<u128>,
+    seen: RecentSet<u128>,
     values: usize,
     /// Types whose values fill only slots of their own type or a subtype of it.
     confined: Vec<NameId>,
@@ -56,6 +57,11 @@ impl Components {
     /// The slot of parameter type `ty`, if registered.
     pub(crate) fn slot(&self, ty: NameId) -> Option<u32> {
         self.slot_of.get(&ty).copied()
+    }
+
+    #[cfg(test)]
+    pub(crate) fn slots(&self) -> &[Vec<ValueRef>] {
+        &self.slots
     }
 
     /// Number of values that can fill slot `s`.
@@ -102,7 +108,7 @@ impl Components {
     /// Estimated bytes the slots and the equality filter hold (`footprint`).
     pub(crate) fn heap_bytes(&self) -> u64 {
         let slots: usize = self.slots.iter().map(Vec::capacity).sum();
-        (slots * std::mem::size_of::<ValueRef>()) as u64 + super::footprint::set_bytes(&self.seen)
+        (slots * std::mem::size_of::<ValueRef>()) as u64 + self.seen.heap_bytes()
     }
 
     /// The equality filter: true the first time a value with this key is seen.
@@ -114,6 +120,54 @@ impl Components {
     pub(crate) fn len(&self) -> usize {
         self.values
     }
+
+    /// Keeps at most `most` values across the slots, taking from the fullest: each slot
+    /// keeps at most as many as the largest share that fits, drawn at random and left in
+    /// their order. Returns the sequences the values left are in (`compact`).
+    pub(crate) fn bound(&mut self, most: usize, rng: &mut impl Rng) -> Vec<SeqId> {
+        let share = fair_share(self.slots.iter().map(Vec::len).collect(), most);
+        for slot in self.slots.iter_mut().filter(|s| s.len() > share) {
+            let mut picked = rand::seq::index::sample(rng, slot.len(), share).into_vec();
+            picked.sort_unstable();
+            *slot = picked.into_iter().map(|i| slot[i]).collect();
+        }
+        let mut left: Vec<(SeqId, u32)> = (self.slots.iter().flatten())
+            .map(|v| (v.seq, v.pos))
+            .collect();
+        left.sort_unstable();
+        left.dedup();
+        self.values = left.len();
+        left.dedup_by_key(|v| v.0);
+        left.into_iter().map(|v| v.0).collect()
+    }
+
+    /// Renames each value's sequence (after the store was compacted).
+    pub(crate) fn renumber(&mut self, rename: &dyn Fn(&mut SeqId)) {
+        self.slots
+            .iter_mut()
+            .flatten()
+            .for_each(|v| rename(&mut v.seq));
+    }
+
+    /// Forgets the values seen before the previous compaction (`compact`).
+    pub(crate) fn age_seen(&mut self) {
+        self.seen.age();
+    }
+}
+
+/// The largest number of values each slot may keep so that slots of these `lens` keep at
+/// most `most` in all (a slot with fewer keeps all of its own).
+fn fair_share(mut lens: Vec<usize>, most: usize) -> usize {
+    lens.sort_unstable();
+    let mut left = most;
+    for (i, &len) in lens.iter().enumerate() {
+        let rest = lens.len() - i;
+        if len.saturating_mul(rest) > left {
+            return left / rest;
+        }
+        left -= len;
+    }
+    usize::MAX
 }
 
 /// The equality filter's key of a value: declared type, what it showed, its observations.
@@ -126,6 +180,14 @@ mod tests {
     use super::*;
     use crate::model::ApiModel;
     use rand::SeedableRng;
+
+    #[test]
+    fn the_fair_share_takes_from_the_fullest_slots_first() {
+        assert_eq!(fair_share(vec![5, 100, 1, 50], 1000), usize::MAX);
+        assert_eq!(fair_share(vec![5, 100, 1, 50], 56), 25);
+        assert_eq!(fair_share(vec![5, 100, 1, 50], 6), 1);
+        assert_eq!(fair_share(vec![], 6), usize::MAX);
+    }
 
     #[test]
     fn values_fill_every_assignable_slot() {
@@ -160,6 +222,23 @@ mod tests {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
         assert_eq!(c.pick(sn, &mut rng).map(|v| v.seq), Some(0));
         assert!(c.first_seen(key128(&"x")) && !c.first_seen(key128(&"x")));
+        for seq in 2..12 {
+            let ty = if seq % 2 == 0 { int } else { s };
+            c.add(
+                &names,
+                ValueRef {
+                    seq,
+                    pos: 0,
+                    ty,
+                    len: 1,
+                },
+            );
+        }
+        // Object holds 12 values, Number and int 6 each: a share of 2 each keeps 6.
+        let kept = c.bound(6, &mut rng);
+        assert_eq!((c.count(so), c.count(sn), c.count(si)), (2, 2, 2));
+        assert!(kept.len() <= 6 && kept.windows(2).all(|w| w[0] < w[1]));
+        assert_eq!(c.len(), kept.len());
     }
 
     #[test]

@@ -76,7 +76,7 @@ impl Generator<'_> {
             ("sequence store", self.store.heap_bytes()),
             ("kept tests' index", self.tests.heap_bytes()),
             ("component pool", self.comps.heap_bytes()),
-            ("seen sequences", set_bytes(&self.seen)),
+            ("seen sequences", self.seen.heap_bytes()),
             (
                 "per-sequence flags",
                 (self.roles.capacity() + self.subsumed.capacity()) as u64,

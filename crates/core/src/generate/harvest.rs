@@ -69,7 +69,7 @@ impl Then {
 /// An array or collection to harvest: statement `pos` of sequence `seq`.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Harvest {
-    seq: SeqId,
+    pub(super) seq: SeqId,
     pos: u32,
     /// Through `toArray()` first (a collection).
     collection: bool,

@@ -19,9 +19,11 @@
 //! files in scope), [`harvest`] (elements of returned
 //! arrays and collections), `chunked` (lists that grow without copying), [`per_jvm`] (values that differ between runs of one JVM, kept out of the pool),
 //! [`sweep`] (catalogue and constant sweeps), [`reduce`] (the
-//! subset of tests that observes every behaviour), `rounds` (how large each round is).
+//! subset of tests that observes every behaviour), `rounds` (how large each round is),
+//! `compact` (forgetting what later rounds cannot reach, so memory stays bounded).
 
 mod chunked;
+mod compact;
 pub(crate) mod components;
 mod draft;
 mod feedback;
@@ -42,7 +44,6 @@ mod sweep;
 pub(crate) mod taint;
 pub(crate) mod type_names;
 
-use crate::hash::PrehashedSet;
 use crate::message::SeqRequest;
 use crate::model::{ApiModel, boxed};
 use crate::observe::Observers;
@@ -67,6 +68,9 @@ use type_names::{NameId, Names};
 /// exception class in every run with it and only by chance without (DESIGN.md, "The
 /// defaults").
 pub const DEFAULT_INDEX_RATIO: f64 = 0.25;
+
+/// Default of `--store-limit`: stored sequences that start a compaction (`compact`).
+pub const DEFAULT_STORE_LIMIT: usize = compact::COMPACT_AT;
 
 /// Seconds of generation by default: the main job (this record, its reruns and a default
 /// replay of what it wrote, minimization included) ends within five minutes on a quiet
@@ -129,6 +133,8 @@ pub struct GenConfig {
     /// A call that fails because the class path lacks a class leaves the callable out of
     /// scope (`--allow-missing-classes`) instead of stopping generation.
     pub allow_missing_classes: bool,
+    /// Stored sequences that start a compaction (`compact`, `--store-limit`).
+    pub compact_at: usize,
 }
 
 impl Default for GenConfig {
@@ -155,6 +161,7 @@ impl Default for GenConfig {
             user_observers: Vec::new(),
             per_jvm_values_in_pool: false,
             allow_missing_classes: false,
+            compact_at: compact::COMPACT_AT,
         }
     }
 }
@@ -224,6 +231,10 @@ pub struct GenStats {
     pub index_boundaries: u64,
     /// Sorted copies of unordered sets and maps drafted.
     pub sorted_copies: u64,
+    /// Compactions of the sequence store (`compact`).
+    pub compactions: u64,
+    /// Stored sequences the compactions forgot.
+    pub forgotten: u64,
 }
 
 /// What the progress display shows after each round.
@@ -272,13 +283,17 @@ pub(crate) struct Generator<'m> {
     /// specific than the declared one: observers are chosen on it.
     runtime: HashMap<usize, NameId>,
     null_tmpl: HashMap<NameId, u32>,
-    seen: PrehashedSet<u64>,
+    seen: compact::RecentSet<u64>,
     tests: KeptTests,
     errors: Vec<ErrorKept>,
     subsumed: Vec<bool>,
     /// What each sequence is, by id.
     roles: Vec<Role>,
     redundant: usize,
+    /// Of those, tests already dropped by a compaction.
+    redundant_dropped: usize,
+    /// Stored sequences that start the next compaction.
+    compact_next: usize,
     banned: HashSet<u32>,
     /// Operation families that timed out once (a second timeout bans them).
     timed_out: HashSet<u32>,
@@ -403,12 +418,14 @@ impl<'m> Generator<'m> {
             obs_cache: HashMap::new(),
             runtime: HashMap::new(),
             null_tmpl: HashMap::new(),
-            seen: PrehashedSet::default(),
+            seen: Default::default(),
             tests: KeptTests::in_dir(&std::env::temp_dir()),
             errors: Vec::new(),
             subsumed: Vec::new(),
             roles: Vec::new(),
             redundant: 0,
+            redundant_dropped: 0,
+            compact_next: 0,
             banned: HashSet::new(),
             timed_out: HashSet::new(),
             timed_out_callables: BTreeMap::new(),
@@ -420,6 +437,7 @@ impl<'m> Generator<'m> {
             stats: GenStats::default(),
             largest_round: 0,
         };
+        g.compact_next = g.cfg.compact_at;
         if g.cfg.harvest {
             g.add_harvest_ops();
         }
@@ -486,7 +504,7 @@ impl<'m> Generator<'m> {
 
     /// Non-redundant regression tests kept so far.
     pub(crate) fn test_count(&self) -> usize {
-        self.tests.len() - self.redundant
+        self.tests.len() + self.redundant_dropped - self.redundant
     }
 
     fn progress(&self, began: Instant) -> Progress {
@@ -562,6 +580,13 @@ impl<'m> Generator<'m> {
             if let Some(reason) = self.stop_reason(stop, began) {
                 return Ok(reason);
             }
+            if self.compaction_due() {
+                if !flight.is_empty() {
+                    last_empty = true;
+                    continue;
+                }
+                self.compact();
+            }
             let (cands, reqs) = self.round();
             self.stats.rounds += 1;
             last_empty = cands.is_empty();
@@ -627,7 +652,7 @@ impl<'m> Generator<'m> {
     pub(crate) fn finish(self) -> Recorded {
         let footprint = self.footprint();
         let mut tests = self.tests;
-        tests.retain(|_, seq| !self.subsumed[seq as usize]);
+        tests.retain(|_, seq| seq == spool::FINAL || !self.subsumed[seq as usize]);
         let (errors, error_groups) =
             feedback::group_errors(&self.store, self.errors, self.cfg.errors_per_group);
         let errors = errors.iter().map(|e| e.expand(&self.store)).collect();

@@ -8,6 +8,7 @@
 //! that changes a test appends its new version. A record that does not read back whole
 //! (the file truncated or overwritten) is an error naming the test, never a wrong suite.
 
+use super::chunked::Chunked;
 use super::kept::{KeptTest, ObsRef};
 use super::store::SeqId;
 use crate::sequence::{ClasspathFault, Observed};
@@ -51,6 +52,10 @@ pub enum SpoolError {
     },
 }
 
+/// The sequence of a test whose stored sequence generation forgot (`compact`): no later
+/// sequence can contain it, so it is no longer lexically redundant unless it was already.
+pub(crate) const FINAL: SeqId = SeqId::MAX;
+
 /// Where one test's current version is.
 #[derive(Clone, Copy, Debug)]
 struct Slot {
@@ -63,7 +68,7 @@ struct Slot {
 pub struct KeptTests {
     dir: PathBuf,
     file: Option<File>,
-    slots: Vec<Slot>,
+    slots: Chunked<Slot>,
     /// Bytes in the file.
     written: u64,
     /// Records appended after `written`, not yet in the file.
@@ -81,7 +86,7 @@ impl KeptTests {
             dir: dir.to_path_buf(),
             failed: file.as_ref().err().map(io::Error::kind),
             file: file.ok(),
-            slots: Vec::new(),
+            slots: Chunked::default(),
             written: 0,
             pending: Vec::new(),
         }
@@ -99,7 +104,7 @@ impl KeptTests {
 
     /// Estimated bytes held in memory: where each test is, and what waits to be written.
     pub(crate) fn heap_bytes(&self) -> u64 {
-        (self.slots.capacity() * std::mem::size_of::<Slot>() + self.pending.capacity()) as u64
+        self.slots.heap_bytes() + self.pending.capacity() as u64
     }
 
     /// Appends `t`.
@@ -120,6 +125,11 @@ impl KeptTests {
             i += 1;
             keep(i - 1, s.seq)
         });
+    }
+
+    /// Gives each test the sequence `rename` makes of its own.
+    pub(crate) fn rename_seqs(&mut self, rename: impl Fn(SeqId) -> SeqId) {
+        self.slots.iter_mut().for_each(|s| s.seq = rename(s.seq));
     }
 
     /// Keeps the first `n` tests.

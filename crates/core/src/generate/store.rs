@@ -262,6 +262,10 @@ impl Store {
     }
 
     pub(crate) fn push(&mut self, b: Builder) -> SeqId {
+        self.push_words(&b)
+    }
+
+    fn push_words(&mut self, b: &Builder) -> SeqId {
         let n = b.words.len();
         let fits = (self.blocks.last()).is_some_and(|last| last.capacity() - last.len() >= n);
         if !fits {
@@ -280,9 +284,53 @@ impl Store {
         (self.entries.len() - 1) as SeqId
     }
 
-    #[cfg(test)]
+    /// Sequences stored.
     pub(crate) fn len(&self) -> usize {
         self.entries.len()
+    }
+
+    /// Keeps only `roots` and the sequences they are made of, renumbered in their old
+    /// order (so a sequence's parts still come before it), and forgets the rest. Returns
+    /// each old id's new id, `None` for a sequence forgotten.
+    pub(crate) fn keep_only(&mut self, roots: &[SeqId]) -> Vec<Option<SeqId>> {
+        let mut live = vec![false; self.len()];
+        for &r in roots {
+            live[r as usize] = true;
+        }
+        for id in (0..self.len()).rev() {
+            if live[id] {
+                for s in self.node(id as SeqId).parts.seqs() {
+                    live[s as usize] = true;
+                }
+            }
+        }
+        let templates = std::mem::take(&mut self.templates);
+        let old = std::mem::replace(
+            self,
+            Store {
+                templates,
+                ..Store::default()
+            },
+        );
+        let mut new_id = vec![None; old.len()];
+        let mut b = Builder::default();
+        for (id, _) in live.iter().enumerate().filter(|(_, live)| **live) {
+            let node = old.node(id as SeqId);
+            b.words.clear();
+            for part in node.parts.iter() {
+                match part {
+                    Part::Seq(s) => b.words.push(new_id[s as usize].expect("parts are live")),
+                    Part::Stmt { tmpl, inputs } => {
+                        b.words.extend([tmpl | STMT, inputs.len() as u32]);
+                        b.words.extend_from_slice(inputs);
+                    }
+                }
+            }
+            let e = &old.entries[id];
+            (b.hash.h, b.len, b.tokens) = (e.h, e.len, e.tokens);
+            new_id[id] = Some(self.push_words(&b));
+        }
+        new_id
     }
 
     /// Estimated bytes of the stored sequences: their entries and blocks of words

@@ -158,6 +158,45 @@ impl Sweeps {
     }
 }
 
+impl Lookup {
+    fn visit_seq(&mut self, f: &mut dyn FnMut(&mut SeqId)) {
+        if let Source::Object(seq, _) = &mut self.value {
+            f(seq);
+        }
+    }
+}
+
+impl Sweeps {
+    /// Calls `f` on every stored sequence the queues and tables name, which may rename it
+    /// (`compact`).
+    pub(super) fn visit_seqs(&mut self, f: &mut dyn FnMut(&mut SeqId)) {
+        let lookups = self.keyed.iter_mut().chain(&mut self.sorted);
+        lookups.for_each(|l| l.visit_seq(f));
+        for queue in [&mut self.queue, &mut self.products, &mut self.constants] {
+            queue
+                .queues
+                .iter_mut()
+                .flatten()
+                .for_each(|(l, _)| l.visit_seq(f));
+        }
+        self.pending.iter_mut().for_each(|h| f(&mut h.seq));
+        self.elements = rekeyed(std::mem::take(&mut self.elements), f);
+        self.held = rekeyed(std::mem::take(&mut self.held), f);
+    }
+}
+
+/// `map` with `f` applied to the sequence of each key.
+fn rekeyed<V>(
+    map: HashMap<(SeqId, u32), V>,
+    f: &mut dyn FnMut(&mut SeqId),
+) -> HashMap<(SeqId, u32), V> {
+    let rename = |((mut seq, pos), v)| {
+        f(&mut seq);
+        ((seq, pos), v)
+    };
+    map.into_iter().map(rename).collect()
+}
+
 /// Queues per operation, popped in turn.
 #[derive(Default)]
 struct RoundRobin {

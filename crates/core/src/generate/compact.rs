@@ -1,0 +1,217 @@
+//! Compaction: what keeps generation's memory bounded however long it runs. Every sequence
+//! executed is stored, but later sequences are drafted only from the component pool, so a
+//! stored sequence that no pool value, queued sweep or error-revealing test reaches is never
+//! read again. Once the store holds [`COMPACT_AT`] sequences, generation lets its rounds in
+//! flight finish and then:
+//!
+//! 1. bounds the pool to [`POOL_MOST`] values (a value counted once per parameter type it
+//!    fills), taken from the fullest types: each keeps at most an equal share, drawn at
+//!    random with the seeded RNG (so the same seed still gives the same suite);
+//! 2. keeps only the stored sequences the pool and the queues reach, renumbered
+//!    ([`Store::keep_only`](super::store::Store::keep_only)), and renames every reference;
+//! 3. settles the kept tests whose sequence is forgotten: nothing can contain it any more,
+//!    so a lexically redundant one is dropped now and the others are final;
+//! 4. ages the sets of sequences and values seen ([`RecentSet`]): what was seen before the
+//!    previous compaction is forgotten, so an equal sequence drafted again is run again.
+//!
+//! A record below the threshold (a default record on a 2-core machine reaches about
+//! 150,000 sequences) never compacts, so its suite is what it was without compaction.
+
+use super::Generator;
+use super::store::SeqId;
+use crate::hash::PrehashedSet;
+use std::hash::Hash;
+
+/// Stored sequences that start a compaction.
+pub(crate) const COMPACT_AT: usize = 1 << 18;
+
+/// Most values the pool keeps through a compaction, a value counted once per parameter type
+/// it fills (16 bytes each).
+pub(crate) const POOL_MOST: usize = 1 << 18;
+
+/// A set that remembers what was inserted since the last two calls of [`RecentSet::age`]:
+/// the sets of sequences and values seen stop growing with generation.
+pub(crate) struct RecentSet<K> {
+    now: PrehashedSet<K>,
+    before: PrehashedSet<K>,
+}
+
+impl<K> Default for RecentSet<K> {
+    fn default() -> Self {
+        RecentSet {
+            now: PrehashedSet::default(),
+            before: PrehashedSet::default(),
+        }
+    }
+}
+
+impl<K: Hash + Eq + Copy> RecentSet<K> {
+    /// True when `key` was not in the set (it is now).
+    pub(crate) fn insert(&mut self, key: K) -> bool {
+        if self.before.remove(&key) {
+            self.now.insert(key);
+            return false;
+        }
+        self.now.insert(key)
+    }
+
+    /// Forgets what was inserted before the previous call.
+    pub(crate) fn age(&mut self) {
+        self.before = std::mem::take(&mut self.now);
+    }
+
+    /// Estimated bytes held (`footprint`).
+    pub(crate) fn heap_bytes(&self) -> u64 {
+        super::footprint::set_bytes(&self.now) + super::footprint::set_bytes(&self.before)
+    }
+}
+
+impl Generator<'_> {
+    /// Whether the next round waits for a compaction (see the module comment).
+    pub(super) fn compaction_due(&self) -> bool {
+        self.store.len() >= self.compact_next
+    }
+
+    /// Compacts: call with no round in flight (their candidates name stored sequences).
+    pub(super) fn compact(&mut self) {
+        let mut roots = self.comps.bound(POOL_MOST, &mut self.rng);
+        self.sweeps.visit_seqs(&mut |s| roots.push(*s));
+        self.harvest.iter_mut().for_each(|h| roots.push(h.seq));
+        roots.extend(self.errors.iter().map(|e| e.seq));
+        let before = self.store.len();
+        let new_id = self.store.keep_only(&roots);
+        let rename = |s: &mut SeqId| *s = new_id[*s as usize].expect("roots are kept");
+        self.comps.renumber(&rename);
+        self.sweeps.visit_seqs(&mut |s| rename(s));
+        self.harvest.iter_mut().for_each(|h| rename(&mut h.seq));
+        self.errors.iter_mut().for_each(|e| rename(&mut e.seq));
+        self.settle_tests(&new_id);
+        keep_live(&mut self.roles, &new_id);
+        keep_live(&mut self.subsumed, &new_id);
+        self.seen.age();
+        self.comps.age_seen();
+        self.stats.compactions += 1;
+        self.stats.forgotten += (before - self.store.len()) as u64;
+        // What the pool reaches stays; should it ever be near the threshold, compacting
+        // every round would free little.
+        self.compact_next = self.cfg.compact_at.max(2 * self.store.len());
+    }
+
+    /// Drops the lexically redundant tests whose sequence is forgotten, marks the others'
+    /// final, and renames the rest.
+    fn settle_tests(&mut self, new_id: &[Option<SeqId>]) {
+        let subsumed = &self.subsumed;
+        let mut dropped = 0;
+        self.tests.retain(|_, seq| {
+            let gone = new_id.get(seq as usize).is_some_and(Option::is_none);
+            let drop = gone && subsumed[seq as usize];
+            dropped += usize::from(drop);
+            !drop
+        });
+        self.redundant_dropped += dropped;
+        self.tests
+            .rename_seqs(|seq| match new_id.get(seq as usize) {
+                Some(&Some(new)) => new,
+                _ => super::spool::FINAL,
+            });
+    }
+}
+
+/// `list`, by old sequence id, with only the sequences kept, in their new order.
+fn keep_live<T>(list: &mut Vec<T>, new_id: &[Option<SeqId>]) {
+    let old = std::mem::take(list);
+    *list = (old.into_iter().zip(new_id))
+        .filter_map(|(x, id)| id.map(|_| x))
+        .collect();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{GenConfig, Recorded};
+    use super::*;
+    use crate::pool::fake::{self, Fake};
+    use crate::sequence::Statement;
+    use std::sync::atomic::AtomicBool;
+
+    fn config(seed: u64, limit: usize, compact_at: usize) -> GenConfig {
+        GenConfig {
+            seed,
+            output_limit: Some(limit),
+            round_size: 50,
+            compact_at,
+            ..GenConfig::default()
+        }
+    }
+
+    fn ran<'m>(model: &'m crate::model::ApiModel, cfg: GenConfig) -> Generator<'m> {
+        let mut g = Generator::new(model, cfg).expect("scope");
+        let stop = AtomicBool::new(false);
+        g.run(&Fake::reference(), &stop, |_| {}).expect("run");
+        g
+    }
+
+    /// Each pool value's sequence, as statements, slot by slot.
+    fn pool_code(g: &Generator) -> Vec<Vec<(Vec<Statement>, u32)>> {
+        let code = |v: &super::super::components::ValueRef| {
+            (g.store.statements(g.store.node(v.seq).parts), v.pos)
+        };
+        g.comps
+            .slots()
+            .iter()
+            .map(|s| s.iter().map(code).collect())
+            .collect()
+    }
+
+    #[test]
+    fn a_compaction_forgets_what_the_pool_cannot_reach_and_renames_the_rest() {
+        let model = fake::model();
+        let mut g = ran(&model, config(3, 300, usize::MAX));
+        let (before, tests, code) = (g.store.len(), g.test_count(), pool_code(&g));
+        let entries: usize = g.comps.slots().iter().map(Vec::len).sum();
+        assert!(entries <= POOL_MOST);
+        g.compact();
+        assert!(g.store.len() < before, "{} of {before} kept", g.store.len());
+        assert_eq!(g.stats.forgotten, (before - g.store.len()) as u64);
+        assert_eq!(pool_code(&g), code, "every value names the same code");
+        assert_eq!(g.test_count(), tests);
+        assert_eq!(
+            (g.roles.len(), g.subsumed.len()),
+            (g.store.len(), g.store.len())
+        );
+        let r = g.finish();
+        assert_eq!(r.tests.len(), tests);
+        assert!(r.errors.iter().all(|e| !e.statements.is_empty()));
+    }
+
+    #[test]
+    fn compacting_generation_stays_reproducible_and_counts_its_tests() {
+        let model = fake::model();
+        let code = |r: &Recorded| -> Vec<(u64, Vec<u32>)> {
+            r.tests.all().into_iter().map(|t| (t.id, t.code)).collect()
+        };
+        let done = |cfg| ran(&model, cfg);
+        let (a, b) = (done(config(5, 600, 200)), done(config(5, 600, 200)));
+        assert!(
+            a.stats.compactions >= 2,
+            "{} compactions",
+            a.stats.compactions
+        );
+        let (a, b) = (a.finish(), b.finish());
+        assert!(code(&a) == code(&b), "same seed, same tests");
+        let kept = a.stats.kept_normal + a.stats.kept_exceptional;
+        assert_eq!(a.tests.len() as u64, kept - a.redundant as u64);
+        assert!(a.tests.len() >= 600);
+    }
+
+    #[test]
+    fn a_recent_set_forgets_what_it_saw_two_ages_ago() {
+        let mut set = RecentSet::default();
+        assert!(set.insert(1u64) && set.insert(2));
+        set.age();
+        assert!(!set.insert(1), "seen before the last age");
+        set.age();
+        assert!(!set.insert(1), "seen again, so kept");
+        assert!(set.insert(2), "forgotten");
+        assert!(set.heap_bytes() > 0);
+    }
+}
