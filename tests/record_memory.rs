@@ -218,11 +218,20 @@ fn stream_a_record_that_compacts_often_passes_on_its_own_jdk() {
     let summary = common::support::stdout(&done);
     assert_eq!(done.status.code(), Some(0), "{summary}");
     let times: u32 = (summary.lines())
-        .find_map(|l| l.strip_prefix("compacted: ")?.split(' ').next()?.parse().ok())
+        .find_map(|l| {
+            l.strip_prefix("compacted: ")?
+                .split(' ')
+                .next()?
+                .parse()
+                .ok()
+        })
         .unwrap_or_else(|| panic!("no compaction: {summary}"));
     assert!(times >= 3, "{summary}");
     let suite = difftest::suite::Suite::load(&work.path().join("suite.yaml")).expect("suite");
-    assert_eq!(suite.header.options.get("store-limit").map(String::as_str), Some("1000"));
+    assert_eq!(
+        suite.header.options.get("store-limit").map(String::as_str),
+        Some("1000")
+    );
     assert!(suite.tests.len() >= 1000, "{} tests", suite.tests.len());
     let replay = common::support::difftest(
         work.path(),

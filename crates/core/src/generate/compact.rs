@@ -90,6 +90,7 @@ impl Generator<'_> {
         keep_live(&mut self.subsumed, &new_id);
         self.seen.age();
         self.comps.age_seen();
+        crate::usage::release_free_memory(); // the old store's blocks and tables
         self.stats.compactions += 1;
         self.stats.forgotten += (before - self.store.len()) as u64;
         // What the pool reaches stays; should it ever be near the threshold, compacting
