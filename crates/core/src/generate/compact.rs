@@ -75,16 +75,12 @@ impl Generator<'_> {
     /// Compacts: call with no round in flight (their candidates name stored sequences).
     pub(super) fn compact(&mut self) {
         let mut roots = self.comps.bound(POOL_MOST, &mut self.rng);
-        self.sweeps.visit_seqs(&mut |s| roots.push(*s));
-        self.harvest.iter_mut().for_each(|h| roots.push(h.seq));
-        roots.extend(self.errors.iter().map(|e| e.seq));
+        self.visit_queued_seqs(&mut |s| roots.push(*s));
         let before = self.store.len();
         let new_id = self.store.keep_only(&roots);
-        let rename = |s: &mut SeqId| *s = new_id[*s as usize].expect("roots are kept");
-        self.comps.renumber(&rename);
-        self.sweeps.visit_seqs(&mut |s| rename(s));
-        self.harvest.iter_mut().for_each(|h| rename(&mut h.seq));
-        self.errors.iter_mut().for_each(|e| rename(&mut e.seq));
+        let mut rename = |s: &mut SeqId| *s = new_id[*s as usize].expect("roots are kept");
+        self.comps.renumber(&mut rename);
+        self.visit_queued_seqs(&mut rename);
         self.settle_tests(&new_id);
         keep_live(&mut self.roles, &new_id);
         keep_live(&mut self.subsumed, &new_id);
@@ -96,6 +92,14 @@ impl Generator<'_> {
         // What the pool reaches stays; should it ever be near the threshold, compacting
         // every round would free little.
         self.compact_next = self.cfg.compact_at.max(2 * self.store.len());
+    }
+
+    /// Calls `f` on every stored sequence named outside the pool: by the sweeps' queues and
+    /// tables, the harvest queue and the error-revealing tests (`f` may rename it).
+    fn visit_queued_seqs(&mut self, f: &mut dyn FnMut(&mut SeqId)) {
+        self.sweeps.visit_seqs(f);
+        self.harvest.iter_mut().for_each(|h| f(&mut h.seq));
+        self.errors.iter_mut().for_each(|e| f(&mut e.seq));
     }
 
     /// Drops the lexically redundant tests whose sequence is forgotten, marks the others'

@@ -142,7 +142,7 @@ impl Components {
     }
 
     /// Renames each value's sequence (after the store was compacted).
-    pub(crate) fn renumber(&mut self, rename: &dyn Fn(&mut SeqId)) {
+    pub(crate) fn renumber(&mut self, rename: &mut dyn FnMut(&mut SeqId)) {
         self.slots
             .iter_mut()
             .flatten()
