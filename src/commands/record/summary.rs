@@ -76,9 +76,10 @@ pub fn summary(output: &Path, done: &Recording, shown: &Shown, verbose: bool) {
     );
     if verbose && s.compactions > 0 {
         println!(
-            "compacted: {}, forgetting {} no pool value reached",
+            "compacted: {}, forgetting {} no pool value reached; at most {} stored",
             plural(s.compactions as usize, "time"),
             plural(s.forgotten as usize, "stored sequence"),
+            s.stored_most,
         );
     }
     let rerun_from = shown.rerun_tests.or(shown.reduction.map(|d| d.after));

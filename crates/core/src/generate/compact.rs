@@ -4,15 +4,19 @@
 //! read again. Once the store holds [`COMPACT_AT`] sequences, generation lets its rounds in
 //! flight finish and then:
 //!
-//! 1. bounds the pool to [`POOL_MOST`] values (a value counted once per parameter type it
-//!    fills), taken from the fullest types: each keeps at most an equal share, drawn at
-//!    random with the seeded RNG (so the same seed still gives the same suite);
+//! 1. bounds the pool to as many values as the store limit (a value counted once per
+//!    parameter type it fills), taken from the fullest types: each keeps at most an equal
+//!    share, drawn at random with the seeded RNG (so the same seed still gives the same
+//!    suite);
 //! 2. keeps only the stored sequences the pool and the queues reach, renumbered
 //!    ([`Store::keep_only`](super::store::Store::keep_only)), and renames every reference;
 //! 3. settles the kept tests whose sequence is forgotten: nothing can contain it any more,
 //!    so a lexically redundant one is dropped now and the others are final;
 //! 4. ages the sets of sequences and values seen ([`RecentSet`]): what was seen before the
 //!    previous compaction is forgotten, so an equal sequence drafted again is run again.
+//!
+//! 5. sets the next threshold and pool bound ([`next_bounds`]): the store never holds more
+//!    than one and a half limits, however long generation runs.
 //!
 //! A record below the threshold (a default record on a 2-core machine reaches about
 //! 150,000 sequences) never compacts, so its suite is what it was without compaction.
@@ -25,9 +29,11 @@ use std::hash::Hash;
 /// Stored sequences that start a compaction.
 pub(crate) const COMPACT_AT: usize = 1 << 18;
 
-/// Most values the pool keeps through a compaction, a value counted once per parameter type
-/// it fills (16 bytes each).
-pub(crate) const POOL_MOST: usize = 1 << 18;
+/// The fewest values the pool keeps through a compaction, in store limits, however far
+/// [`next_bounds`] has lowered its bound: when what the queues name (sweeps, harvests,
+/// error-revealing tests) fills the live set, a smaller pool would cost variety and free
+/// little.
+const MIN_POOL_DIVISOR: usize = 16;
 
 /// A set that remembers what was inserted since the last two calls of [`RecentSet::age`]:
 /// the sets of sequences and values seen stop growing with generation.
@@ -74,7 +80,9 @@ impl Generator<'_> {
 
     /// Compacts: call with no round in flight (their candidates name stored sequences).
     pub(super) fn compact(&mut self) {
-        let mut roots = self.comps.bound(POOL_MOST, &mut self.rng);
+        self.note_stored();
+        self.prune_errors();
+        let mut roots = self.comps.bound(self.pool_most, &mut self.rng);
         self.visit_queued_seqs(&mut |s| roots.push(*s));
         let before = self.store.len();
         let new_id = self.store.keep_only(&roots);
@@ -89,9 +97,24 @@ impl Generator<'_> {
         crate::usage::release_free_memory(); // the old store's blocks and tables
         self.stats.compactions += 1;
         self.stats.forgotten += (before - self.store.len()) as u64;
-        // What the pool reaches stays; should it ever be near the threshold, compacting
-        // every round would free little.
-        self.compact_next = self.cfg.compact_at.max(2 * self.store.len());
+        (self.pool_most, self.compact_next) =
+            next_bounds(self.cfg.compact_at, self.pool_most, self.store.len());
+    }
+
+    /// Keeps only the error-revealing tests that [`finish`](Generator::finish) could still
+    /// pick: the shortest few of each group. A group's pick among all of its tests is the
+    /// pick among its earlier pick and its later tests, so the suite is the same; and the
+    /// others no longer hold their sequences (each with every prefix it was built from) in
+    /// the store.
+    fn prune_errors(&mut self) {
+        let errors = std::mem::take(&mut self.errors);
+        let per_group = self.cfg.errors_per_group;
+        self.errors = super::feedback::group_errors(&self.store, errors, per_group).0;
+    }
+
+    /// Counts the store's size now towards the most it held.
+    pub(super) fn note_stored(&mut self) {
+        self.stats.stored_most = self.stats.stored_most.max(self.store.len() as u64);
     }
 
     /// Calls `f` on every stored sequence named outside the pool: by the sweeps' queues and
@@ -120,6 +143,23 @@ impl Generator<'_> {
                 _ => super::spool::FINAL,
             });
     }
+}
+
+/// The pool's bound and the store's threshold for the next compaction, when one with the
+/// store limit `limit` and the pool bound `pool_most` left `live` stored sequences. The
+/// store may then grow by half the limit (or up to the limit), so it never holds more than
+/// one and a half limits; and when what the pool reaches (its values and their ancestors)
+/// is over half the limit, the next compaction keeps proportionally fewer values, so the
+/// live set shrinks back under half instead of growing with generation.
+fn next_bounds(limit: usize, pool_most: usize, live: usize) -> (usize, usize) {
+    let half = limit / 2;
+    let pool_most = if live > half {
+        (pool_most as u128 * half as u128 / live as u128) as usize
+    } else {
+        pool_most
+    };
+    let floor = (limit / MIN_POOL_DIVISOR).max(1);
+    (pool_most.max(floor), limit.max(live + half))
 }
 
 /// `list`, by old sequence id, with only the sequences kept, in their new order.
@@ -172,8 +212,11 @@ mod tests {
         let model = fake::model();
         let mut g = ran(&model, config(3, 300, usize::MAX));
         let (before, tests, code) = (g.store.len(), g.test_count(), pool_code(&g));
-        let entries: usize = g.comps.slots().iter().map(Vec::len).sum();
-        assert!(entries <= POOL_MOST);
+        let per_group = g.cfg.errors_per_group;
+        let picked = super::super::feedback::group_errors(&g.store, g.errors.clone(), per_group);
+        let statements = |e: &super::super::kept::ErrorKept| e.expand(&g.store).statements;
+        let errors: Vec<_> = picked.0.iter().map(|e| (e.id, statements(e))).collect();
+        assert!(g.errors.len() > errors.len(), "some errors to prune");
         g.compact();
         assert!(g.store.len() < before, "{} of {before} kept", g.store.len());
         assert_eq!(g.stats.forgotten, (before - g.store.len()) as u64);
@@ -185,7 +228,13 @@ mod tests {
         );
         let r = g.finish();
         assert_eq!(r.tests.len(), tests);
-        assert!(r.errors.iter().all(|e| !e.statements.is_empty()));
+        let after: Vec<_> = r
+            .errors
+            .iter()
+            .map(|e| (e.id, e.statements.clone()))
+            .collect();
+        assert_eq!(after, errors, "the same error-revealing tests");
+        assert_eq!(r.error_groups, picked.1);
     }
 
     #[test]
@@ -206,6 +255,40 @@ mod tests {
         let kept = a.stats.kept_normal + a.stats.kept_exceptional;
         assert_eq!(a.tests.len() as u64, kept - a.redundant as u64);
         assert!(a.tests.len() >= 600);
+    }
+
+    #[test]
+    fn the_next_bounds_keep_the_store_under_one_and_a_half_limits() {
+        assert_eq!(next_bounds(1000, 1000, 300), (1000, 1000), "little live");
+        assert_eq!(
+            next_bounds(1000, 1000, 800),
+            (625, 1300),
+            "pool cut to shrink"
+        );
+        assert_eq!(next_bounds(1000, 2000, 1000), (1000, 1500));
+        assert_eq!(next_bounds(1 << 20, 1, 1 << 20).0, 1 << 16, "a floor");
+        for live in (0..4000).step_by(7) {
+            let (_, next) = next_bounds(1000, 1000, live.min(1000));
+            assert!(next <= 1500, "live {live}: next compaction at {next}");
+        }
+    }
+
+    #[test]
+    fn long_compacting_generation_keeps_the_store_bounded() {
+        let model = fake::model();
+        let g = ran(&model, config(7, 8000, 1000));
+        assert!(
+            g.stats.compactions >= 5,
+            "{} compactions",
+            g.stats.compactions
+        );
+        let r = g.finish();
+        let in_flight = 2 * 5 * 50;
+        assert!(
+            r.stats.stored_most <= 1500 + in_flight,
+            "{}",
+            r.stats.stored_most
+        );
     }
 
     #[test]

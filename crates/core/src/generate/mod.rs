@@ -235,6 +235,8 @@ pub struct GenStats {
     pub compactions: u64,
     /// Stored sequences the compactions forgot.
     pub forgotten: u64,
+    /// The most sequences the store held at once (just before a compaction, or at the end).
+    pub stored_most: u64,
 }
 
 /// What the progress display shows after each round.
@@ -294,6 +296,8 @@ pub(crate) struct Generator<'m> {
     redundant_dropped: usize,
     /// Stored sequences that start the next compaction.
     compact_next: usize,
+    /// Most values the pool keeps through the next compaction (`compact`).
+    pool_most: usize,
     banned: HashSet<u32>,
     /// Operation families that timed out once (a second timeout bans them).
     timed_out: HashSet<u32>,
@@ -426,6 +430,7 @@ impl<'m> Generator<'m> {
             redundant: 0,
             redundant_dropped: 0,
             compact_next: 0,
+            pool_most: 0,
             banned: HashSet::new(),
             timed_out: HashSet::new(),
             timed_out_callables: BTreeMap::new(),
@@ -438,6 +443,7 @@ impl<'m> Generator<'m> {
             largest_round: 0,
         };
         g.compact_next = g.cfg.compact_at;
+        g.pool_most = g.cfg.compact_at;
         if g.cfg.harvest {
             g.add_harvest_ops();
         }
@@ -649,7 +655,8 @@ impl<'m> Generator<'m> {
     }
 
     /// Ends generation: keeps the non-redundant tests and a few error tests per group.
-    pub(crate) fn finish(self) -> Recorded {
+    pub(crate) fn finish(mut self) -> Recorded {
+        self.note_stored();
         let footprint = self.footprint();
         let mut tests = self.tests;
         tests.retain(|_, seq| seq == spool::FINAL || !self.subsumed[seq as usize]);
