@@ -40,39 +40,6 @@ impl<T> Chunked<T> {
         self.len
     }
 
-    pub(crate) fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
-    pub(crate) fn iter_mut(&mut self) -> impl Iterator<Item = &mut T> {
-        self.chunks.iter_mut().flatten()
-    }
-
-    /// Keeps the items `keep` accepts, in order. They move to new chunks, and each old chunk
-    /// is freed once read, so the list never holds much more than its items.
-    pub(crate) fn retain(&mut self, mut keep: impl FnMut(&T) -> bool) {
-        let old = std::mem::take(self);
-        for chunk in old.chunks {
-            for item in chunk {
-                if keep(&item) {
-                    self.push(item);
-                }
-            }
-        }
-    }
-
-    /// Keeps the first `n` items.
-    pub(crate) fn truncate(&mut self, n: usize) {
-        if n < self.len {
-            let chunks = n.div_ceil(CHUNK);
-            self.chunks.truncate(chunks);
-            if let Some(last) = self.chunks.last_mut() {
-                last.truncate(n - (chunks - 1) * CHUNK);
-            }
-            self.len = n;
-        }
-    }
-
     /// Estimated bytes held: every chunk at its capacity.
     pub(crate) fn heap_bytes(&self) -> u64 {
         (self.chunks.len() * CHUNK * std::mem::size_of::<T>()
@@ -88,12 +55,6 @@ impl<T> std::ops::Index<usize> for Chunked<T> {
     }
 }
 
-impl<T> std::ops::IndexMut<usize> for Chunked<T> {
-    fn index_mut(&mut self, i: usize) -> &mut T {
-        &mut self.chunks[i / CHUNK][i % CHUNK]
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -101,7 +62,7 @@ mod tests {
     #[test]
     fn items_read_back_in_order_across_chunks() {
         let mut list = Chunked::default();
-        assert!(list.is_empty() && list.get(0).is_none());
+        assert!(list.len() == 0 && list.get(0).is_none());
         for i in 0..3 * CHUNK + 5 {
             list.push(i);
         }
@@ -111,22 +72,5 @@ mod tests {
         assert_eq!(list.get(3 * CHUNK + 5), None);
         assert!((0..list.len()).all(|i| list[i] == i));
         assert_eq!(list.chunks.len(), 4, "no chunk is copied or left empty");
-        list[1] = 7;
-        list.retain(|&i| i % 2 == 1);
-        assert_eq!(list.len(), (3 * CHUNK + 5) / 2);
-        assert!(list[0] == 7 && list[1] == 3 && list[CHUNK] == 2 * CHUNK + 1);
-        list.iter_mut().for_each(|i| *i += 1);
-        list.truncate(CHUNK + 1);
-        assert_eq!(
-            (list.len(), list.chunks.len(), list[CHUNK]),
-            (CHUNK + 1, 2, 2 * CHUNK + 2)
-        );
-        list.truncate(CHUNK);
-        assert_eq!(
-            (list.len(), list.chunks.len(), list.get(CHUNK)),
-            (CHUNK, 1, None)
-        );
-        list.truncate(0);
-        assert!(list.is_empty() && list.chunks.is_empty());
     }
 }

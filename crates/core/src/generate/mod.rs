@@ -38,6 +38,7 @@ pub(crate) mod ops;
 mod per_jvm;
 pub mod reduce;
 mod rounds;
+mod scratch_words;
 pub mod spool;
 pub(crate) mod store;
 mod sweep;

@@ -2,14 +2,15 @@
 //! sequence store is not needed to read it back): a scratch file (`atomic::scratch`,
 //! unnamed, so it disappears with the process however it ends and two records never share
 //! one) in the output's folder, one record per test version, each with its length and an
-//! XXH3 sum. Memory holds only where each test's current version is (16 bytes a test), so
-//! a record's memory no longer grows by a whole test for each test generation keeps.
+//! XXH3 sum. Where each test's current version starts is in a second scratch file
+//! (`scratch_words`), and memory holds the sequence only of the tests whose sequence the
+//! store still holds, so generation's memory does not grow with the tests it keeps.
 //! Reduction, the reruns and the suite writer read the tests back one at a time; a rerun
 //! that changes a test appends its new version. A record that does not read back whole
 //! (the file truncated or overwritten) is an error naming the test, never a wrong suite.
 
-use super::chunked::Chunked;
 use super::kept::{KeptTest, ObsRef};
+use super::scratch_words::ScratchWords;
 use super::store::SeqId;
 use crate::sequence::{ClasspathFault, Observed};
 use std::fs::File;
@@ -56,19 +57,16 @@ pub enum SpoolError {
 /// sequence can contain it, so it is no longer lexically redundant unless it was already.
 pub(crate) const FINAL: SeqId = SeqId::MAX;
 
-/// Where one test's current version is.
-#[derive(Clone, Copy, Debug)]
-struct Slot {
-    offset: u64,
-    len: u32,
-    seq: SeqId,
-}
-
 /// The kept tests, in order, on disk.
 pub struct KeptTests {
     dir: PathBuf,
     file: Option<File>,
-    slots: Chunked<Slot>,
+    /// Where each test's current record starts, in a scratch file of its own.
+    offsets: ScratchWords,
+    /// `(position, sequence)` of the tests whose sequence the store still holds, in order;
+    /// every other test's sequence is [`FINAL`]. A test's sequence is stored until a
+    /// compaction forgets it, so this holds at most one entry per stored sequence.
+    live: Vec<(usize, SeqId)>,
     /// Bytes in the file.
     written: u64,
     /// Records appended after `written`, not yet in the file.
@@ -86,7 +84,8 @@ impl KeptTests {
             dir: dir.to_path_buf(),
             failed: file.as_ref().err().map(io::Error::kind),
             file: file.ok(),
-            slots: Chunked::default(),
+            offsets: ScratchWords::in_dir(dir),
+            live: Vec::new(),
             written: 0,
             pending: Vec::new(),
         }
@@ -94,52 +93,72 @@ impl KeptTests {
 
     /// Tests kept.
     pub fn len(&self) -> usize {
-        self.slots.len()
+        self.offsets.len()
     }
 
     /// Whether none is kept.
     pub fn is_empty(&self) -> bool {
-        self.slots.is_empty()
+        self.len() == 0
     }
 
-    /// Estimated bytes held in memory: where each test is, and what waits to be written.
+    /// Estimated bytes held in memory: the live tests' sequences, and what waits to be
+    /// written.
     pub(crate) fn heap_bytes(&self) -> u64 {
-        self.slots.heap_bytes() + self.pending.capacity() as u64
+        let live = self.live.capacity() * std::mem::size_of::<(usize, SeqId)>();
+        self.offsets.heap_bytes() + (live + self.pending.capacity()) as u64
     }
 
     /// Appends `t`.
     pub(crate) fn push(&mut self, t: &KeptTest) {
-        let slot = self.append(t);
-        self.slots.push(slot);
+        if t.seq != FINAL {
+            self.live.push((self.len(), t.seq));
+        }
+        let offset = self.append(t);
+        self.offsets.push(offset);
     }
 
     /// Replaces test `i` with `t` (its new version is appended).
     pub(crate) fn set(&mut self, i: usize, t: &KeptTest) {
-        self.slots[i] = self.append(t);
+        let offset = self.append(t);
+        self.offsets.set(i, offset);
     }
 
     /// Keeps the tests `keep(i, seq)` accepts, in order.
     pub(crate) fn retain(&mut self, mut keep: impl FnMut(usize, SeqId) -> bool) {
-        let mut i = 0;
-        self.slots.retain(|s| {
-            i += 1;
-            keep(i - 1, s.seq)
+        let mut live = std::mem::take(&mut self.live).into_iter().peekable();
+        let (mut kept, mut now_live) = (0, Vec::new());
+        self.offsets.retain(|i, _| {
+            let seq = live.next_if(|&(at, _)| at == i).map_or(FINAL, |(_, s)| s);
+            let keeps = keep(i, seq);
+            if keeps {
+                if seq != FINAL {
+                    now_live.push((kept, seq));
+                }
+                kept += 1;
+            }
+            keeps
         });
+        self.live = now_live;
     }
 
     /// Gives each test the sequence `rename` makes of its own.
     pub(crate) fn rename_seqs(&mut self, rename: impl Fn(SeqId) -> SeqId) {
-        self.slots.iter_mut().for_each(|s| s.seq = rename(s.seq));
+        self.live.retain_mut(|(_, seq)| {
+            *seq = rename(*seq);
+            *seq != FINAL
+        });
     }
 
     /// Keeps the first `n` tests.
     pub(crate) fn truncate(&mut self, n: usize) {
-        self.slots.truncate(n);
+        self.offsets.truncate(n);
+        let live = self.live.partition_point(|&(at, _)| at < n);
+        self.live.truncate(live);
     }
 
-    /// An error if the file could not be created or written.
+    /// An error if a scratch file could not be created or written.
     pub(crate) fn check(&self) -> Result<(), SpoolError> {
-        match self.failed {
+        match self.failed.or(self.offsets.failed()) {
             Some(kind) => Err(self.io(kind.into())),
             None => Ok(()),
         }
@@ -148,20 +167,16 @@ impl KeptTests {
     /// Test `i`, read back and checked.
     pub(crate) fn get(&self, i: usize) -> Result<KeptTest, SpoolError> {
         self.check()?;
-        let slot = self.slots[i];
-        let mut bytes = vec![0u8; slot.len as usize];
-        if slot.offset >= self.written {
-            let at = (slot.offset - self.written) as usize;
-            bytes.copy_from_slice(&self.pending[at..at + slot.len as usize]);
-        } else if let Some(file) = &self.file {
-            match file.read_exact_at(&mut bytes, slot.offset) {
-                Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => {
-                    return Err(self.corrupt(i, "is cut short"));
-                }
-                other => other.map_err(|e| self.io(e))?,
-            }
+        let offset = self.offsets.get(i).map_err(|e| self.io(e))?;
+        let mut head = [0u8; HEAD];
+        self.read_at(i, offset, &mut head)?;
+        let len = u32::from_le_bytes([head[0], head[1], head[2], head[3]]) as u64;
+        if offset + (HEAD as u64) + len > self.written + self.pending.len() as u64 {
+            return Err(self.corrupt(i, offset, "is cut short"));
         }
-        decode(&bytes).map_err(|what| self.corrupt(i, what))
+        let mut record = vec![0u8; HEAD + len as usize];
+        self.read_at(i, offset, &mut record)?;
+        decode(&record).map_err(|what| self.corrupt(i, offset, what))
     }
 
     /// Every test, in order, read back one at a time.
@@ -177,7 +192,29 @@ impl KeptTests {
             .collect()
     }
 
-    fn append(&mut self, t: &KeptTest) -> Slot {
+    /// Fills `bytes` from `offset`, in the file or in what waits to be written (a record is
+    /// wholly in one or the other).
+    fn read_at(&self, i: usize, offset: u64, bytes: &mut [u8]) -> Result<(), SpoolError> {
+        if offset >= self.written {
+            let at = (offset - self.written) as usize;
+            let from = self.pending.get(at..at + bytes.len());
+            bytes.copy_from_slice(from.ok_or_else(|| self.corrupt(i, offset, "is cut short"))?);
+            return Ok(());
+        }
+        let file = self
+            .file
+            .as_ref()
+            .ok_or_else(|| self.io(io::ErrorKind::NotFound.into()))?;
+        match file.read_exact_at(bytes, offset) {
+            Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => {
+                Err(self.corrupt(i, offset, "is cut short"))
+            }
+            other => other.map_err(|e| self.io(e)),
+        }
+    }
+
+    /// Appends `t`'s record and returns where it starts.
+    fn append(&mut self, t: &KeptTest) -> u64 {
         let body = encode(t);
         let offset = self.written + self.pending.len() as u64;
         self.pending
@@ -188,11 +225,7 @@ impl KeptTests {
         if self.pending.len() >= FLUSH_AT {
             self.flush();
         }
-        Slot {
-            offset,
-            len: (HEAD + body.len()) as u32,
-            seq: t.seq,
-        }
+        offset
     }
 
     fn flush(&mut self) {
@@ -213,11 +246,11 @@ impl KeptTests {
         }
     }
 
-    fn corrupt(&self, index: usize, what: &'static str) -> SpoolError {
+    fn corrupt(&self, index: usize, offset: u64, what: &'static str) -> SpoolError {
         SpoolError::Corrupt {
             dir: self.dir.clone(),
             index,
-            offset: self.slots[index].offset,
+            offset,
             what,
         }
     }
@@ -227,6 +260,12 @@ impl KeptTests {
     pub(crate) fn file(&mut self) -> &File {
         self.flush();
         self.file.as_ref().expect("a scratch file")
+    }
+
+    /// The offsets' scratch file, for the tests that damage it.
+    #[cfg(test)]
+    pub(crate) fn offsets_file(&mut self) -> &File {
+        self.offsets.file_for_tests()
     }
 }
 
@@ -508,6 +547,63 @@ mod tests {
         assert_eq!(s.get(5).unwrap().checks.len(), 0, "test 10 as replaced");
     }
 
+    /// Each test's position and sequence, as `retain` sees them (keeping all).
+    fn seqs(s: &mut KeptTests) -> Vec<(usize, SeqId)> {
+        let mut seen = Vec::new();
+        s.retain(|i, seq| {
+            seen.push((i, seq));
+            true
+        });
+        seen
+    }
+
+    #[test]
+    fn sequences_follow_their_tests_through_retain_rename_and_truncate() {
+        let mut s = KeptTests::in_dir(&std::env::temp_dir());
+        for id in 0..10u64 {
+            let seq = if id % 4 == 3 { FINAL } else { id as u32 };
+            s.push(&KeptTest { seq, ..test(id) });
+        }
+        s.retain(|i, _| i != 2);
+        s.rename_seqs(|seq| if seq == 5 { FINAL } else { seq + 100 });
+        let f = FINAL;
+        let want = [100, 101, f, 104, f, 106, f, 108, 109];
+        assert_eq!(
+            seqs(&mut s),
+            want.into_iter().enumerate().collect::<Vec<_>>()
+        );
+        assert_eq!(
+            s.get(2).unwrap().id,
+            3,
+            "the records moved with their tests"
+        );
+        s.truncate(4);
+        assert_eq!(seqs(&mut s), vec![(0, 100), (1, 101), (2, f), (3, 104)]);
+    }
+
+    #[test]
+    fn memory_does_not_grow_with_final_tests() {
+        let mut s = KeptTests::in_dir(&std::env::temp_dir());
+        for id in 0..100_000 {
+            s.push(&KeptTest {
+                seq: FINAL,
+                ..test(id)
+            });
+        }
+        assert!(s.heap_bytes() < 1 << 18, "{} bytes", s.heap_bytes());
+        assert_eq!(s.get(99_999).unwrap().id, 99_999);
+    }
+
+    #[test]
+    fn a_damaged_offset_is_an_error_naming_the_test() {
+        let mut s = spool(5000);
+        s.offsets_file()
+            .write_all_at(&7u64.to_le_bytes(), 8 * 1234)
+            .unwrap();
+        let err = s.get(1234).unwrap_err().to_string();
+        assert!(err.contains("test 1234"), "{err}");
+    }
+
     #[test]
     fn a_record_that_sums_right_but_lies_about_its_lists_is_refused() {
         let record = |body: &[u8]| {
@@ -553,7 +649,9 @@ mod tests {
         let file = s.file();
         file.write_all_at(b"\xff\xff", 100 * 80 + 20).unwrap();
         let err = s.iter().find_map(Result::err).unwrap().to_string();
-        let damaged = err.contains("checksum") || err.contains("another length");
+        let damaged = ["checksum", "another length", "cut short"]
+            .iter()
+            .any(|w| err.contains(w));
         assert!(damaged && err.contains("scratch file in"), "{err}");
         let file = s.file();
         file.set_len(1000).unwrap();
