@@ -109,7 +109,7 @@ impl Generator<'_> {
     fn prune_errors(&mut self) {
         let errors = std::mem::take(&mut self.errors);
         let per_group = self.cfg.errors_per_group;
-        self.errors = super::feedback::group_errors(&self.store, errors, per_group).0;
+        self.errors = super::kept::group_errors(&self.store, errors, per_group).0;
     }
 
     /// Counts the store's size now towards the most it held.
@@ -213,7 +213,7 @@ mod tests {
         let mut g = ran(&model, config(3, 300, usize::MAX));
         let (before, tests, code) = (g.store.len(), g.test_count(), pool_code(&g));
         let per_group = g.cfg.errors_per_group;
-        let picked = super::super::feedback::group_errors(&g.store, g.errors.clone(), per_group);
+        let picked = super::super::kept::group_errors(&g.store, g.errors.clone(), per_group);
         let statements = |e: &super::super::kept::ErrorKept| e.expand(&g.store).statements;
         let errors: Vec<_> = picked.0.iter().map(|e| (e.id, statements(e))).collect();
         assert!(g.errors.len() > errors.len(), "some errors to prune");

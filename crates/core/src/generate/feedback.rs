@@ -8,7 +8,7 @@ use super::components::{ValueRef, value_key};
 use super::harvest::Step;
 use super::kept::{ErrorKept, KeptTest, ObsRef, retain_observers, trim_unchecked};
 use super::per_jvm::per_jvm_vars;
-use super::store::{Builder, Part, SeqId, Store};
+use super::store::{Builder, Part, SeqId};
 use super::taint::{iteration_order, unordered};
 use super::type_names::NameId;
 use super::{Candidate, Generator, Role};
@@ -17,7 +17,6 @@ use crate::message::SeqRequest;
 use crate::observe::looks_identity_based;
 use crate::sequence::caller_stack;
 use crate::sequence::{ClasspathFault, Observed, SeqResult, Statement, Violation};
-use std::collections::BTreeMap;
 
 /// Largest magnitude of a number a call returned that later calls may use: hash codes and
 /// the like as sizes or capacities only exhaust the heap.
@@ -521,30 +520,4 @@ fn too_big(v: &Observed) -> bool {
         Observed::Large { .. } => true,
         _ => false,
     }
-}
-
-/// Groups error-revealing tests by violated contract and call (like REDUCE), keeping the
-/// `per_group` shortest of each; returns them in group order and the number of groups.
-pub(super) fn group_errors(
-    store: &Store,
-    errors: Vec<ErrorKept>,
-    per_group: usize,
-) -> (Vec<ErrorKept>, usize) {
-    let mut groups: BTreeMap<(String, String), Vec<ErrorKept>> = BTreeMap::new();
-    for e in errors {
-        let node = store.node(e.seq);
-        let callee = store
-            .template_at(node.parts, e.violation.stmt as u32)
-            .map(|t| store.templates.get(t).stmt.callee())
-            .unwrap_or_default();
-        let key = (callee, e.violation.contract.clone());
-        groups.entry(key).or_default().push(e);
-    }
-    let count = groups.len();
-    let mut out = Vec::new();
-    for (_, mut group) in groups {
-        group.sort_by_key(|e| (store.node(e.seq).len, e.id));
-        out.extend(group.into_iter().take(per_group.max(1)));
-    }
-    (out, count)
 }

@@ -9,6 +9,7 @@ use super::type_names::{NameId, Names};
 use crate::message::SeqRequest;
 use crate::sequence::{Observed, ObserverCall, Violation};
 use crate::suite::{ErrorTest, Test};
+use std::collections::BTreeMap;
 
 /// An observer call: method `method` of type `class` on the value of statement `stmt`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -145,6 +146,32 @@ impl ErrorKept {
             violation: self.violation.clone(),
         }
     }
+}
+
+/// Groups error-revealing tests by violated contract and call (like REDUCE), keeping the
+/// `per_group` shortest of each; returns them in group order and the number of groups.
+pub(crate) fn group_errors(
+    store: &Store,
+    errors: Vec<ErrorKept>,
+    per_group: usize,
+) -> (Vec<ErrorKept>, usize) {
+    let mut groups: BTreeMap<(String, String), Vec<ErrorKept>> = BTreeMap::new();
+    for e in errors {
+        let node = store.node(e.seq);
+        let callee = store
+            .template_at(node.parts, e.violation.stmt as u32)
+            .map(|t| store.templates.get(t).stmt.callee())
+            .unwrap_or_default();
+        let key = (callee, e.violation.contract.clone());
+        groups.entry(key).or_default().push(e);
+    }
+    let count = groups.len();
+    let mut out = Vec::new();
+    for (_, mut group) in groups {
+        group.sort_by_key(|e| (store.node(e.seq).len, e.id));
+        out.extend(group.into_iter().take(per_group.max(1)));
+    }
+    (out, count)
 }
 
 #[cfg(test)]

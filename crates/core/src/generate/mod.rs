@@ -662,7 +662,7 @@ impl<'m> Generator<'m> {
         let mut tests = self.tests;
         tests.retain(|_, seq| seq == spool::FINAL || !self.subsumed[seq as usize]);
         let (errors, error_groups) =
-            feedback::group_errors(&self.store, self.errors, self.cfg.errors_per_group);
+            kept::group_errors(&self.store, self.errors, self.cfg.errors_per_group);
         let errors = errors.iter().map(|e| e.expand(&self.store)).collect();
         let (mined_values, mined_classes) = self
             .cfg
