@@ -147,6 +147,7 @@ impl KeptTests {
             *seq = rename(*seq);
             *seq != FINAL
         });
+        self.live.shrink_to_fit();
     }
 
     /// Keeps the first `n` tests.

@@ -291,7 +291,9 @@ impl Store {
 
     /// Keeps only `roots` and the sequences they are made of, renumbered in their old
     /// order (so a sequence's parts still come before it), and forgets the rest. Returns
-    /// each old id's new id, `None` for a sequence forgotten.
+    /// each old id's new id, `None` for a sequence forgotten. Each old block of words is
+    /// freed once the copy has passed it (sequences are stored in id order), so the old and
+    /// the new store are never both whole in memory.
     pub(crate) fn keep_only(&mut self, roots: &[SeqId]) -> Vec<Option<SeqId>> {
         let mut live = vec![false; self.len()];
         for &r in roots {
@@ -305,7 +307,7 @@ impl Store {
             }
         }
         let templates = std::mem::take(&mut self.templates);
-        let old = std::mem::replace(
+        let mut old = std::mem::replace(
             self,
             Store {
                 templates,
@@ -314,7 +316,13 @@ impl Store {
         );
         let mut new_id = vec![None; old.len()];
         let mut b = Builder::default();
+        let mut passed = 0;
         for (id, _) in live.iter().enumerate().filter(|(_, live)| **live) {
+            let block = old.entries[id].block as usize;
+            for words in &mut old.blocks[passed..block] {
+                *words = Vec::new();
+            }
+            passed = passed.max(block);
             let node = old.node(id as SeqId);
             b.words.clear();
             for part in node.parts.iter() {
@@ -498,5 +506,45 @@ mod tests {
         other.push_stmt(one, &[]);
         other.push_stmt(one, &[]);
         assert_ne!(other.hash.key(), flat.hash.key());
+    }
+
+    #[test]
+    fn keeping_a_few_of_many_blocks_keeps_their_code_and_frees_the_rest() {
+        let mut store = Store::default();
+        let one = lit(&mut store.templates, "1");
+        let arr = store.templates.intern(Statement::Array {
+            elem: "int".into(),
+            elems: vec![],
+        });
+        // Each sequence extends the one before by a wide array: about 300 words a sequence,
+        // so a thousand of them fill several blocks.
+        let mut ids = Vec::new();
+        for i in 0..1000 {
+            let mut b = Builder::default();
+            if let Some(&prev) = ids.last().filter(|_| i % 10 != 0) {
+                b.push_seq(&store, prev);
+            }
+            let x = b.push_stmt(one, &[]);
+            b.push_stmt(arr, &vec![x; 290]);
+            ids.push(store.push(b));
+        }
+        assert!(store.blocks.len() >= 4, "{} blocks", store.blocks.len());
+        let roots = [ids[5], ids[503], ids[999]];
+        let code: Vec<_> = roots
+            .iter()
+            .map(|&r| store.statements(store.node(r).parts))
+            .collect();
+        let new_id = store.keep_only(&roots);
+        let kept: Vec<_> = roots.iter().map(|&r| new_id[r as usize].unwrap()).collect();
+        let after: Vec<_> = kept
+            .iter()
+            .map(|&r| store.statements(store.node(r).parts))
+            .collect();
+        assert_eq!(after, code);
+        assert_eq!(
+            store.len(),
+            6 + 4 + 10,
+            "each root and the prefixes it extends"
+        );
     }
 }
