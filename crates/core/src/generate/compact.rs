@@ -4,19 +4,19 @@
 //! read again. Once the store holds [`COMPACT_AT`] sequences, generation lets its rounds in
 //! flight finish and then:
 //!
-//! 1. bounds the pool to as many values as the store limit (a value counted once per
-//!    parameter type it fills), taken from the fullest types: each keeps at most an equal
-//!    share, drawn at random with the seeded RNG (so the same seed still gives the same
-//!    suite);
+//! 1. cuts the error-revealing tests to those the suite would pick, and bounds the pool to
+//!    its current bound (at first the store limit; a value counted once per parameter type
+//!    it fills), taken from the fullest types: each keeps at most an equal share, drawn at
+//!    random with the seeded RNG (so the same seed still gives the same suite);
 //! 2. keeps only the stored sequences the pool and the queues reach, renumbered
 //!    ([`Store::keep_only`](super::store::Store::keep_only)), and renames every reference;
 //! 3. settles the kept tests whose sequence is forgotten: nothing can contain it any more,
 //!    so a lexically redundant one is dropped now and the others are final;
 //! 4. ages the sets of sequences and values seen ([`RecentSet`]): what was seen before the
-//!    previous compaction is forgotten, so an equal sequence drafted again is run again.
-//!
-//! 5. sets the next threshold and pool bound ([`next_bounds`]): the store never holds more
-//!    than one and a half limits, however long generation runs.
+//!    previous compaction is forgotten, so an equal sequence drafted again is run again;
+//! 5. sets the next threshold and pool bound ([`next_bounds`]): while what stays reachable
+//!    fits in the limit, the store never holds more than one and a half limits (and the
+//!    rounds in flight), however long generation runs.
 //!
 //! A record below the threshold (a default record on a 2-core machine reaches about
 //! 150,000 sequences) never compacts, so its suite is what it was without compaction.
@@ -147,8 +147,8 @@ impl Generator<'_> {
 
 /// The pool's bound and the store's threshold for the next compaction, when one with the
 /// store limit `limit` and the pool bound `pool_most` left `live` stored sequences. The
-/// store may then grow by half the limit (or up to the limit), so it never holds more than
-/// one and a half limits; and when what the pool reaches (its values and their ancestors)
+/// store may then grow by half the limit (or up to the limit), so while `live` fits in the
+/// limit it never holds more than one and a half limits; and when what the pool reaches (its values and their ancestors)
 /// is over half the limit, the next compaction keeps proportionally fewer values, so the
 /// live set shrinks back under half instead of growing with generation.
 fn next_bounds(limit: usize, pool_most: usize, live: usize) -> (usize, usize) {
