@@ -116,7 +116,11 @@ impl ScratchWords {
             kept += out.len() / WORD;
             read += n;
         }
-        self.flushed = kept;
+        // After a failure the list keeps its length, so that reading it reports the
+        // failure rather than finding it empty.
+        if self.failed.is_none() {
+            self.flushed = kept;
+        }
     }
 
     /// Keeps the first `n` words.
@@ -227,6 +231,15 @@ mod tests {
             "{}",
             w.heap_bytes()
         );
+    }
+
+    #[test]
+    fn a_list_that_cannot_be_read_back_keeps_its_length_and_reports_the_failure() {
+        let mut w = words(2 * BLOCK as u64);
+        w.file_for_tests().set_len(100).unwrap();
+        w.retain(|_, _| false);
+        assert_eq!(w.len(), 2 * BLOCK, "not silently empty");
+        assert!(w.failed().is_some() && w.get(0).is_err());
     }
 
     #[test]

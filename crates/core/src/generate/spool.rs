@@ -28,7 +28,7 @@ const HEAD: usize = 12;
 #[derive(Debug, thiserror::Error)]
 pub enum SpoolError {
     /// The scratch file could not be created, written or read.
-    #[error("kept tests' scratch file in {}: {source}", dir.display())]
+    #[error("kept tests' scratch file in {}: {source}; no suite is written", dir.display())]
     Io {
         /// The folder it is in.
         dir: PathBuf,
@@ -61,7 +61,7 @@ pub(crate) const FINAL: SeqId = SeqId::MAX;
 pub struct KeptTests {
     dir: PathBuf,
     file: Option<File>,
-    /// Where each test's current record starts, in a scratch file of its own.
+    /// Where each test's current record starts, plus one, in a scratch file of its own.
     offsets: ScratchWords,
     /// `(position, sequence)` of the tests whose sequence the store still holds, in order;
     /// every other test's sequence is [`FINAL`]. A test's sequence is stored until a
@@ -114,13 +114,13 @@ impl KeptTests {
             self.live.push((self.len(), t.seq));
         }
         let offset = self.append(t);
-        self.offsets.push(offset);
+        self.offsets.push(offset + 1);
     }
 
     /// Replaces test `i` with `t` (its new version is appended).
     pub(crate) fn set(&mut self, i: usize, t: &KeptTest) {
         let offset = self.append(t);
-        self.offsets.set(i, offset);
+        self.offsets.set(i, offset + 1);
     }
 
     /// Keeps the tests `keep(i, seq)` accepts, in order.
@@ -168,7 +168,15 @@ impl KeptTests {
     /// Test `i`, read back and checked.
     pub(crate) fn get(&self, i: usize) -> Result<KeptTest, SpoolError> {
         self.check()?;
-        let offset = self.offsets.get(i).map_err(|e| self.io(e))?;
+        let word = self.offsets.get(i).map_err(|e| match e.kind() {
+            io::ErrorKind::UnexpectedEof => self.corrupt(i, 0, "has no place left in the index"),
+            _ => self.io(e),
+        })?;
+        // Offsets are kept one up, so that a hole of zeros in the index (the file cut short
+        // and written past its end) is no place rather than the first test's.
+        let offset = word
+            .checked_sub(1)
+            .ok_or_else(|| self.corrupt(i, 0, "has no place in the index"))?;
         let mut head = [0u8; HEAD];
         self.read_at(i, offset, &mut head)?;
         let len = u32::from_le_bytes([head[0], head[1], head[2], head[3]]) as u64;
@@ -593,6 +601,35 @@ mod tests {
         }
         assert!(s.heap_bytes() < 1 << 18, "{} bytes", s.heap_bytes());
         assert_eq!(s.get(99_999).unwrap().id, 99_999);
+    }
+
+    #[test]
+    fn an_index_cut_short_is_an_error_naming_the_test() {
+        let mut s = spool(20_000);
+        s.offsets_file().set_len(7).unwrap();
+        let err = s.get(12_000).unwrap_err().to_string();
+        assert!(err.contains("test 12000") && err.contains("index"), "{err}");
+        assert!(err.contains("no suite is written"), "{err}");
+        s.retain(|_, _| true);
+        let err = s.check().unwrap_err().to_string();
+        assert!(err.contains("no suite is written"), "{err}");
+        assert_eq!(s.len(), 20_000, "not silently empty");
+    }
+
+    #[test]
+    fn an_index_cut_short_and_written_past_its_end_is_an_error_not_the_first_test() {
+        let mut s = spool(10_000);
+        s.offsets_file().set_len(0).unwrap();
+        for id in 10_001..=20_000 {
+            s.push(&test(id << 33 | id));
+        }
+        let _ = s.offsets_file(); // written past the end: a hole of zeros before
+        let err = s.get(5000).unwrap_err().to_string();
+        assert!(
+            err.contains("test 5000") && err.contains("no place"),
+            "{err}"
+        );
+        assert_eq!(s.get(19_999).unwrap().id, 20_000 << 33 | 20_000);
     }
 
     #[test]

@@ -189,6 +189,7 @@ pub fn record(
         return Err(Error::BadInput(no_test(&plan, &rec)));
     }
     let header = header::header(made, &rec, &kinds);
+    rec.tests.check()?; // a scratch file that failed since generation, even with no test left
     header::write(&plan.output, &header, &kinds, &rec)?;
     memory.end("writing");
     let coverage = match (&jacoco, &exec_data) {
