@@ -476,14 +476,20 @@ mod tests {
         t.intern(stmt)
     }
 
-    #[test]
-    fn concatenation_hash_matches_flat_hash_and_statements_shift() {
+    /// An empty store with two templates: the literal `1` and an `int` array.
+    fn store_with_int_and_array() -> (Store, u32, u32) {
         let mut store = Store::default();
         let one = lit(&mut store.templates, "1");
         let arr = store.templates.intern(Statement::Array {
             elem: "int".into(),
             elems: vec![],
         });
+        (store, one, arr)
+    }
+
+    #[test]
+    fn concatenation_hash_matches_flat_hash_and_statements_shift() {
+        let (mut store, one, arr) = store_with_int_and_array();
         let mut a = Builder::default();
         let x = a.push_stmt(one, &[]);
         a.push_stmt(arr, &[x]);
@@ -509,13 +515,8 @@ mod tests {
     }
 
     #[test]
-    fn keeping_a_few_of_many_blocks_keeps_their_code_and_frees_the_rest() {
-        let mut store = Store::default();
-        let one = lit(&mut store.templates, "1");
-        let arr = store.templates.intern(Statement::Array {
-            elem: "int".into(),
-            elems: vec![],
-        });
+    fn keeping_a_few_of_many_blocks_keeps_their_code_and_just_their_prefixes() {
+        let (mut store, one, arr) = store_with_int_and_array();
         // Each sequence extends the one before by a wide array: about 300 words a sequence,
         // so a thousand of them fill several blocks.
         let mut ids = Vec::new();
