@@ -184,7 +184,9 @@ impl KeptTests {
             return Err(self.corrupt(i, offset, "is cut short"));
         }
         let mut record = vec![0u8; HEAD + len as usize];
-        self.read_at(i, offset, &mut record)?;
+        let (head_part, body) = record.split_at_mut(HEAD);
+        head_part.copy_from_slice(&head);
+        self.read_at(i, offset + HEAD as u64, body)?;
         decode(&record).map_err(|what| self.corrupt(i, offset, what))
     }
 
