@@ -145,7 +145,7 @@ fn a_non_reflexive_equals_is_error_revealing_not_a_regression_test() {
     let suite = Suite::load(&out).unwrap();
     let caught = suite.error_revealing.iter().find(|e| {
         e.violation.contract == "equals-reflexive"
-            && matches!(&e.statements[e.violation.stmt], Statement::New { class, .. } if class == "rec.NotReflexive")
+            && matches!(&e.statements[e.violation.stmt], Statement::New { class, .. } if &**class == "rec.NotReflexive")
     });
     assert!(caught.is_some(), "{:?}", suite.error_revealing);
     assert!(
@@ -182,7 +182,7 @@ fn nondeterministic_observers_are_dropped_and_only_they() {
     let observed: Vec<&str> = (suite.tests.iter())
         .flat_map(|t| t.observers.iter().zip(&t.expected_observations))
         .filter(|(_, expected)| expected.is_some())
-        .map(|(o, _)| o.method.as_str())
+        .map(|(o, _)| &*o.method)
         .collect();
     for unstable in ["getNanos", "getIdentity", "getRandom"] {
         assert!(!observed.contains(&unstable), "{unstable} kept");
@@ -579,9 +579,9 @@ fn api_deprecated_for_removal_is_called_unless_skipped() {
     let boxing = |path: &Path| {
         let suite = Suite::load(path).unwrap();
         suite.tests.iter().any(|t| {
-            t.statements
-                .iter()
-                .any(|s| matches!(s, Statement::New { class, .. } if class == "java.lang.Integer"))
+            t.statements.iter().any(
+                |s| matches!(s, Statement::New { class, .. } if &**class == "java.lang.Integer"),
+            )
         })
     };
     let out = fx.path("kept.yaml");
@@ -612,11 +612,11 @@ fn int_arguments(suite: &Suite, callee: &str) -> Vec<Option<String>> {
                 continue;
             };
             for (p, &j) in params.iter().zip(args) {
-                if p != "int" {
+                if &**p != "int" {
                     continue;
                 }
                 out.push(match &t.statements[j] {
-                    Statement::Literal { value, .. } => Some(value.clone()),
+                    Statement::Literal { value, .. } => Some(value.to_string()),
                     _ => None,
                 });
             }
@@ -704,7 +704,7 @@ fn literal_args(suite: &Suite, callee: &str) -> std::collections::BTreeSet<Strin
             }
             for &a in args {
                 if let Statement::Literal { value, .. } = &t.statements[a] {
-                    out.insert(value.clone());
+                    out.insert(value.to_string());
                 }
             }
         }
@@ -741,7 +741,7 @@ fn literals_in_tests_calling(
             if let Statement::Literal { value, .. } = s
                 && keep(value)
             {
-                out.insert(value.clone());
+                out.insert(value.to_string());
             }
         }
     }
@@ -808,7 +808,7 @@ fn sorted_copy_texts(suite: &Suite) -> Vec<String> {
         for (o, seen) in t.observers.iter().zip(&t.expected_observations) {
             let copied = match &t.statements[o.stmt] {
                 Statement::New { class, args, .. }
-                    if class == "java.util.TreeMap" && args.len() == 1 =>
+                    if &**class == "java.util.TreeMap" && args.len() == 1 =>
                 {
                     args[0]
                 }
@@ -896,7 +896,7 @@ fn calls_with(
                 continue;
             }
             let text = |a: usize| match &t.statements[a] {
-                Statement::Literal { value, .. } => Some(value.as_str()),
+                Statement::Literal { value, .. } => Some(&**value),
                 _ => None,
             };
             let rest_ok = (0..args.len())
@@ -1031,7 +1031,7 @@ fn ingot_lengths(suite: &Suite) -> std::collections::BTreeSet<(String, String)> 
                 .and_then(|ingot| input(ingot, "rec.Forge.cast("))
                 .and_then(|forge| input(forge, "rec.Forge.getInstance("))
                 .and_then(|name| match &t.statements[name] {
-                    Statement::Literal { value, .. } => Some(value.clone()),
+                    Statement::Literal { value, .. } => Some(value.to_string()),
                     _ => None,
                 });
             if let Some(metal) = metal {

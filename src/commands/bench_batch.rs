@@ -26,13 +26,13 @@ pub fn java_util_batch(n: usize) -> Vec<SeqRequest> {
 fn one_sequence(i: usize) -> SeqRequest {
     let lit = |ty: &str, v: String| Statement::Literal {
         ty: ty.into(),
-        value: v,
+        value: v.into(),
     };
     let call = |class: &str, method: &str, params: &[&str], recv: usize, args: Vec<usize>| {
         Statement::Call {
             class: class.into(),
             method: method.into(),
-            params: params.iter().map(|s| s.to_string()).collect(),
+            params: params.iter().map(|&s| s.into()).collect(),
             receiver: Some(recv),
             args,
         }

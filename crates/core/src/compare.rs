@@ -307,7 +307,7 @@ fn read_call(statements: &[Statement], mut at: usize) -> Option<String> {
         match statement {
             Statement::New { params, args, .. }
                 if args.len() == 1
-                    && matches!(params[0].as_str(), "java.util.Collection" | "java.util.Map")
+                    && matches!(&*params[0], "java.util.Collection" | "java.util.Map")
                     && args[0] < at =>
             {
                 at = args[0];

@@ -101,7 +101,7 @@ fn encode_observer(out: &mut String, o: &ObserverCall) {
     );
 }
 
-fn list(items: &[String]) -> String {
+fn list(items: &[std::sync::Arc<str>]) -> String {
     items
         .iter()
         .map(|s| escape_str(s))

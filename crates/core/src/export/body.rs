@@ -13,7 +13,7 @@ use super::assert::{Style, Unwritable, throws, value};
 use super::declared::Types;
 use super::java::{literal, variable_base};
 use super::names::{Locals, type_ref, type_source};
-use crate::sequence::{Observed, Statement};
+use crate::sequence::{Name, Observed, Statement};
 
 /// How a statement's value is kept.
 #[derive(Clone, Debug, PartialEq)]
@@ -253,13 +253,13 @@ impl<'a> Body<'a> {
         })
     }
 
-    fn args(&self, params: &[String], args: &[usize]) -> String {
+    fn args(&self, params: &[Name], args: &[usize]) -> String {
         let list: Vec<String> = params
             .iter()
             .zip(args)
             .map(|(p, &a)| {
                 let (name, declared) = self.var(a);
-                if declared == Some(p.as_str()) {
+                if declared == Some(&**p) {
                     name.to_string()
                 } else {
                     format!("({}) {name}", type_source(p))
@@ -270,7 +270,7 @@ impl<'a> Body<'a> {
     }
 
     /// The receiver `r` of `method(params)` looked up on `class`, cast where needed.
-    fn receiver(&self, r: usize, class: &str, method: &str, params: &[String]) -> String {
+    fn receiver(&self, r: usize, class: &str, method: &str, params: &[Name]) -> String {
         let (name, declared) = self.var(r);
         let class = self.types.receiver_class(class, method, params);
         match declared {

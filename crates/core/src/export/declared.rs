@@ -9,7 +9,7 @@
 //! public; classes of JDK-internal packages never are.
 
 use crate::model::{ApiModel, is_primitive};
-use crate::sequence::{Observed, ObserverCall, Statement};
+use crate::sequence::{Name, Observed, ObserverCall, Statement};
 use crate::suite::Suite;
 use std::collections::{BTreeSet, HashSet};
 
@@ -38,7 +38,7 @@ impl Types {
             written.extend(written_types(s).into_iter().map(|t| element(t).to_string()));
         }
         for o in suite.tests.iter().flat_map(|t| &t.observers) {
-            written.insert(o.class.clone());
+            written.insert(o.class.to_string());
         }
         Types {
             model: model.unwrap_or_default(),
@@ -72,9 +72,9 @@ impl Types {
     pub fn static_type(&self, s: &Statement) -> Option<String> {
         match s {
             Statement::Literal { ty, .. } | Statement::Null { ty } | Statement::Enum { ty, .. } => {
-                Some(ty.clone())
+                Some(ty.to_string())
             }
-            Statement::New { class, .. } => Some(class.clone()),
+            Statement::New { class, .. } => Some(class.to_string()),
             Statement::Array { elem, .. } => Some(format!("{elem}[]")),
             Statement::Call {
                 class,
@@ -84,7 +84,7 @@ impl Types {
             } => self.returns(class, method, params),
             Statement::Field { class, field, .. } => {
                 let c = self.model.class(class)?;
-                let f = c.fields.iter().find(|f| &f.name == field)?;
+                let f = c.fields.iter().find(|f| *f.name == **field)?;
                 Some(f.ty.clone())
             }
         }
@@ -95,12 +95,12 @@ impl Types {
         self.returns(&o.class, &o.method, &[])
     }
 
-    fn returns(&self, class: &str, method: &str, params: &[String]) -> Option<String> {
+    fn returns(&self, class: &str, method: &str, params: &[Name]) -> Option<String> {
         let c = self.model.class(class)?;
         let m = c
             .methods
             .iter()
-            .find(|m| m.name == method && m.params == params)?;
+            .find(|m| m.name == method && same_params(&m.params, params))?;
         Some(m.returns.clone())
     }
 
@@ -112,12 +112,7 @@ impl Types {
     /// When the call looks like one of those, the receiver is cast to the farthest
     /// supertype declaring the same signature with the same return type (raw, so erased
     /// like reflection's); the call dispatches to the same code.
-    pub fn receiver_class<'s>(
-        &'s self,
-        class: &'s str,
-        method: &str,
-        params: &[String],
-    ) -> &'s str {
+    pub fn receiver_class<'s>(&'s self, class: &'s str, method: &str, params: &[Name]) -> &'s str {
         let Some(c) = self.model.class(class) else {
             return bridge_guess(class, method, params);
         };
@@ -125,7 +120,7 @@ impl Types {
             let k = self.model.class(name)?;
             k.methods
                 .iter()
-                .find(|m| m.name == method && m.params == params && !m.is_static)
+                .find(|m| m.name == method && same_params(&m.params, params) && !m.is_static)
         };
         let Some(own) = find(class) else {
             return class;
@@ -144,12 +139,13 @@ impl Types {
     /// Whether `class.method(params)` may be a bridge or a generic method instantiated
     /// with `class`: a parameter is a proper supertype of `class` (other than `Object`), or
     /// `class` has a sibling of the same arity taking narrower types.
-    fn may_be_erased(&self, class: &str, method: &str, params: &[String]) -> bool {
+    fn may_be_erased(&self, class: &str, method: &str, params: &[Name]) -> bool {
         let supertype_param = params
             .iter()
-            .any(|p| p != "java.lang.Object" && p != class && self.is_subtype(class, p));
-        let narrower =
-            |q: &[String]| q != params && q.iter().zip(params).all(|(q, p)| self.is_subtype(q, p));
+            .any(|p| &**p != "java.lang.Object" && &**p != class && self.is_subtype(class, p));
+        let narrower = |q: &[String]| {
+            !same_params(q, params) && q.iter().zip(params).all(|(q, p)| self.is_subtype(q, p))
+        };
         let sibling = self.model.class(class).is_some_and(|c| {
             c.methods.iter().any(|m| {
                 m.name == method
@@ -197,9 +193,14 @@ impl Types {
     }
 }
 
+/// Whether a described method's parameter types are a statement's.
+fn same_params(described: &[String], params: &[Name]) -> bool {
+    described.len() == params.len() && described.iter().zip(params).all(|(d, p)| **d == **p)
+}
+
 /// Without a model: the generic supertypes of the JDK's usual bridge methods.
-fn bridge_guess<'s>(class: &'s str, method: &str, params: &[String]) -> &'s str {
-    let p: Vec<&str> = params.iter().map(String::as_str).collect();
+fn bridge_guess<'s>(class: &'s str, method: &str, params: &[Name]) -> &'s str {
+    let p: Vec<&str> = params.iter().map(|p| &**p).collect();
     match (method, p.as_slice()) {
         ("compareTo", ["java.lang.Object"]) if class != "java.lang.Object" => {
             "java.lang.Comparable"
@@ -217,8 +218,8 @@ fn written_types(s: &Statement) -> Vec<&str> {
             vec![ty]
         }
         Statement::New { class, params, .. } | Statement::Call { class, params, .. } => {
-            let mut v = vec![class.as_str()];
-            v.extend(params.iter().map(String::as_str));
+            let mut v = vec![&**class];
+            v.extend(params.iter().map(|p| &**p));
             v
         }
         Statement::Field { class, .. } => vec![class],

@@ -81,11 +81,7 @@ fn render_regression(
     style: Style,
     annotation: &str,
 ) -> Result<String, Unwritable> {
-    let observed: Vec<(usize, &str)> = t
-        .observers
-        .iter()
-        .map(|o| (o.stmt, o.class.as_str()))
-        .collect();
+    let observed: Vec<(usize, &str)> = t.observers.iter().map(|o| (o.stmt, &*o.class)).collect();
     let mut body = Body::new(types, style, &t.statements, &t.expected_steps, &observed);
     let known_null = |i: usize| {
         matches!(t.expected_steps.get(i), Some(Some(Observed::Null)))

@@ -140,8 +140,8 @@ impl Generator<'_> {
         let ty = kind.literal_type();
         let t = self.names.intern(ty);
         let stmt = Statement::Literal {
-            ty: ty.to_string(),
-            value,
+            ty: ty.into(),
+            value: value.into(),
         };
         let tmpl = self.store.templates.intern(stmt);
         (b.push_stmt(tmpl, &[]), t, false)
@@ -152,7 +152,7 @@ impl Generator<'_> {
             return t;
         }
         let stmt = Statement::Null {
-            ty: self.names.name(ty).to_string(),
+            ty: self.names.name(ty).into(),
         };
         let t = self.store.templates.intern(stmt);
         self.null_tmpl.insert(ty, t);
@@ -175,7 +175,7 @@ impl Generator<'_> {
             }
         }
         let stmt = Statement::Array {
-            elem,
+            elem: elem.as_str().into(),
             elems: vec![],
         };
         let tmpl = self.store.templates.intern(stmt);

@@ -7,7 +7,7 @@
 
 use super::Generator;
 use crate::message::SeqRequest;
-use crate::sequence::{ObserverCall, Statement};
+use crate::sequence::{Name, ObserverCall, Statement};
 use std::collections::{HashMap, HashSet};
 use std::mem::size_of;
 
@@ -35,38 +35,21 @@ pub(crate) fn map_bytes<K, V, S>(map: &HashMap<K, V, S>) -> u64 {
     (map.capacity() * (size_of::<(K, V)>() + 1)) as u64
 }
 
-/// Bytes a request holds: its statements, with the text and lists each owns, and its
-/// observer calls.
+/// Bytes a request holds: its statements with the lists each owns, and its observer calls.
+/// Names and literal text are shared with the statement templates, so not counted.
 pub(crate) fn request_bytes(r: &SeqRequest) -> u64 {
-    let strings =
-        |list: &[String]| -> usize { list.iter().map(|s| size_of::<String>() + s.len()).sum() };
     let statement = |s: &Statement| -> usize {
         size_of::<Statement>()
             + match s {
-                Statement::Literal { ty, value } => ty.len() + value.len(),
-                Statement::Null { ty } => ty.len(),
-                Statement::Enum { ty, constant } => ty.len() + constant.len(),
-                Statement::New {
-                    class,
-                    params,
-                    args,
-                } => class.len() + strings(params) + args.len() * 8,
-                Statement::Call {
-                    class,
-                    method,
-                    params,
-                    args,
-                    ..
-                } => class.len() + method.len() + strings(params) + args.len() * 8,
-                Statement::Field { class, field, .. } => class.len() + field.len(),
-                Statement::Array { elem, elems } => elem.len() + elems.len() * 8,
+                Statement::New { params, args, .. } | Statement::Call { params, args, .. } => {
+                    params.len() * size_of::<Name>() + args.len() * 8
+                }
+                Statement::Array { elems, .. } => elems.len() * 8,
+                _ => 0,
             }
     };
-    let observers = r
-        .observers
-        .iter()
-        .map(|o| size_of::<ObserverCall>() + o.class.len() + o.method.len());
-    (r.statements.iter().map(statement).sum::<usize>() + observers.sum::<usize>()) as u64
+    let observers = r.observers.len() * size_of::<ObserverCall>();
+    (r.statements.iter().map(statement).sum::<usize>() + observers) as u64
 }
 
 impl Generator<'_> {

@@ -123,7 +123,7 @@ fn static_call(method: &str, params: &[&str]) -> Statement {
     Statement::Call {
         class: "java.lang.reflect.Array".into(),
         method: method.into(),
-        params: params.iter().map(|p| p.to_string()).collect(),
+        params: params.iter().map(|&p| p.into()).collect(),
         receiver: None,
         args: Vec::new(),
     }
@@ -292,7 +292,7 @@ impl Generator<'_> {
     fn int_literal(&mut self, b: &mut Builder, value: u32) -> u32 {
         let lit = Statement::Literal {
             ty: "int".into(),
-            value: value.to_string(),
+            value: value.to_string().into(),
         };
         let lit = self.store.templates.intern(lit);
         b.push_stmt(lit, &[])

@@ -23,8 +23,8 @@ impl ObsRef {
     pub(crate) fn call(&self, names: &Names) -> ObserverCall {
         ObserverCall {
             stmt: self.stmt as usize,
-            class: names.name(self.class).to_string(),
-            method: names.name(self.method).to_string(),
+            class: names.shared(self.class),
+            method: names.shared(self.method),
         }
     }
 }

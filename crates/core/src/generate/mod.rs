@@ -465,16 +465,16 @@ impl<'m> Generator<'m> {
         let mut seeds: Vec<(Statement, String, String)> = Vec::new();
         for l in &self.cfg.literals {
             let stmt = Statement::Literal {
-                ty: l.ty.clone(),
-                value: l.value.clone(),
+                ty: l.ty.as_str().into(),
+                value: l.value.as_str().into(),
             };
             seeds.push((stmt, l.ty.clone(), l.value.clone()));
         }
         for c in self.model.classes.values() {
             for k in &c.enum_constants {
                 let stmt = Statement::Enum {
-                    ty: c.name.clone(),
-                    constant: k.clone(),
+                    ty: c.name.as_str().into(),
+                    constant: k.as_str().into(),
                 };
                 seeds.push((stmt, c.name.clone(), k.clone()));
             }

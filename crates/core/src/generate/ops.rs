@@ -7,7 +7,7 @@ use super::components::Components;
 use super::store::Templates;
 use super::type_names::{NameId, Names};
 use crate::model::{ApiClass, ApiModel, ClassKind};
-use crate::sequence::Statement;
+use crate::sequence::{Name, Statement};
 
 /// One operation.
 #[derive(Clone, Debug)]
@@ -92,13 +92,17 @@ fn family(stmt: &Statement) -> String {
 
 type RawOp = (Statement, Vec<String>, bool, String);
 
+fn names(list: &[String]) -> Vec<Name> {
+    list.iter().map(|n| n.as_str().into()).collect()
+}
+
 fn class_ops(c: &ApiClass) -> Vec<RawOp> {
     let mut out = Vec::new();
     if c.kind == ClassKind::Class {
         for k in &c.constructors {
             let stmt = Statement::New {
-                class: c.name.clone(),
-                params: k.params.clone(),
+                class: c.name.as_str().into(),
+                params: names(&k.params),
                 args: vec![],
             };
             out.push((stmt, k.params.clone(), false, c.name.clone()));
@@ -106,9 +110,9 @@ fn class_ops(c: &ApiClass) -> Vec<RawOp> {
     }
     for m in &c.methods {
         let stmt = Statement::Call {
-            class: c.name.clone(),
-            method: m.name.clone(),
-            params: m.params.clone(),
+            class: c.name.as_str().into(),
+            method: m.name.as_str().into(),
+            params: names(&m.params),
             receiver: (!m.is_static).then_some(0),
             args: vec![],
         };
@@ -120,8 +124,8 @@ fn class_ops(c: &ApiClass) -> Vec<RawOp> {
     }
     for f in &c.fields {
         let stmt = Statement::Field {
-            class: c.name.clone(),
-            field: f.name.clone(),
+            class: c.name.as_str().into(),
+            field: f.name.as_str().into(),
             receiver: (!f.is_static).then_some(0),
         };
         let inputs = if f.is_static {

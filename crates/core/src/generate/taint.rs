@@ -81,7 +81,7 @@ pub(crate) fn spread(
 /// Whether `s` reads only the length of an array (harvesting's first step).
 fn reads_length(s: &Statement) -> bool {
     matches!(s, Statement::Call { class, method, .. }
-        if class == "java.lang.reflect.Array" && method == "getLength")
+        if &**class == "java.lang.reflect.Array" && &**method == "getLength")
 }
 
 /// The step whose array `s` reads the length of, when `s` is `Array.getLength(step)`.
@@ -167,10 +167,10 @@ fn reads_in_order(s: &Statement, sources: &[usize]) -> bool {
             ..
         } => {
             let reads = receiver.iter().chain(args).any(|r| sources.contains(r));
-            reads && !ORDER_FREE.contains(&method.as_str())
+            reads && !ORDER_FREE.contains(&&**method)
         }
         Statement::New { class, args, .. } => {
-            !SORTING.contains(&class.as_str()) && args.iter().any(|a| sources.contains(a))
+            !SORTING.contains(&&**class) && args.iter().any(|a| sources.contains(a))
         }
         _ => false,
     }

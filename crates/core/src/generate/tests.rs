@@ -75,7 +75,7 @@ fn exceptions_are_checked_and_never_extended() {
     });
     let arith = arith.expect("a test that divides by zero");
     assert!(
-        matches!(arith.statements.last(), Some(Statement::Call { method, .. }) if method == "div")
+        matches!(arith.statements.last(), Some(Statement::Call { method, .. }) if &**method == "div")
     );
     for t in &tests {
         let threw_at = t
@@ -105,7 +105,7 @@ fn repetition_and_observers_show_up() {
     });
     assert!(repeated, "some test repeats its last call");
     let observed = tests.iter().any(|t| {
-        t.observers.iter().any(|o| o.method == "getName")
+        t.observers.iter().any(|o| &*o.method == "getName")
             && t.expected_observations.len() == t.observers.len()
     });
     assert!(observed);
@@ -160,7 +160,7 @@ fn literals_are_used() {
     let uses = expand(&r).iter().any(|t| {
         t.statements
             .iter()
-            .any(|s| matches!(s, Statement::Literal { value, .. } if value == "4242"))
+            .any(|s| matches!(s, Statement::Literal { value, .. } if &**value == "4242"))
     });
     assert!(uses);
 }

@@ -4,6 +4,7 @@
 //! boxed primitives and `String` built in for scopes that do not describe `java.lang`.
 
 use crate::model::{ApiModel, boxed, is_primitive};
+use crate::sequence::Name;
 use std::collections::HashMap;
 
 /// An interned name: a type, or a method name.
@@ -100,8 +101,8 @@ const VALUE_SUPERS: [(&str, &[&str]); 9] = [
 /// Interned names and the supertypes of every class the model describes.
 #[derive(Default)]
 pub(crate) struct Names {
-    names: Vec<String>,
-    ids: HashMap<String, NameId>,
+    names: Vec<Name>,
+    ids: HashMap<Name, NameId>,
     supers: HashMap<String, Vec<String>>,
 }
 
@@ -127,14 +128,20 @@ impl Names {
             return id;
         }
         let id = self.names.len() as NameId;
-        self.names.push(name.to_string());
-        self.ids.insert(name.to_string(), id);
+        let name: Name = name.into();
+        self.names.push(name.clone());
+        self.ids.insert(name, id);
         id
     }
 
     /// The id of `name`, if interned.
     pub(crate) fn get(&self, name: &str) -> Option<NameId> {
         self.ids.get(name).copied()
+    }
+
+    /// The name of `id`, shared (a request's observer calls hold it without a copy).
+    pub(crate) fn shared(&self, id: NameId) -> Name {
+        self.names[id as usize].clone()
     }
 
     /// The name of `id`.

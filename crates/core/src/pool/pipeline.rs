@@ -95,7 +95,7 @@ mod tests {
             .map(|i| SeqRequest {
                 statements: vec![Statement::Literal {
                     ty: "int".into(),
-                    value: (n * 10 + i).to_string(),
+                    value: (n * 10 + i).to_string().into(),
                 }],
                 observers: vec![],
             })

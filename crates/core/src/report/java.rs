@@ -8,7 +8,7 @@
 //! cast to the parameter type, so javac picks the overload that was recorded.
 
 use crate::export::{java, names};
-use crate::sequence::{ObserverCall, Statement};
+use crate::sequence::{Name, ObserverCall, Statement};
 
 /// One line of Java per statement.
 #[cfg(test)]
@@ -144,7 +144,7 @@ fn receiver(index: usize, class: &str, types: &[Option<String>]) -> String {
     }
 }
 
-fn arguments(params: &[String], args: &[usize], types: &[Option<String>]) -> String {
+fn arguments(params: &[Name], args: &[usize], types: &[Option<String>]) -> String {
     let parts: Vec<String> = params
         .iter()
         .zip(args)

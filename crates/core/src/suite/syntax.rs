@@ -13,7 +13,7 @@
 //! kept in the escaped form of [`crate::sequence::escape`] (printable ASCII only); inside
 //! quotes, the quote character itself is written `\"` or `\'`, as in Java source.
 
-use crate::sequence::{Observed, ObserverCall, Statement};
+use crate::sequence::{Name, Observed, ObserverCall, Statement};
 use std::fmt::Write as _;
 
 /// Separates a statement or observer from the value the reference gave.
@@ -50,7 +50,7 @@ fn bare(text: &str) -> bool {
         && !text.contains(|c: char| c.is_whitespace() || c == '"' || c == '\'' || c == '/')
 }
 
-fn args(out: &mut String, params: &[String], args: &[usize]) {
+fn args(out: &mut String, params: &[Name], args: &[usize]) {
     out.push('(');
     for (k, (p, a)) in params.iter().zip(args).enumerate() {
         let sep = if k == 0 { "" } else { ", " };
@@ -62,8 +62,8 @@ fn args(out: &mut String, params: &[String], args: &[usize]) {
 /// Appends the expression of a statement (everything right of `vN = `).
 pub(crate) fn write_expr(out: &mut String, s: &Statement) {
     match s {
-        Statement::Literal { ty, value } if ty == "java.lang.String" => quote(out, value, '"'),
-        Statement::Literal { ty, value } if ty == "char" => {
+        Statement::Literal { ty, value } if &**ty == "java.lang.String" => quote(out, value, '"'),
+        Statement::Literal { ty, value } if &**ty == "char" => {
             out.push_str("(char) ");
             quote(out, value, '\'');
         }
@@ -303,35 +303,35 @@ pub(crate) fn parse_statement(code: &str, index: usize) -> Parsed<Statement> {
 
 fn expr(c: &mut Cursor) -> Parsed<Statement> {
     if c.rest().starts_with('"') {
-        let value = c.quoted()?;
-        let ty = "java.lang.String".to_string();
+        let value = c.quoted()?.into();
+        let ty = "java.lang.String".into();
         return Ok(Statement::Literal { ty, value });
     }
     if c.eat("((") {
-        let class = c.token()?.to_string();
+        let class = c.token()?.into();
         c.expect(") ")?;
         let r = c.var()?;
         c.expect(").")?;
         return member(c, class, Some(r));
     }
     if c.eat("(") {
-        let ty = c.token()?.to_string();
+        let ty: Name = c.token()?.into();
         c.expect(") ")?;
         if c.eat("null") {
             return Ok(Statement::Null { ty });
         }
         let value = match c.rest().chars().next() {
-            Some('"' | '\'') => c.quoted()?,
-            _ => c.token()?.to_string(),
+            Some('"' | '\'') => c.quoted()?.into(),
+            _ => c.token()?.into(),
         };
         return Ok(Statement::Literal { ty, value });
     }
     if c.eat("new ") {
-        let class = c.token()?.to_string();
+        let class: Name = c.token()?.into();
         if let Some(elem) = class.strip_suffix("[]") {
             c.expect(" {")?;
             let elems = var_list(c, "}")?;
-            let elem = elem.to_string();
+            let elem = elem.into();
             return Ok(Statement::Array { elem, elems });
         }
         let (params, args) = arg_list(c)?;
@@ -349,23 +349,23 @@ fn expr(c: &mut Cursor) -> Parsed<Statement> {
     member_named(c, class, None, name)
 }
 
-fn split_member(token: &str) -> Parsed<(String, String)> {
+fn split_member(token: &str) -> Parsed<(Name, Name)> {
     let dot = token
         .rfind('.')
         .ok_or_else(|| format!("expected Class.member: {token}"))?;
-    Ok((token[..dot].to_string(), token[dot + 1..].to_string()))
+    Ok((token[..dot].into(), token[dot + 1..].into()))
 }
 
-fn member(c: &mut Cursor, class: String, receiver: Option<usize>) -> Parsed<Statement> {
-    let name = c.token()?.to_string();
+fn member(c: &mut Cursor, class: Name, receiver: Option<usize>) -> Parsed<Statement> {
+    let name = c.token()?.into();
     member_named(c, class, receiver, name)
 }
 
 fn member_named(
     c: &mut Cursor,
-    class: String,
+    class: Name,
     receiver: Option<usize>,
-    name: String,
+    name: Name,
 ) -> Parsed<Statement> {
     if !c.rest().starts_with('(') {
         return Ok(Statement::Field {
@@ -384,7 +384,7 @@ fn member_named(
     })
 }
 
-fn arg_list(c: &mut Cursor) -> Parsed<(Vec<String>, Vec<usize>)> {
+fn arg_list(c: &mut Cursor) -> Parsed<(Vec<Name>, Vec<usize>)> {
     c.expect("(")?;
     let (mut params, mut args) = (Vec::new(), Vec::new());
     if c.eat(")") {
@@ -392,7 +392,7 @@ fn arg_list(c: &mut Cursor) -> Parsed<(Vec<String>, Vec<usize>)> {
     }
     loop {
         c.expect("(")?;
-        params.push(c.token()?.to_string());
+        params.push(c.token()?.into());
         c.expect(") ")?;
         args.push(c.var()?);
         if c.eat(")") {
@@ -420,11 +420,11 @@ fn var_list(c: &mut Cursor, close: &str) -> Parsed<Vec<usize>> {
 pub(crate) fn parse_observer(code: &str) -> Parsed<ObserverCall> {
     let mut c = Cursor { text: code, at: 0 };
     c.expect("((")?;
-    let class = c.token()?.to_string();
+    let class = c.token()?.into();
     c.expect(") ")?;
     let stmt = c.var()?;
     c.expect(").")?;
-    let method = c.token()?.to_string();
+    let method = c.token()?.into();
     c.expect("()")?;
     if !c.done() {
         return Err(format!("unexpected text at column {}", c.at + 1));
@@ -514,7 +514,7 @@ fn observed(c: &mut Cursor) -> Parsed<Observed> {
     }
     if c.eat("enum ") {
         let (class, text) = split_member(c.token()?)?;
-        return Ok(value(&class, text));
+        return Ok(value(&class, text.to_string()));
     }
     if c.eat("value ") {
         let class = c.token()?.to_string();

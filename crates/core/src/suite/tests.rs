@@ -1,8 +1,8 @@
 use super::*;
 use crate::targets::Fingerprint;
 
-fn s(v: &str) -> String {
-    v.to_string()
+fn s<T: for<'a> From<&'a str>>(v: &str) -> T {
+    v.into()
 }
 
 pub(crate) fn header() -> Header {

@@ -9,6 +9,13 @@ pub mod wire;
 
 use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
+use std::sync::Arc;
+
+/// A name or literal text in a statement or observer call. Shared, not owned: a sequence's
+/// statements are instantiated from interned templates for every request, and a clone of a
+/// shared name is a count, not a copy, so the requests of a round in flight hold each class,
+/// method and parameter type once.
+pub type Name = Arc<str>;
 
 /// One statement of a sequence. `args` and `receiver` index earlier statements.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq, Hash)]
@@ -19,35 +26,35 @@ use std::fmt::Write as _;
 )]
 pub enum Statement {
     /// A primitive or String literal; `value` is the escaped Java rendering (`3`, `-0.5`, `a\n`).
-    Literal { ty: String, value: String },
+    Literal { ty: Name, value: Name },
     /// `(ty) null`.
-    Null { ty: String },
+    Null { ty: Name },
     /// An enum constant `ty.constant`.
-    Enum { ty: String, constant: String },
+    Enum { ty: Name, constant: Name },
     /// `new class(args)` with the constructor of the given parameter types.
     New {
-        class: String,
-        params: Vec<String>,
+        class: Name,
+        params: Vec<Name>,
         args: Vec<usize>,
     },
     /// `receiver.method(args)`, or `class.method(args)` when `receiver` is `None`.
     Call {
-        class: String,
-        method: String,
-        params: Vec<String>,
+        class: Name,
+        method: Name,
+        params: Vec<Name>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         receiver: Option<usize>,
         args: Vec<usize>,
     },
     /// A public field read: `receiver.field` or `class.field`.
     Field {
-        class: String,
-        field: String,
+        class: Name,
+        field: Name,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         receiver: Option<usize>,
     },
     /// `new elem[] { elems }`.
-    Array { elem: String, elems: Vec<usize> },
+    Array { elem: Name, elems: Vec<usize> },
 }
 
 impl Statement {
@@ -192,16 +199,16 @@ pub fn caller_stack(statements: &[Statement]) -> Vec<bool> {
 fn stack_source(s: &Statement) -> (bool, bool) {
     match s {
         Statement::Call { class, method, .. } => (
-            matches!(method.as_str(), "getStackTrace" | "getAllStackTraces")
-                || class == "java.lang.StackWalker",
-            method == "printStackTrace",
+            matches!(&**method, "getStackTrace" | "getAllStackTraces")
+                || &**class == "java.lang.StackWalker",
+            &**method == "printStackTrace",
         ),
         _ => (false, false),
     }
 }
 
-fn strings(names: &[&str]) -> Vec<String> {
-    names.iter().map(|n| n.to_string()).collect()
+fn strings(names: &[&str]) -> Vec<Name> {
+    names.iter().map(|&n| n.into()).collect()
 }
 
 /// A nullary method called on the value of statement `stmt` after the sequence ran,
@@ -209,8 +216,8 @@ fn strings(names: &[&str]) -> Vec<String> {
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct ObserverCall {
     pub stmt: usize,
-    pub class: String,
-    pub method: String,
+    pub class: Name,
+    pub method: Name,
 }
 
 impl ObserverCall {

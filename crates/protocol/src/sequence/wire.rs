@@ -49,39 +49,43 @@ impl TryFrom<StatementWire> for Statement {
     fn try_from(w: StatementWire) -> Result<Statement, String> {
         Ok(match w.op {
             StatementOp::Literal => Statement::Literal {
-                ty: need(w.ty, "ty", "literal")?,
-                value: need(w.value, "value", "literal")?,
+                ty: need(w.ty, "ty", "literal")?.into(),
+                value: need(w.value, "value", "literal")?.into(),
             },
             StatementOp::Null => Statement::Null {
-                ty: need(w.ty, "ty", "null")?,
+                ty: need(w.ty, "ty", "null")?.into(),
             },
             StatementOp::Enum => Statement::Enum {
-                ty: need(w.ty, "ty", "enum")?,
-                constant: need(w.constant, "constant", "enum")?,
+                ty: need(w.ty, "ty", "enum")?.into(),
+                constant: need(w.constant, "constant", "enum")?.into(),
             },
             StatementOp::New => Statement::New {
-                class: need(w.class, "class", "new")?,
-                params: need(w.params, "params", "new")?,
+                class: need(w.class, "class", "new")?.into(),
+                params: names(need(w.params, "params", "new")?),
                 args: need(w.args, "args", "new")?,
             },
             StatementOp::Call => Statement::Call {
-                class: need(w.class, "class", "call")?,
-                method: need(w.method, "method", "call")?,
-                params: need(w.params, "params", "call")?,
+                class: need(w.class, "class", "call")?.into(),
+                method: need(w.method, "method", "call")?.into(),
+                params: names(need(w.params, "params", "call")?),
                 receiver: w.receiver,
                 args: need(w.args, "args", "call")?,
             },
             StatementOp::Field => Statement::Field {
-                class: need(w.class, "class", "field")?,
-                field: need(w.field, "field", "field")?,
+                class: need(w.class, "class", "field")?.into(),
+                field: need(w.field, "field", "field")?.into(),
                 receiver: w.receiver,
             },
             StatementOp::Array => Statement::Array {
-                elem: need(w.elem, "elem", "array")?,
+                elem: need(w.elem, "elem", "array")?.into(),
                 elems: need(w.elems, "elems", "array")?,
             },
         })
     }
+}
+
+fn names(list: Vec<String>) -> Vec<crate::sequence::Name> {
+    list.into_iter().map(Into::into).collect()
 }
 
 #[derive(Deserialize)]

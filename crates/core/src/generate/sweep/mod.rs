@@ -310,8 +310,8 @@ impl Generator<'_> {
         };
         let stmt = if class == "java.lang.String" {
             Statement::Literal {
-                ty: class.clone(),
-                value: text.clone(),
+                ty: class.as_str().into(),
+                value: text.as_str().into(),
             }
         } else if self
             .model
@@ -319,8 +319,8 @@ impl Generator<'_> {
             .is_some_and(|c| c.enum_constants.contains(text))
         {
             Statement::Enum {
-                ty: class.clone(),
-                constant: text.clone(),
+                ty: class.as_str().into(),
+                constant: text.as_str().into(),
             }
         } else {
             return false;
@@ -603,8 +603,8 @@ impl Generator<'_> {
 
     pub(in crate::generate) fn literal_template(&mut self, ty: NameId, value: &str) -> u32 {
         let stmt = Statement::Literal {
-            ty: self.names.name(ty).to_string(),
-            value: value.to_string(),
+            ty: self.names.shared(ty),
+            value: value.into(),
         };
         self.store.templates.intern(stmt)
     }

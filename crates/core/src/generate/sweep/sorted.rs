@@ -52,9 +52,9 @@ impl Generator<'_> {
             else {
                 continue;
             };
-            let slot = match (class.as_str(), params.as_slice()) {
-                ("java.util.TreeSet", [p]) if p == "java.util.Collection" => &mut found.set,
-                ("java.util.TreeMap", [p]) if p == "java.util.Map" => &mut found.map,
+            let slot = match (&**class, params.as_slice()) {
+                ("java.util.TreeSet", [p]) if &**p == "java.util.Collection" => &mut found.set,
+                ("java.util.TreeMap", [p]) if &**p == "java.util.Map" => &mut found.map,
                 _ => continue,
             };
             *slot = Some((op, self.ops[op].inputs[0]));

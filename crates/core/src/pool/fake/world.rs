@@ -201,7 +201,7 @@ impl Fake {
             let seen = match vals[o.stmt] {
                 Val::Counter(c) => self.method(&o.method, c, None, &mut counters),
                 _ => Err(Stop::Step(Observed::Missing {
-                    what: o.method.clone(),
+                    what: o.method.to_string(),
                 })),
             };
             observations.push(match seen {
@@ -233,16 +233,16 @@ impl Fake {
             _ => Err(npe()),
         };
         Ok(match s {
-            Statement::Literal { ty, value } if ty == STRING => Val::Str(value.clone()),
+            Statement::Literal { ty, value } if &**ty == STRING => Val::Str(value.to_string()),
             Statement::Literal { value, .. } => {
                 Val::Int(value.trim_end_matches(".0").parse().unwrap_or(0), INT)
             }
             Statement::Null { .. } => Val::Null,
-            Statement::New { class, .. } if class == COUNTER => {
+            Statement::New { class, .. } if &**class == COUNTER => {
                 counters.push(State::default());
                 Val::Counter(counters.len() - 1)
             }
-            Statement::New { class, .. } if class == "t.Weird" => Val::Weird,
+            Statement::New { class, .. } if &**class == "t.Weird" => Val::Weird,
             Statement::Call {
                 method,
                 receiver: Some(r),
@@ -255,7 +255,7 @@ impl Fake {
                 let arg = args.first().map(|&a| int(a)).transpose()?;
                 self.method(method, c, arg, counters)?
             }
-            Statement::Call { method, args, .. } => match method.as_str() {
+            Statement::Call { method, args, .. } => match &**method {
                 "div" if int(args[1])? == 0 => {
                     return Err(threw("java.lang.ArithmeticException", None));
                 }

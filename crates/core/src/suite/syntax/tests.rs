@@ -1,7 +1,7 @@
 use super::*;
 
-fn s(v: &str) -> String {
-    v.to_string()
+fn s<T: for<'a> From<&'a str>>(v: &str) -> T {
+    v.into()
 }
 
 fn round_trip_statement(stmt: Statement, index: usize, line: &str) {
@@ -239,7 +239,7 @@ fn literals_at_the_edges_of_their_types_round_trip() {
     for (ty, value) in cases {
         let stmt = Statement::Literal {
             ty: s(ty),
-            value: value.clone(),
+            value: value.as_str().into(),
         };
         let mut out = "v0 = ".to_string();
         write_expr(&mut out, &stmt);
