@@ -27,15 +27,17 @@ pub(crate) struct ValueRef {
     pub len: u32,
 }
 
-/// Extensible values by the parameter types they fill.
+/// Extensible values by the parameter types they fill. Each value is held once; a slot
+/// holds the values' indices (a value fills four slots on average: its own type, `Object`,
+/// an interface or two).
 #[derive(Default)]
 pub(crate) struct Components {
-    slots: Vec<Vec<ValueRef>>,
+    values: Vec<ValueRef>,
+    slots: Vec<Vec<u32>>,
     slot_of: HashMap<NameId, u32>,
     slot_types: Vec<NameId>,
     fills: HashMap<NameId, Vec<u32>>,
     seen: RecentSet<u128>,
-    values: usize,
     /// Types whose values fill only slots of their own type or a subtype of it.
     confined: Vec<NameId>,
 }
@@ -46,7 +48,7 @@ impl Components {
         if let Some(&s) = self.slot_of.get(&ty) {
             return s;
         }
-        debug_assert!(self.values == 0, "slots must exist before values");
+        debug_assert!(self.values.is_empty(), "slots must exist before values");
         let s = self.slots.len() as u32;
         self.slots.push(Vec::new());
         self.slot_types.push(ty);
@@ -60,8 +62,9 @@ impl Components {
     }
 
     #[cfg(test)]
-    pub(crate) fn slots(&self) -> &[Vec<ValueRef>] {
-        &self.slots
+    pub(crate) fn slots(&self) -> Vec<Vec<ValueRef>> {
+        let values = |slot: &Vec<u32>| slot.iter().map(|&i| self.values[i as usize]).collect();
+        self.slots.iter().map(values).collect()
     }
 
     /// Number of values that can fill slot `s`.
@@ -87,10 +90,11 @@ impl Components {
                 .collect();
             self.fills.insert(v.ty, fills);
         }
+        let index = self.values.len() as u32;
+        self.values.push(v);
         for &s in &self.fills[&v.ty] {
-            self.slots[s as usize].push(v);
+            self.slots[s as usize].push(index);
         }
-        self.values += 1;
     }
 
     /// A random value for slot `s`: the shorter sequence of two drawn at random, which keeps
@@ -100,15 +104,16 @@ impl Components {
         if slot.is_empty() {
             return None;
         }
-        let a = slot[rng.random_range(0..slot.len())];
-        let b = slot[rng.random_range(0..slot.len())];
+        let a = self.values[slot[rng.random_range(0..slot.len())] as usize];
+        let b = self.values[slot[rng.random_range(0..slot.len())] as usize];
         Some(if b.len < a.len { b } else { a })
     }
 
     /// Estimated bytes the slots and the equality filter hold (`footprint`).
     pub(crate) fn heap_bytes(&self) -> u64 {
         let slots: usize = self.slots.iter().map(Vec::capacity).sum();
-        (slots * std::mem::size_of::<ValueRef>()) as u64 + self.seen.heap_bytes()
+        let values = self.values.capacity() * std::mem::size_of::<ValueRef>();
+        (slots * 4 + values) as u64 + self.seen.heap_bytes()
     }
 
     /// The equality filter: true the first time a value with this key is seen.
@@ -118,7 +123,7 @@ impl Components {
 
     /// Number of extensible values.
     pub(crate) fn len(&self) -> usize {
-        self.values
+        self.values.len()
     }
 
     /// Keeps at most `most` values across the slots, taking from the fullest: each slot
@@ -131,22 +136,39 @@ impl Components {
             picked.sort_unstable();
             *slot = picked.into_iter().map(|i| slot[i]).collect();
         }
-        let mut left: Vec<(SeqId, u32)> = (self.slots.iter().flatten())
-            .map(|v| (v.seq, v.pos))
-            .collect();
-        left.sort_unstable();
-        left.dedup();
-        self.values = left.len();
-        left.dedup_by_key(|v| v.0);
-        left.into_iter().map(|v| v.0).collect()
+        self.keep_values_in_slots();
+        let mut seqs: Vec<SeqId> = self.values.iter().map(|v| v.seq).collect();
+        seqs.sort_unstable();
+        seqs.dedup();
+        seqs
+    }
+
+    /// Drops the values no slot holds any more and renumbers the slots' indices, keeping
+    /// the values' order.
+    fn keep_values_in_slots(&mut self) {
+        const GONE: u32 = u32::MAX;
+        let mut new_index = vec![GONE; self.values.len()];
+        for &i in self.slots.iter().flatten() {
+            new_index[i as usize] = 0;
+        }
+        let mut kept = 0;
+        for (i, slot) in new_index.iter_mut().enumerate() {
+            if *slot != GONE {
+                *slot = kept;
+                self.values[kept as usize] = self.values[i];
+                kept += 1;
+            }
+        }
+        self.values.truncate(kept as usize);
+        self.values.shrink_to_fit();
+        for i in self.slots.iter_mut().flatten() {
+            *i = new_index[*i as usize];
+        }
     }
 
     /// Renames each value's sequence (after the store was compacted).
     pub(crate) fn renumber(&mut self, rename: &mut dyn FnMut(&mut SeqId)) {
-        self.slots
-            .iter_mut()
-            .flatten()
-            .for_each(|v| rename(&mut v.seq));
+        self.values.iter_mut().for_each(|v| rename(&mut v.seq));
     }
 
     /// Forgets the values seen before the previous compaction (`compact`).
