@@ -40,6 +40,7 @@ fn main() -> ExitCode {
         return ExitCode::from(difftest::worker::serve::main(&args.options()) as u8);
     }
     difftest::usage::limit_arenas();
+    difftest::usage::purge_freed_pages_at_once();
     match difftest::commands::dispatch(cli) {
         Ok(code) => code.into(),
         Err(e) => {
