@@ -152,9 +152,9 @@ impl Components {
             new_index[i as usize] = 0;
         }
         let mut kept = 0;
-        for (i, slot) in new_index.iter_mut().enumerate() {
-            if *slot != GONE {
-                *slot = kept;
+        for (i, new) in new_index.iter_mut().enumerate() {
+            if *new != GONE {
+                *new = kept;
                 self.values[kept as usize] = self.values[i];
                 kept += 1;
             }
