@@ -467,6 +467,7 @@ fn instantiate_at(stmt: &Statement, inputs: &[u32], base: u32) -> Statement {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::Arc;
 
     fn lit(t: &mut Templates, v: &str) -> u32 {
         let stmt = Statement::Literal {
@@ -512,6 +513,30 @@ mod tests {
         other.push_stmt(one, &[]);
         other.push_stmt(one, &[]);
         assert_ne!(other.hash.key(), flat.hash.key());
+    }
+
+    #[test]
+    fn statements_share_their_templates_names() {
+        let (mut store, one, arr) = store_with_int_and_array();
+        let mut b = Builder::default();
+        let x = b.push_stmt(one, &[]);
+        b.push_stmt(arr, &[x, x]);
+        b.push_stmt(one, &[]);
+        let id = store.push(b);
+        let stmts = store.statements(store.node(id).parts);
+        let Statement::Literal { ty, value } = &store.templates.get(one).stmt else {
+            panic!("a literal template");
+        };
+        for s in [&stmts[0], &stmts[2]] {
+            let Statement::Literal { ty: t, value: v } = s else {
+                panic!("a literal: {s:?}");
+            };
+            assert!(
+                Arc::ptr_eq(t, ty) && Arc::ptr_eq(v, value),
+                "a count, not a copy"
+            );
+        }
+        assert!(matches!(&stmts[1], Statement::Array { elem, .. } if &**elem == "int"));
     }
 
     #[test]
