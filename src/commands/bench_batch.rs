@@ -4,7 +4,7 @@
 
 use crate::message::SeqRequest;
 use crate::pool::Pool;
-use crate::sequence::Statement;
+use crate::sequence::{Statement, names};
 use std::time::Instant;
 
 /// Statements executed and seconds taken by `batch` ([`java_util_batch`]) on warm workers:
@@ -32,7 +32,7 @@ fn one_sequence(i: usize) -> SeqRequest {
         Statement::Call {
             class: class.into(),
             method: method.into(),
-            params: params.iter().map(|&s| s.into()).collect(),
+            params: names(params),
             receiver: Some(recv),
             args,
         }

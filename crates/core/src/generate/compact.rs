@@ -148,9 +148,10 @@ impl Generator<'_> {
 /// The pool's bound and the store's threshold for the next compaction, when one with the
 /// store limit `limit` and the pool bound `pool_most` left `live` stored sequences. The
 /// store may then grow by half the limit (or up to the limit), so while `live` fits in the
-/// limit it never holds more than one and a half limits; and when what the pool reaches (its values and their ancestors)
-/// is over half the limit, the next compaction keeps proportionally fewer values, so the
-/// live set shrinks back under half instead of growing with generation.
+/// limit it never holds more than one and a half limits; and when what the pool reaches
+/// (its values and their ancestors) is over half the limit, the next compaction keeps
+/// proportionally fewer values, so the live set shrinks back under half instead of growing
+/// with generation.
 fn next_bounds(limit: usize, pool_most: usize, live: usize) -> (usize, usize) {
     let half = limit / 2;
     let pool_most = if live > half {

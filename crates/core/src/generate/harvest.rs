@@ -17,7 +17,7 @@ use super::ops::Op;
 use super::store::{Builder, SeqId};
 use super::type_names::NameId;
 use super::{Candidate, Generator};
-use crate::sequence::{Observed, Statement};
+use crate::sequence::{Observed, Statement, names};
 use rand::Rng;
 
 /// Elements harvested from one array or collection.
@@ -123,7 +123,7 @@ fn static_call(method: &str, params: &[&str]) -> Statement {
     Statement::Call {
         class: "java.lang.reflect.Array".into(),
         method: method.into(),
-        params: params.iter().map(|&p| p.into()).collect(),
+        params: names(params),
         receiver: None,
         args: Vec::new(),
     }

@@ -7,7 +7,7 @@ use super::components::Components;
 use super::store::Templates;
 use super::type_names::{NameId, Names};
 use crate::model::{ApiClass, ApiModel, ClassKind};
-use crate::sequence::{Name, Statement};
+use crate::sequence::{Statement, names};
 
 /// One operation.
 #[derive(Clone, Debug)]
@@ -91,10 +91,6 @@ fn family(stmt: &Statement) -> String {
 }
 
 type RawOp = (Statement, Vec<String>, bool, String);
-
-fn names(list: &[String]) -> Vec<Name> {
-    list.iter().map(|n| n.as_str().into()).collect()
-}
 
 fn class_ops(c: &ApiClass) -> Vec<RawOp> {
     let mut out = Vec::new();

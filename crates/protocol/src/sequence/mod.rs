@@ -70,7 +70,7 @@ impl Statement {
     pub fn new(class: &str, params: &[&str], args: &[usize]) -> Statement {
         Statement::New {
             class: class.into(),
-            params: strings(params),
+            params: names(params),
             args: args.to_vec(),
         }
     }
@@ -86,7 +86,7 @@ impl Statement {
         Statement::Call {
             class: class.into(),
             method: method.into(),
-            params: strings(params),
+            params: names(params),
             receiver,
             args: args.to_vec(),
         }
@@ -207,8 +207,9 @@ fn stack_source(s: &Statement) -> (bool, bool) {
     }
 }
 
-fn strings(names: &[&str]) -> Vec<Name> {
-    names.iter().map(|&n| n.into()).collect()
+/// Shared names of `list` (parameter types, for a statement).
+pub fn names(list: &[impl AsRef<str>]) -> Vec<Name> {
+    list.iter().map(|n| n.as_ref().into()).collect()
 }
 
 /// A nullary method called on the value of statement `stmt` after the sequence ran,

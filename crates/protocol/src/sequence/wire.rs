@@ -7,7 +7,7 @@
 //! (`#[serde(try_from = …)]`): the JSON is the same, written by the same derived
 //! `Serialize`, and a missing field is still an error naming it.
 
-use crate::sequence::{Observed, SeqResult, Statement, Violation};
+use crate::sequence::{Observed, SeqResult, Statement, Violation, names};
 use serde::Deserialize;
 
 /// A field a variant needs, or the error naming it.
@@ -61,13 +61,13 @@ impl TryFrom<StatementWire> for Statement {
             },
             StatementOp::New => Statement::New {
                 class: need(w.class, "class", "new")?.into(),
-                params: names(need(w.params, "params", "new")?),
+                params: names(&need(w.params, "params", "new")?),
                 args: need(w.args, "args", "new")?,
             },
             StatementOp::Call => Statement::Call {
                 class: need(w.class, "class", "call")?.into(),
                 method: need(w.method, "method", "call")?.into(),
-                params: names(need(w.params, "params", "call")?),
+                params: names(&need(w.params, "params", "call")?),
                 receiver: w.receiver,
                 args: need(w.args, "args", "call")?,
             },
@@ -82,10 +82,6 @@ impl TryFrom<StatementWire> for Statement {
             },
         })
     }
-}
-
-fn names(list: Vec<String>) -> Vec<crate::sequence::Name> {
-    list.into_iter().map(Into::into).collect()
 }
 
 #[derive(Deserialize)]
