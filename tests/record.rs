@@ -1010,6 +1010,70 @@ fn catalogues_keyed_by_a_name_get_the_simple_names_of_the_scopes_classes() {
     ok(&fx.replay(&out));
 }
 
+#[test]
+fn a_jdks_key_lookups_get_the_keys_of_its_configuration_files_and_a_librarys_do_not() {
+    let out_dir = tempfile::tempdir().expect("temp dir");
+    let out = out_dir.path().join("security.yaml");
+    let recorded = Command::new(env!("CARGO_BIN_EXE_difftest"))
+        .args([
+            "record",
+            "--impl",
+            "temurin17",
+            "--no-progress",
+            "--reruns",
+            "1",
+        ])
+        .args([
+            "--classes",
+            "java.security.Security",
+            "--output-limit",
+            "1500",
+        ])
+        .arg("--output")
+        .arg(&out)
+        .output()
+        .expect("difftest runs");
+    ok(&recorded);
+    let suite = Suite::load(&out).unwrap();
+    let keys = calls_with(
+        &suite,
+        "java.security.Security.getProperty(",
+        0,
+        |_| true,
+        |_| true,
+    );
+    // Set in conf/security/java.security, and shown there commented out.
+    for key in [
+        "jdk.tls.disabledAlgorithms",
+        "securerandom.source",
+        "jdk.security.provider.preferred",
+    ] {
+        assert!(keys.contains(key), "{key} not looked up: {keys:?}");
+    }
+    let values = step_values(&suite, "java.security.Security.getProperty(");
+    assert!(
+        values.iter().any(|v| v.contains("SSLv3")),
+        "no default read: {values:?}"
+    );
+    // Every key looked up was counted (the other arguments are the default literals).
+    let counted = suite.header.counts.get("config-keys").copied().unwrap_or(0);
+    let dotted = keys
+        .iter()
+        .filter(|k| k.contains('.') && !k.contains(' '))
+        .count();
+    assert!(counted as usize >= dotted, "{counted} < {dotted}: {keys:?}");
+
+    // A library target's scope gets none: its own settings are not read.
+    let fx = Fixture::new();
+    let lib = fx.path("registry.yaml");
+    ok(&fx.record(
+        &lib,
+        &["--classes", "rec.Registry", "--output-limit", "100"],
+    ));
+    let suite = Suite::load(&lib).unwrap();
+    assert_eq!(suite.header.counts.get("config-keys"), Some(&0));
+}
+
 /// The lengths `Array.getLength` read from `getBytes()` of what `rec.Forge.getInstance(m)`
 /// cast, by metal `m`: each length read traced back through the statements it uses.
 fn ingot_lengths(suite: &Suite) -> std::collections::BTreeSet<(String, String)> {

@@ -62,7 +62,7 @@ pub fn summary(output: &Path, done: &Recording, shown: &Shown, verbose: bool) {
     let secs = done.generation.as_secs_f64().max(1e-3);
     println!(
         "generated: {} in {:.1} s ({:.0}/s): {} kept, {} of them lexically redundant; {} in {}, \
-         pool of {}, {} from {}",
+         pool of {}, {} from {}{}",
         plural(s.executed as usize, "sequence"),
         secs,
         s.executed as f64 / secs,
@@ -73,6 +73,7 @@ pub fn summary(output: &Path, done: &Recording, shown: &Shown, verbose: bool) {
         plural(rec.pool_values, "value"),
         plural(rec.mined_values, "mined literal"),
         plural(rec.mined_classes, "class"),
+        config_keys(rec.config_keys),
     );
     if verbose && s.compactions > 0 {
         println!(
@@ -249,5 +250,13 @@ fn reran(r: &crate::flakes::RerunReport, from: usize) {
             "unstable values first found by rerun 1, 2, …: {}",
             per.join(", ")
         );
+    }
+}
+
+/// The configuration keys of the summary's `generated:` line, when there are any.
+fn config_keys(n: usize) -> String {
+    match n {
+        0 => String::new(),
+        n => format!(", {}", plural(n, "configuration key")),
     }
 }

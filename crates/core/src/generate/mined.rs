@@ -1,7 +1,8 @@
 //! Constant mining (GRT's "constant mining"): the String, int, long, float and double
 //! constants of the class files in scope, read by the Java agent from the reference's own
 //! runtime image or jars (`Agent.constants`). Their int constants are swept into the static
-//! lookups of their own API unit (`sweep::at_start`); the header counts them all.
+//! lookups of their own API unit (`sweep::at_start`); the header counts them all. Beside
+//! them, the keys of the reference JDK's configuration files ([`super::config_keys`]).
 //!
 //! Mining keeps at most [`MAX_PER_CLASS`] values of each class and [`MAX_TOTAL`] in all,
 //! drops Strings longer than [`MAX_STRING_UNITS`] UTF-16 units and values that are already
@@ -99,6 +100,9 @@ pub struct Mined {
     pub values: usize,
     /// Classes that gave at least one value.
     pub classes: usize,
+    /// The keys of the reference JDK's configuration files ([`super::config_keys`]), for
+    /// the key lookups' sweep; none for a library target.
+    pub config_keys: Vec<String>,
 }
 
 /// One raw constant (`S…`, `I…`, `J…`, `F…`, `D…`) as a literal; `None` for what is not kept.

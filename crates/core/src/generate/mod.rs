@@ -25,6 +25,7 @@
 mod chunked;
 mod compact;
 pub(crate) mod components;
+pub(crate) mod config_keys;
 mod draft;
 mod feedback;
 pub mod footprint;
@@ -367,6 +368,8 @@ pub struct Recorded {
     pub mined_values: usize,
     /// Classes the mined constants came from.
     pub mined_classes: usize,
+    /// Keys of the reference JDK's configuration files swept into its key lookups.
+    pub config_keys: usize,
     /// Callables (`Class.method(params)`, or an observer's `Class.method()`) left out
     /// because a call of theirs needed a class missing from the class path, with the
     /// first such fault of each.
@@ -456,6 +459,7 @@ impl<'m> Generator<'m> {
             g.queue_catalogues();
             g.queue_keyed_catalogues();
             g.queue_constant_lookups();
+            g.queue_config_key_lookups();
         }
         Ok(g)
     }
@@ -664,15 +668,16 @@ impl<'m> Generator<'m> {
         let (errors, error_groups) =
             kept::group_errors(&self.store, self.errors, self.cfg.errors_per_group);
         let errors = errors.iter().map(|e| e.expand(&self.store)).collect();
-        let (mined_values, mined_classes) = self
+        let (mined_values, mined_classes, config_keys) = self
             .cfg
             .mined
             .as_ref()
-            .map_or((0, 0), |m| (m.values, m.classes));
+            .map_or((0, 0, 0), |m| (m.values, m.classes, m.config_keys.len()));
         Recorded {
             pool_values: self.comps.len(),
             mined_values,
             mined_classes,
+            config_keys,
             templates: self.store.templates,
             names: self.names,
             tests,

@@ -102,6 +102,7 @@ pub(crate) fn header(
         ("pool-values", rec.pool_values as u64),
         ("mined-literals", rec.mined_values as u64),
         ("mined-classes", rec.mined_classes as u64),
+        ("config-keys", rec.config_keys as u64),
         ("harvests", s.harvests),
         ("harvested", s.harvested),
         ("lookups", s.lookups),

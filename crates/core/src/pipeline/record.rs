@@ -10,6 +10,7 @@ use super::Error;
 use super::coverage;
 use super::header::{self, Made};
 use crate::flakes::{RerunReport, remove_flakes};
+use crate::generate::config_keys;
 use crate::generate::mined::{self, Mined};
 use crate::generate::reduce::{self, Reduction, reduce};
 use crate::generate::{self, Generator, Recorded, StopReason};
@@ -142,7 +143,13 @@ pub fn record(
     config.abort = Some(&interrupt::SECOND);
     let (model, unloadable) = describe(&pool, &mut plan, &provisioned.library)?;
     if plan.mine {
-        plan.generation.mined = Some(Arc::new(mine(&pool, &model, &plan)?));
+        let mut mined = mine(&pool, &model, &plan)?;
+        if provisioned.library.is_empty() {
+            // A library's own settings are not read (docs/limits.md): the JDK's keys are
+            // for the JDK's lookups.
+            mined.config_keys = config_keys::read(&provisioned.jvm.java_home);
+        }
+        plan.generation.mined = Some(Arc::new(mined));
     }
     interrupt::install().map_err(Error::Signals)?;
     memory.end("setup");

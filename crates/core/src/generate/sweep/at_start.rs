@@ -110,6 +110,38 @@ impl Generator<'_> {
         }
     }
 
+    /// Each key of the reference's configuration files ([`crate::generate::config_keys`])
+    /// passed once to every static call taking one String and returning a String (a key →
+    /// value lookup: `Security.getProperty`), taken in turn with the mined constants.
+    pub(in crate::generate) fn queue_config_key_lookups(&mut self) {
+        let Some(mined) = self.cfg.mined.clone() else {
+            return;
+        };
+        let string = self.names.intern("java.lang.String");
+        let ops: Vec<usize> = (0..self.random_ops)
+            .filter(|&op| {
+                let o = &self.ops[op];
+                !o.receiver && o.inputs == [string] && o.result == Some(string)
+            })
+            .collect();
+        for key in &mined.config_keys {
+            for &op in &ops {
+                if self.sweeps.constants.len >= MAX_QUEUED {
+                    return;
+                }
+                let tmpl = self.literal_template(string, key);
+                let (value, pos) = (Source::Literal(tmpl), 0);
+                let lookup = Lookup {
+                    op,
+                    value,
+                    ty: string,
+                    pos,
+                };
+                self.sweeps.constants.push(lookup, Then::NOTHING);
+            }
+        }
+    }
+
     /// The static operations of `unit` and its nested classes taking one `int` or `long`.
     fn unary_lookups(&mut self, unit: &str) -> Vec<(usize, NameId)> {
         let nested = format!("{unit}$");
@@ -126,5 +158,61 @@ impl Generator<'_> {
             }
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::generate::mined::Mined;
+    use crate::generate::{GenConfig, Generator};
+    use crate::model::{ApiClass, ApiModel, Callable};
+    use crate::sequence::Statement;
+    use std::sync::Arc;
+
+    #[test]
+    fn each_configuration_key_goes_once_to_each_static_string_to_string_call() {
+        let s = "java.lang.String";
+        let class = ApiClass::with_methods(
+            "t.Settings",
+            &[],
+            vec![
+                Callable::new("get", &[s], s, true),
+                Callable::new("quote", &[s], s, true),
+                Callable::new("length", &[s], "int", true),
+                Callable::new("getOr", &[s, s], s, true),
+                Callable::new("lookup", &[s], s, false),
+            ],
+        );
+        let model = ApiModel {
+            classes: [(class.name.clone(), class)].into_iter().collect(),
+        };
+        let keys = ["a.first", "b.second", "c.third"].map(String::from);
+        let mined = Mined {
+            config_keys: keys.to_vec(),
+            ..Mined::default()
+        };
+        let cfg = GenConfig {
+            mined: Some(Arc::new(mined)),
+            ..GenConfig::default()
+        };
+        let mut g = Generator::new(&model, cfg).expect("scope");
+        g.queue_config_key_lookups();
+        let mut seen = Vec::new();
+        while let Some((lookup, _)) = g.sweeps.constants.pop() {
+            let super::Source::Literal(tmpl) = lookup.value else {
+                panic!("a key is a literal");
+            };
+            let Statement::Literal { value, .. } = &g.store.templates.get(tmpl).stmt else {
+                panic!("a key is a literal statement");
+            };
+            let key = value.to_string();
+            seen.push((g.member_name(lookup.op).to_string(), key));
+        }
+        seen.sort();
+        let want: Vec<(String, String)> = ["get", "quote"]
+            .iter()
+            .flat_map(|m| keys.iter().map(move |k| (m.to_string(), k.clone())))
+            .collect();
+        assert_eq!(seen, want);
     }
 }
