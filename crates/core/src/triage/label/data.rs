@@ -1,5 +1,5 @@
 //! The *data version* rule: which family of implementation data (Unicode, locale, time
-//! zones, currencies, the security providers' catalogue) a value difference reads, from the callee and the example's classes,
+//! zones, currencies, the security providers' catalogue and properties) a value difference reads, from the callee and the example's classes,
 //! and — where both implementations report that family's data version — which versions.
 
 use super::Evidence;
@@ -124,6 +124,11 @@ const DATA_FAMILIES: &[(&str, &[&str])] = &[
     ),
 ];
 
+/// Callees that read one family of data although their class belongs to another:
+/// `Security.getProperty` reads the `java.security` settings, not the providers' catalogue.
+const DATA_CALLEES: &[(&str, &str)] =
+    &[("java.security.Security.getProperty", "security properties")];
+
 /// The data families a value difference may read, most likely first: the callee's class (a
 /// `Locale` parameter means locale data), then the families whose class or listing method
 /// the example uses, in the order it uses them, then the first listing of what the runtime
@@ -141,17 +146,23 @@ pub(super) fn data_families(e: &Evidence) -> Vec<String> {
     if params.contains("java.util.Locale") && head.starts_with("java.") {
         out.push("locale data (CLDR)".to_string());
     }
+    let by_callee = DATA_CALLEES.iter().find(|(callee, _)| *callee == head);
+    out.extend(by_callee.map(|(_, f)| f.to_string()));
     let class = head.rsplit_once('.').map_or(head, |(c, _)| c);
     out.extend(family_of(class));
     let lines = e.java.join("\n");
     let by_method = DATA_METHODS
         .iter()
         .filter_map(|(m, f)| Some((lines.find(&format!(".{m}("))?, *f)));
+    // At the same place as its class's use, and named first: "properties" < "providers".
+    let by_callee = DATA_CALLEES
+        .iter()
+        .filter_map(|(c, f)| Some((lines.find(&format!("{c}("))?, *f)));
     let by_class = DATA_FAMILIES.iter().filter_map(|(f, classes)| {
         let at = classes.iter().filter_map(|c| find_use(&lines, c)).min()?;
         Some((at, *f))
     });
-    let mut used: Vec<(usize, &str)> = by_method.chain(by_class).collect();
+    let mut used: Vec<(usize, &str)> = by_method.chain(by_callee).chain(by_class).collect();
     used.sort();
     out.extend(used.into_iter().map(|(_, f)| f.to_string()));
     out.extend(listing(&lines).map(|m| format!("runtime contents: {m}()")));

@@ -283,6 +283,15 @@ fn data_classes_make_a_data_version() {
     let algorithms = ["var v0 = java.security.Security.getAlgorithms(\"KeyFactory\");"];
     let a = label("java.util.TreeSet.size()", "int", "11", "12", &algorithms);
     assert_eq!(a, p, "the catalogue read through Security or a Provider");
+    let key = ["var v0 = java.security.Security.getProperty(\"jdk.tls.disabledAlgorithms\");"];
+    let setting = (Label::DataVersion, Some("security properties".into()));
+    let callee = "java.security.Security.getProperty(java.lang.String)";
+    assert_eq!(
+        label(callee, "java.lang.String", "\"RC4\"", "\"RC4, ECDH\"", &key),
+        setting
+    );
+    let read = label("java.lang.String.length()", "int", "3", "9", &key);
+    assert_eq!(read, setting, "a value computed from a setting");
     assert!(!mentions("java.lang.CharacterData", "java.lang.Character"));
     assert!(mentions(
         "java.lang.Character$UnicodeScript",
