@@ -1,6 +1,7 @@
 //! The *data version* rule: which family of implementation data (Unicode, locale, time
-//! zones, currencies, the security providers' catalogue and properties) a value difference reads, from the callee and the example's classes,
-//! and — where both implementations report that family's data version — which versions.
+//! zones, currencies, the security providers' catalogue, the security properties) a value
+//! difference reads, from the callee and the example's classes, and — where both
+//! implementations report that family's data version — which versions.
 
 use super::Evidence;
 use serde::{Deserialize, Serialize};
@@ -129,11 +130,12 @@ const DATA_FAMILIES: &[(&str, &[&str])] = &[
 const DATA_CALLEES: &[(&str, &str)] =
     &[("java.security.Security.getProperty", "security properties")];
 
-/// The data families a value difference may read, most likely first: the callee's class (a
-/// `Locale` parameter means locale data), then the families whose class or listing method
-/// the example uses, in the order it uses them, then the first listing of what the runtime
-/// provides that it calls (a static `available…`/`getAvailable…` method:
-/// `java.nio.charset.Charset.availableCharsets()`).
+/// The data families a value difference may read, most likely first: the callee itself
+/// ([`DATA_CALLEES`]) or its class (a `Locale` parameter means locale data), then the
+/// families whose class, listing method or callee the example uses, in the order it uses
+/// them (a callee before its own class's family at the same place), then the first listing
+/// of what the runtime provides that it calls (a static `available…`/`getAvailable…`
+/// method: `java.nio.charset.Charset.availableCharsets()`).
 pub(super) fn data_families(e: &Evidence) -> Vec<String> {
     let family_of = |text: &str| {
         DATA_FAMILIES
@@ -146,15 +148,17 @@ pub(super) fn data_families(e: &Evidence) -> Vec<String> {
     if params.contains("java.util.Locale") && head.starts_with("java.") {
         out.push("locale data (CLDR)".to_string());
     }
-    let by_callee = DATA_CALLEES.iter().find(|(callee, _)| *callee == head);
-    out.extend(by_callee.map(|(_, f)| f.to_string()));
+    let callee_family = DATA_CALLEES.iter().find(|(callee, _)| *callee == head);
+    out.extend(callee_family.map(|(_, f)| f.to_string()));
     let class = head.rsplit_once('.').map_or(head, |(c, _)| c);
     out.extend(family_of(class));
     let lines = e.java.join("\n");
     let by_method = DATA_METHODS
         .iter()
         .filter_map(|(m, f)| Some((lines.find(&format!(".{m}("))?, *f)));
-    // At the same place as its class's use, and named first: "properties" < "providers".
+    // Found where its class's use is found too; the sort below puts it first there only
+    // because its family's name sorts first ("properties" < "providers"), which the
+    // label tests check.
     let by_callee = DATA_CALLEES
         .iter()
         .filter_map(|(c, f)| Some((lines.find(&format!("{c}("))?, *f)));
