@@ -125,11 +125,11 @@ impl Generator<'_> {
             })
             .collect();
         for key in &mined.config_keys {
+            let tmpl = self.literal_template(string, key);
             for &op in &ops {
                 if self.sweeps.constants.len >= MAX_QUEUED {
                     return;
                 }
-                let tmpl = self.literal_template(string, key);
                 let (value, pos) = (Source::Literal(tmpl), 0);
                 let lookup = Lookup {
                     op,
