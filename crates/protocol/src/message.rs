@@ -14,7 +14,12 @@ use std::path::PathBuf;
 mod wire;
 
 /// Bumped whenever a message changes shape (7 added `Timings`, 8 `Run`'s `plain_class_text`).
-pub const PROTOCOL_VERSION: u32 = 8;
+pub const PROTOCOL_VERSION: u32 = 9;
+
+/// The signal the supervisor queues to a worker (`sigqueue`, the value the index of the
+/// sequence in the current run it waits for) to stop that sequence without killing the JVM;
+/// only a worker that said `can_stop` in its `Ready` gets it.
+pub const STOP_SIGNAL: i32 = 10; // SIGUSR1 on Linux
 
 /// One sequence to run, with the observers to call after it.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
@@ -86,6 +91,10 @@ pub enum Response {
         /// timeout.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         thread: Option<u32>,
+        /// Whether a sequence past its timeout can be stopped with [`STOP_SIGNAL`] (JVMTI
+        /// `StopThread`) instead of killing the worker.
+        #[serde(default)]
+        can_stop: bool,
     },
     /// The worker could not do what was asked; it stays usable unless it said so at start-up.
     Failed {

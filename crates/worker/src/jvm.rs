@@ -21,6 +21,12 @@ pub struct Jvm {
     agent: Global<JClass<'static>>,
 }
 
+// SAFETY: a JavaVM may be used from any thread, and a JNI global reference is valid in every
+// thread of its JVM; each call attaches the calling thread first.
+unsafe impl Send for Jvm {}
+// SAFETY: as above; no call mutates the struct.
+unsafe impl Sync for Jvm {}
+
 /// The agent's entry points.
 #[derive(Clone, Copy, Debug)]
 pub enum Entry {
@@ -30,6 +36,10 @@ pub enum Entry {
     Coverage,
     Timings,
     Run,
+    /// `requestStop`: a stop is about to be thrown (see [`crate::stop`]).
+    RequestStop,
+    /// `settle`: a stop thrown is delivered and cleared.
+    Settle,
 }
 
 impl Jvm {
@@ -133,8 +143,40 @@ impl Jvm {
             Entry::Coverage => jni_str!("coverage"),
             Entry::Timings => jni_str!("timings"),
             Entry::Run => jni_str!("run"),
+            Entry::RequestStop => jni_str!("requestStop"),
+            Entry::Settle => jni_str!("settle"),
         };
         self.call_named(name, input)
+    }
+
+    /// Attaches the calling thread to the JVM for good (JVMTI calls need it).
+    pub(crate) fn attach(&self) -> Result<(), String> {
+        self.vm
+            .attach_current_thread(|_| Ok::<(), jni::errors::Error>(()))
+            .map_err(|e| format!("cannot attach a thread: {e}"))
+    }
+
+    /// The JVM's `JavaVM*`.
+    pub(crate) fn raw_vm(&self) -> *mut std::ffi::c_void {
+        self.vm.get_raw().cast()
+    }
+
+    /// Global references (leaked: they live as long as the process) to the calling thread's
+    /// `Thread` object and to a `difftest.Stop` to throw into it, as raw handles.
+    pub(crate) fn thread_and_stop(&self) -> Result<(usize, usize), String> {
+        self.vm
+            .attach_current_thread(|env| -> jni::errors::Result<_> {
+                let thread_class = env.find_class(jni_str!("java/lang/Thread"))?;
+                let sig = jni_sig!("()Ljava/lang/Thread;");
+                let name = jni_str!("currentThread");
+                let thread = env.call_static_method(&thread_class, name, sig, &[])?.l()?;
+                let stop_class = env.find_class(jni_str!("difftest/Stop"))?;
+                let stop = env.new_object(&stop_class, jni_sig!("()V"), &[])?;
+                let thread = env.new_global_ref(thread)?.into_raw() as usize;
+                let stop = env.new_global_ref(stop)?.into_raw() as usize;
+                Ok((thread, stop))
+            })
+            .map_err(|e| format!("cannot prepare stops: {e}"))
     }
 
     /// `System.currentTimeMillis()` as the JVM sees it (the host's, under Espresso).

@@ -13,6 +13,7 @@ mod encode;
 mod jvm;
 mod sandbox;
 pub mod serve;
+mod stop;
 mod wall_clock;
 
 use difftest_base::{atomic, usage};

@@ -8,6 +8,7 @@ use super::clock::{Clock, Part};
 use super::encode::{Encoding, encode};
 use super::jvm::{Entry, Jvm};
 use super::sandbox;
+use super::stop::{self, Stopper};
 use super::wall_clock;
 use crate::message::{PROTOCOL_VERSION, Request, Response, SeqRequest, decode, receive, send};
 use crate::model::ApiModel;
@@ -17,6 +18,7 @@ use std::fs::File;
 use std::io::{BufRead, BufReader, Write};
 use std::os::fd::FromRawFd;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Instant;
 
 /// Native stack of the thread that runs Java code: deep recursion in the code under test
@@ -50,6 +52,7 @@ pub fn main(args: &Options) -> i32 {
     };
     let data_limit = args.data_limit;
     give_fatal_signals_to_the_jvm();
+    stop::block_signal();
     let (input, output) = match take_protocol_channel() {
         Ok(pair) => pair,
         Err(e) => {
@@ -112,8 +115,8 @@ fn serve(
             return 3;
         }
     };
-    let jvm = match start(&mut input, &mut out, began, warnings, data_limit) {
-        Some(jvm) => jvm,
+    let (jvm, stopper) = match start(&mut input, &mut out, began, warnings, data_limit) {
+        Some(started) => started,
         None => return 3,
     };
     let mut clock = Clock::default();
@@ -132,7 +135,7 @@ fn serve(
         let ok = match req {
             Request::Bye => break,
             Request::Timings => timings(&jvm, &mut clock, &mut out).is_ok(),
-            other => answer(&jvm, other, &mut clock, &mut out).is_ok(),
+            other => answer(&jvm, stopper.as_ref(), other, &mut clock, &mut out).is_ok(),
         };
         if !ok {
             return 3;
@@ -150,7 +153,7 @@ fn start(
     began: Instant,
     mut warnings: Vec<String>,
     data_limit: Option<u64>,
-) -> Option<Jvm> {
+) -> Option<(Arc<Jvm>, Option<Stopper>)> {
     let spec = match receive::<Request>(input) {
         Ok(Some(Request::Hello { version, jvm })) if version == PROTOCOL_VERSION => jvm,
         Ok(Some(Request::Hello { version, .. })) => {
@@ -197,6 +200,16 @@ fn start(
     }
     match started {
         Ok(jvm) => {
+            let jvm = Arc::new(jvm);
+            // An Espresso guest runs on a host thread that must not be stopped.
+            let stopper = match espresso {
+                Some(_) => None,
+                None => Stopper::start(&jvm)
+                    .map_err(|e| {
+                        warnings.push(format!("stops: timed-out calls kill the worker: {e}"))
+                    })
+                    .ok(),
+            };
             if spec.clock_shift_ms != 0 {
                 let before = wall_clock::real_millis();
                 let java = jvm.current_time_millis();
@@ -208,8 +221,9 @@ fn start(
                 millis,
                 warnings,
                 thread: Some(this_thread_id()),
+                can_stop: stopper.is_some(),
             };
-            (send(out, &ready).is_ok() && out.flush().is_ok()).then_some(jvm)
+            (send(out, &ready).is_ok() && out.flush().is_ok()).then_some((jvm, stopper))
         }
         Err(e) => {
             fail(out, e);
@@ -241,7 +255,13 @@ fn timings(jvm: &Jvm, clock: &mut Clock, out: &mut Answers) -> std::io::Result<(
     out.flush()
 }
 
-fn answer(jvm: &Jvm, req: Request, clock: &mut Clock, out: &mut Answers) -> std::io::Result<()> {
+fn answer(
+    jvm: &Jvm,
+    stopper: Option<&Stopper>,
+    req: Request,
+    clock: &mut Clock,
+    out: &mut Answers,
+) -> std::io::Result<()> {
     let resp = match req {
         Request::Describe {
             classes,
@@ -267,7 +287,12 @@ fn answer(jvm: &Jvm, req: Request, clock: &mut Clock, out: &mut Answers) -> std:
                 end_large_repeats: contracts,
                 plain_class_text,
             };
-            return run(jvm, first_id, isolate, encoding, &sequences, clock, out);
+            let runner = Runner {
+                jvm,
+                stopper,
+                encoding,
+            };
+            return run(&runner, first_id, isolate, &sequences, clock, out);
         }
         Request::Hello { .. } | Request::Bye | Request::Timings => Response::Failed {
             error: "unexpected message".into(),
@@ -336,17 +361,23 @@ fn coverage(jvm: &Jvm) -> Response {
 /// Runs the sequences, each answer handed to the writer as soon as it is complete (written
 /// within `answers::LINGER`, with those that follow it meanwhile; `RunDone` at once); with
 /// `isolate`, each is written before the next call runs (see [`Answers`]).
+/// What runs a request's sequences.
+struct Runner<'a> {
+    jvm: &'a Jvm,
+    stopper: Option<&'a Stopper>,
+    encoding: Encoding,
+}
+
 fn run(
-    jvm: &Jvm,
+    runner: &Runner,
     first_id: u64,
     isolate: bool,
-    encoding: Encoding,
     sequences: &[SeqRequest],
     clock: &mut Clock,
     out: &mut Answers,
 ) -> std::io::Result<()> {
     for (i, seq) in sequences.iter().enumerate() {
-        let result = run_one(jvm, seq, encoding, clock);
+        let (result, trusted) = run_stoppable(runner, i as u32, seq, clock);
         let began = Instant::now();
         send(
             out,
@@ -362,9 +393,35 @@ fn run(
             false => out.hand_over_soon()?,
         }
         clock.add(Part::Flush, began);
+        if !trusted {
+            // A stop that never arrived may still hit a later sequence: end here, after the
+            // answer, and let the supervisor start another worker.
+            out.flush()?;
+            // SAFETY: ends the process at once, as `serve` does.
+            unsafe { libc::_exit(3) }
+        }
     }
     send(out, &Response::RunDone)?;
     out.flush()
+}
+
+/// Runs sequence `index` of a request where the stopper can stop it: a stopped sequence is
+/// reported as timed out. False when the JVM is no longer to be trusted (`stop::settle`).
+fn run_stoppable(
+    runner: &Runner,
+    index: u32,
+    seq: &SeqRequest,
+    clock: &mut Clock,
+) -> (SeqResult, bool) {
+    let Some(stopper) = runner.stopper else {
+        return (run_one(runner.jvm, seq, runner.encoding, clock), true);
+    };
+    stopper.begin(index);
+    let result = run_one(runner.jvm, seq, runner.encoding, clock);
+    if !stopper.end() {
+        return (result, true);
+    }
+    (SeqResult::Timeout { millis: 0 }, stop::settle(runner.jvm))
 }
 
 fn run_one(jvm: &Jvm, seq: &SeqRequest, encoding: Encoding, clock: &mut Clock) -> SeqResult {

@@ -481,15 +481,25 @@ impl Pool {
         };
         worker.send(&req)?;
         loop {
-            match worker.receive(self.config.timeout, watch)? {
+            let at = results.len() - first;
+            let index = u32::try_from(at).ok();
+            match worker.receive_stoppable(self.config.timeout, watch, index)? {
                 Response::Result { id, result } => {
-                    let at = results.len() - first;
                     fit::answer_fits(id, at, seqs.get(at), &result).map_err(Failure::Garbled)?;
-                    results.push(result)
+                    results.push(self.stopped_as_timeout(result))
                 }
                 Response::RunDone if results.len() - first == seqs.len() => return Ok(()),
                 other => return Err(Failure::Garbled(format!("unexpected answer {other:?}"))),
             }
+        }
+    }
+
+    /// A sequence the worker stopped at the supervisor's request answers as timed out (the
+    /// worker does not know the timeout); it counts as a timeout, as a kill does.
+    fn stopped_as_timeout(&self, result: SeqResult) -> SeqResult {
+        match result {
+            SeqResult::Timeout { .. } => self.blame(Failure::Timeout),
+            other => other,
         }
     }
 

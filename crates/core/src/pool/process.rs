@@ -8,7 +8,7 @@
 //! spawning from a pool thread that later exits would kill a worker still in use.
 
 use super::clock::CallClock;
-use crate::message::{PROTOCOL_VERSION, Request, Response, decode, send};
+use crate::message::{PROTOCOL_VERSION, Request, Response, STOP_SIGNAL, decode, send};
 use crate::targets::JvmSpec;
 use crate::text::clip;
 use std::collections::VecDeque;
@@ -95,7 +95,15 @@ pub(super) struct WorkerProcess {
     pub startup_ms: u64,
     /// The thread that runs the sequences, as the worker said (`Response::Ready`).
     java_thread: Option<u32>,
+    /// Whether a sequence past its timeout can be stopped instead of killing the worker
+    /// (`Response::Ready`).
+    can_stop: bool,
 }
+
+/// How long a worker asked to stop a sequence has to answer before it is killed, in parts
+/// of the timeout (at least [`MIN_STOP_GRACE`]).
+const STOP_GRACE_DIVISOR: u32 = 4;
+const MIN_STOP_GRACE: Duration = Duration::from_millis(100);
 
 impl WorkerProcess {
     /// Spawns `exe __worker` and starts the JVM in it; fails with the worker's own words.
@@ -146,6 +154,7 @@ impl WorkerProcess {
             _cwd: cwd,
             startup_ms: 0,
             java_thread: None,
+            can_stop: false,
         };
         worker.hello(jvm, deadline)?;
         Ok(worker)
@@ -176,10 +185,12 @@ impl WorkerProcess {
                 millis,
                 warnings,
                 thread,
+                can_stop,
                 ..
             } => {
                 self.startup_ms = millis;
                 self.java_thread = thread;
+                self.can_stop = can_stop;
                 warn_once(&warnings);
                 Ok(())
             }
@@ -220,8 +231,22 @@ impl WorkerProcess {
         timeout: Duration,
         watch: &Watch,
     ) -> Result<Response, Failure> {
+        self.receive_stoppable(timeout, watch, None)
+    }
+
+    /// [`WorkerProcess::receive`] for the answer to sequence `index` of a run: when the
+    /// timeout passes, a worker that can stop it is asked to (it then answers that the
+    /// sequence timed out and goes on with the run), and killed only if no answer comes
+    /// within a grace period.
+    pub(super) fn receive_stoppable(
+        &mut self,
+        timeout: Duration,
+        watch: &Watch,
+        index: Option<u32>,
+    ) -> Result<Response, Failure> {
         let thread = self.java_thread.map(|tid| (self.child.id(), tid));
         let mut clock = CallClock::start(timeout, thread);
+        let mut stop = index.filter(|_| self.can_stop);
         loop {
             match self.lines.recv_timeout(WATCH_EVERY.min(timeout)) {
                 Ok(Frame::Line(line)) => {
@@ -239,6 +264,13 @@ impl WorkerProcess {
                 }
                 Ok(Frame::End) | Err(RecvTimeoutError::Disconnected) => return Err(self.died()),
                 Err(RecvTimeoutError::Timeout) if clock.expired() => {
+                    if let Some(index) = stop.take()
+                        && self.ask_to_stop(index)
+                    {
+                        let grace = (timeout / STOP_GRACE_DIVISOR).max(MIN_STOP_GRACE);
+                        clock = CallClock::start(grace, thread);
+                        continue;
+                    }
                     self.kill();
                     return Err(Failure::Timeout);
                 }
@@ -256,6 +288,16 @@ impl WorkerProcess {
                 }
             }
         }
+    }
+
+    /// Queues the stop signal for sequence `index` to the worker; false if it cannot be sent.
+    fn ask_to_stop(&self, index: u32) -> bool {
+        let value = libc::sigval {
+            sival_ptr: index as usize as *mut libc::c_void,
+        };
+        // SAFETY: sigqueue to our own child, with a plain value.
+        let sent = unsafe { libc::sigqueue(self.child.id() as libc::pid_t, STOP_SIGNAL, value) };
+        sent == 0
     }
 
     /// Kills the worker's whole process group and reaps it.

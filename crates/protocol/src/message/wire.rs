@@ -97,6 +97,8 @@ pub struct ResponseWire {
     #[serde(default)]
     warnings: Vec<String>,
     thread: Option<u32>,
+    #[serde(default)]
+    can_stop: bool,
     error: Option<String>,
     model: Option<ApiModel>,
     unknown: Option<Vec<String>>,
@@ -120,6 +122,7 @@ impl TryFrom<ResponseWire> for Response {
                 millis: need(w.millis, "millis", "ready")?,
                 warnings: w.warnings,
                 thread: w.thread,
+                can_stop: w.can_stop,
             },
             ResponseMsg::Failed => Response::Failed {
                 error: need(w.error, "error", "failed")?,

@@ -62,6 +62,7 @@ final class Abort extends RuntimeException {
     }
 
     private static Abort rendered(Throwable t, boolean judge) {
+        Stop.note(t);
         String earlier = Initializers.earlier(t);
         if (earlier != null) {
             return new Abort(earlier, t, earlier.contains(",\"classpath\":{"));

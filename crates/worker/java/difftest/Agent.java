@@ -82,6 +82,52 @@ public final class Agent {
      * ({@code IllegalArgumentException}).
      */
     public static String run(String encoded) {
-        return Runner.run(encoded);
+        try {
+            String answer = Runner.run(encoded);
+            return Stop.requested ? Stop.STOPPED : answer;
+        } catch (Throwable t) {
+            Stop.note(t);
+            if (Stop.requested) {
+                return Stop.STOPPED;
+            }
+            throw t;
+        }
+    }
+
+    /**
+     * Called by the worker's stopper thread just before it throws a {@link Stop} into the
+     * thread that runs sequences: the run then ends at its next step, whatever catches the
+     * stop. Answers {@code "ok"}.
+     */
+    public static String requestStop(String ignored) {
+        Stop.requested = true;
+        return "ok";
+    }
+
+    /**
+     * Called by the worker after a stop was requested, before anything else runs: waits up to
+     * 200 ms for the stop to arrive if nothing here has seen it ({@code how} is
+     * {@code "caught"} when the worker caught it as this call began), then clears the request
+     * and the thread's interrupt. {@code "ok"}, or {@code "!lost"} when the stop never
+     * arrived (code under test swallowed it, or it is still on its way): the JVM is then not
+     * trusted with another sequence.
+     */
+    public static String settle(String how) {
+        if (how.equals("caught")) {
+            Stop.delivered = true;
+        }
+        try {
+            long end = System.nanoTime() + 200_000_000L;
+            while (!Stop.delivered && System.nanoTime() - end < 0) {
+                Thread.onSpinWait();
+            }
+        } catch (Stop s) {
+            Stop.delivered = true;
+        }
+        boolean ok = Stop.delivered;
+        Stop.requested = false;
+        Stop.delivered = false;
+        Thread.interrupted();
+        return ok ? "ok" : "!lost";
     }
 }

@@ -95,6 +95,7 @@ final class Linkage {
             Class.forName(name, false, Linkage.class.getClassLoader());
             return true;
         } catch (Throwable t) {
+            Stop.note(t);
             return false;
         }
     }

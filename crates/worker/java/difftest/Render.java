@@ -191,6 +191,7 @@ final class Render {
         try {
             text = e.toString();
         } catch (Throwable t) {
+            Stop.note(t);
             return null;
         }
         if (text == null || text.indexOf('@') < 0) {
@@ -283,6 +284,7 @@ final class Render {
         try {
             return t.getMessage();
         } catch (Throwable e) {
+            Stop.note(e);
             return null;
         }
     }

@@ -66,7 +66,7 @@ final class Runner {
         boolean check = false;
         boolean normal = true;
         Render.maxMessageBytes = Long.MAX_VALUE;
-        for (int i = 0; i < lines.length && normal; i++) {
+        for (int i = 0; i < lines.length && normal && !Stop.requested; i++) {
             String line = lines[i];
             if (line.startsWith("O\t")) {
                 observers.add(line);
@@ -85,9 +85,12 @@ final class Runner {
         }
         if (normal) {
             for (String o : observers) {
+                if (Stop.requested) {
+                    break;
+                }
                 observe(o);
             }
-            if (check) {
+            if (check && !Stop.requested) {
                 checkContracts();
             }
         }
@@ -194,6 +197,7 @@ final class Runner {
             steps.setLength(mark);
             steps.append(own(a, i).json);
         } catch (Throwable t) {
+            Stop.note(t);
             steps.setLength(mark);
             threw(steps, t);
         }
@@ -373,6 +377,7 @@ final class Runner {
             observations.setLength(mark);
             observations.append(own(a, count).json);
         } catch (Throwable t) {
+            Stop.note(t);
             observations.setLength(mark);
             threw(observations, t);
         }
@@ -459,16 +464,19 @@ final class Runner {
                 violation(i, "equals-reflexive", "equals returned false");
             }
         } catch (Throwable t) {
+            Stop.note(t);
             violation(i, "equals-throws", Render.summary(t));
         }
         try {
             v.hashCode();
         } catch (Throwable t) {
+            Stop.note(t);
             violation(i, "hashCode-throws", Render.summary(t));
         }
         try {
             v.toString();
         } catch (Throwable t) {
+            Stop.note(t);
             violation(i, "toString-throws", Render.summary(t));
         }
     }
