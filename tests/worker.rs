@@ -190,6 +190,17 @@ fn misbehave(method: &str) -> SeqRequest {
     )])
 }
 
+/// Asserts that the results at `timed_out` are timeouts and those at `answered` answered 42.
+fn timeouts_and_answers(results: &[SeqResult], timed_out: &[usize], answered: &[usize], on: &str) {
+    for &i in timed_out {
+        let timeout = matches!(results[i], SeqResult::Timeout { .. });
+        assert!(timeout, "{on}: {:?}", results[i]);
+    }
+    for &i in answered {
+        assert_eq!(last(&results[i]).render(), "42", "{on}");
+    }
+}
+
 #[test]
 fn hangs_are_stopped_as_timeouts_and_the_same_worker_goes_on() {
     let fixtures = common::compile_fixtures("worker");
@@ -205,13 +216,7 @@ fn hangs_are_stopped_as_timeouts_and_the_same_worker_goes_on() {
             misbehave("answer"),
         ];
         let results = pool.run(&batch, false).expect("run");
-        for i in [1, 3] {
-            let timed_out = matches!(results[i], SeqResult::Timeout { .. });
-            assert!(timed_out, "{target}: {:?}", results[i]);
-        }
-        for i in [0, 5] {
-            assert_eq!(last(&results[i]).render(), "42", "{target}");
-        }
+        timeouts_and_answers(&results, &[1, 3], &[0, 5], target);
         for i in [2, 4] {
             assert_eq!(
                 last(&results[i]).render(),
@@ -244,13 +249,7 @@ fn a_hang_that_catches_the_stop_or_runs_a_class_initializer_costs_its_worker() {
         misbehave("answer"),
     ];
     let results = pool.run(&batch, false).expect("run");
-    for i in [0, 2] {
-        let timed_out = matches!(results[i], SeqResult::Timeout { .. });
-        assert!(timed_out, "{:?}", results[i]);
-    }
-    for i in [1, 3] {
-        assert_eq!(last(&results[i]).render(), "42");
-    }
+    timeouts_and_answers(&results, &[0, 2], &[1, 3], "temurin21");
     assert_eq!(pool.stats().timeouts, 2);
     // Each hang is waited for once: the worker sends every answer as soon as it is complete,
     // so the first one missing is the culprit, without a second, isolated wait for it.
