@@ -81,11 +81,25 @@ impl Stopper {
         };
         let state = Arc::new(Mutex::new(State::default()));
         let (shared, jvm) = (Arc::clone(&state), Arc::clone(jvm));
+        // The stopper attaches to the JVM before the worker says it can stop (JVMTI calls
+        // from a thread the JVM does not know fail).
+        let (attached, was_attached) = std::sync::mpsc::sync_channel(1);
         std::thread::Builder::new()
             .name("difftest-stopper".into())
-            .spawn(move || serve_stops(&jvm, &handles, &shared))
+            .spawn(move || {
+                let attach = jvm.attach();
+                let ok = attach.is_ok();
+                let _ = attached.send(attach);
+                if ok {
+                    serve_stops(&jvm, &handles, &shared);
+                }
+            })
             .map_err(|e| format!("cannot start the stopper thread: {e}"))?;
-        Ok(Stopper { state })
+        match was_attached.recv() {
+            Ok(Ok(())) => Ok(Stopper { state }),
+            Ok(Err(e)) => Err(e),
+            Err(_) => Err("the stopper thread ended at start".into()),
+        }
     }
 
     /// Sequence `index` of the current run starts.
@@ -116,11 +130,9 @@ pub(crate) fn settle(jvm: &Jvm) -> bool {
     }
 }
 
-/// The stopper thread: waits for the signal and stops the sequence it names, if it still runs.
+/// The stopper thread, attached to the JVM: waits for the signal and stops the sequence it
+/// names, if it still runs.
 fn serve_stops(jvm: &Jvm, handles: &Handles, state: &Mutex<State>) {
-    if jvm.attach().is_err() {
-        return; // never stops: the supervisor kills instead
-    }
     loop {
         let Some(index) = wait_for_signal() else {
             continue;
@@ -137,7 +149,7 @@ fn serve_stops(jvm: &Jvm, handles: &Handles, state: &Mutex<State>) {
             continue;
         }
         state.issued = true;
-        // SAFETY: as above; the thread is attached (the call just made attached it).
+        // SAFETY: as above; this thread is attached.
         unsafe { stop_thread(handles) };
     }
 }
