@@ -1,7 +1,8 @@
 //! Record's reruns move the JVM's wall clock (`JvmSpec::clock_shift_ms`), on real
 //! Temurin 17: what Java reads moves by the shift, and a library's answers that depend on
 //! the date or the hour (`tests/fixtures/dated`) are dropped from the suite, while the
-//! ones that do not stay checked.
+//! ones that do not stay checked. A wait until a wall-clock deadline still waits in a
+//! shifted worker (Temurin 17, 21 and 25), so an idle pool thread does not spin.
 
 mod common;
 
@@ -59,6 +60,50 @@ fn a_shifted_worker_reads_the_wall_clock_moved_by_the_shift() {
     );
     let (before, plain, after) = (now_ms(), java_millis(0), now_ms());
     assert!((before..=after).contains(&plain), "unshifted: {plain}");
+}
+
+/// The values of `dated.Waits.METHOD()`, one call each, in a worker of `target` whose clock
+/// is moved by `shift_ms`.
+fn waits(target: &str, shift_ms: i64, methods: &[&str]) -> Vec<i64> {
+    let classes = common::compile_fixtures("dated");
+    let mut jvm = common::provision(target).jvm;
+    jvm.clock_shift_ms = shift_ms;
+    jvm.classpath.push(classes.path().into());
+    let pool =
+        difftest::pool::Pool::start(target, jvm, common::config(1, 5000)).expect("pool starts");
+    let calls: Vec<SeqRequest> = (methods.iter())
+        .map(|m| SeqRequest {
+            statements: vec![Statement::call("dated.Waits", m, &[], None, &[])],
+            observers: vec![],
+        })
+        .collect();
+    let results = pool.run(&calls, false).expect("run");
+    let number = |r: &SeqResult| match r {
+        SeqResult::Done { steps, .. } => steps[0].render().parse::<i64>().ok(),
+        _ => None,
+    };
+    (results.iter())
+        .map(|r| number(r).unwrap_or_else(|| panic!("{target}: a number: {r:?}")))
+        .collect()
+}
+
+#[test]
+fn a_wait_until_a_wall_clock_deadline_waits_in_a_shifted_worker() {
+    for target in ["temurin17", "temurin21", "temurin25"] {
+        let shift = -800 * DAY_MS - 14_000;
+        let got = waits(
+            target,
+            shift,
+            &["parksUntilLater", "idleCommonPoolCpuMillis"],
+        );
+        let (parks, idle_cpu) = (got[0], got[1]);
+        assert!(parks < 10, "{target}: {parks} parks for one wait");
+        // An idle worker spinning on a deadline already past uses the whole half second.
+        assert!(
+            idle_cpu < 150,
+            "{target}: idle pool threads used {idle_cpu} ms of CPU"
+        );
+    }
 }
 
 #[test]

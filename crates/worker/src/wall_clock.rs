@@ -11,6 +11,15 @@
 //! the JIT use, are never moved. With no shift set it only forwards the call. A JVM that
 //! reads the time another way is not moved: [`check`] compares what Java sees with the
 //! shifted time and the worker says so at start-up.
+//!
+//! A wait until a wall-clock deadline (`LockSupport.parkUntil`, which an idle fork-join
+//! worker uses to retire after its keep-alive) reaches the kernel as an absolute time on
+//! the real clock, computed from the moved one: a deadline moved into the past ends the
+//! wait at once, and the waiter spins (a whole core per idle pool thread, measured). So this
+//! binary defines `pthread_cond_timedwait` too, and takes the shift back out of a deadline
+//! on the wall clock before the C library's waits on it. A deadline on the monotonic clock
+//! (every relative wait of the JVM) counts from boot, far below any wall-clock time since
+//! [`WALL_CLOCK_FLOOR`], and is left as it is.
 
 use std::sync::atomic::{AtomicI64, AtomicUsize, Ordering::Relaxed};
 
@@ -97,6 +106,64 @@ pub unsafe extern "C" fn clock_gettime(
         unsafe { add(&mut *ts, shift) };
     }
     rc
+}
+
+/// Seconds since the epoch below which a deadline is not on the wall clock (2001-09-09): a
+/// monotonic deadline is the time since boot.
+const WALL_CLOCK_FLOOR: libc::time_t = 1_000_000_000;
+
+type CondTimedwait = unsafe extern "C" fn(
+    *mut libc::pthread_cond_t,
+    *mut libc::pthread_mutex_t,
+    *const libc::timespec,
+) -> libc::c_int;
+
+/// The C library's `pthread_cond_timedwait`, looked up on first use (0: not yet).
+static REAL_TIMEDWAIT: AtomicUsize = AtomicUsize::new(0);
+
+/// The `pthread_cond_timedwait` every caller in this process reaches, the JVM included: the
+/// C library's, with the shift taken out of a deadline on the wall clock (see the module
+/// comment).
+///
+/// # Safety
+/// As the C function: valid condition variable, locked mutex and deadline.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pthread_cond_timedwait(
+    cond: *mut libc::pthread_cond_t,
+    mutex: *mut libc::pthread_mutex_t,
+    abstime: *const libc::timespec,
+) -> libc::c_int {
+    let real = real_timedwait();
+    let shift = SHIFT_NANOS.load(Relaxed);
+    // SAFETY: the caller passes a valid deadline or null.
+    let deadline = unsafe { abstime.as_ref() };
+    match deadline.filter(|d| shift != 0 && d.tv_sec >= WALL_CLOCK_FLOOR) {
+        Some(d) => {
+            let mut unshifted = *d;
+            add(&mut unshifted, shift.saturating_neg());
+            // SAFETY: forwarded as given, with a deadline of our own that outlives the call.
+            unsafe { real(cond, mutex, &unshifted) }
+        }
+        // SAFETY: forwarded as given.
+        None => unsafe { real(cond, mutex, abstime) },
+    }
+}
+
+fn real_timedwait() -> CondTimedwait {
+    let mut found = REAL_TIMEDWAIT.load(Relaxed);
+    if found == 0 {
+        // SAFETY: a lookup of a C library function by a NUL-terminated name; the default
+        // version is the one a program linked today calls.
+        let next = unsafe { libc::dlsym(libc::RTLD_NEXT, c"pthread_cond_timedwait".as_ptr()) };
+        assert!(
+            !next.is_null(),
+            "the C library has no pthread_cond_timedwait"
+        );
+        found = next as usize;
+        REAL_TIMEDWAIT.store(found, Relaxed);
+    }
+    // SAFETY: `found` is the C library's `pthread_cond_timedwait`, of this type.
+    unsafe { std::mem::transmute::<usize, CondTimedwait>(found) }
 }
 
 fn add(ts: &mut libc::timespec, nanos: i64) {
