@@ -190,11 +190,12 @@ fn memory_line(done: &Recording) -> String {
         .iter()
         .map(|p| {
             let (peak, end) = (mib(p.peak_kib * 1024), mib(p.end_kib * 1024));
-            format!("{} {peak} (end {end})", p.phase)
+            let secs = p.elapsed.as_secs_f64();
+            format!("{} {peak} (end {end}, {secs:.1} s)", p.phase)
         })
         .collect();
     format!(
-        "memory (MiB): structures at generation's end (estimated) {} = {}; resident peak per phase {}",
+        "memory (MiB): structures at generation's end (estimated) {} = {}; resident peak per phase (and its wall time) {}",
         parts.join(", "),
         mib(done.rec.footprint.total()),
         phases.join(", ")

@@ -1,11 +1,12 @@
-//! This process's resident memory per phase of a record: a thread samples it every 50 ms,
-//! and each phase's end notes the highest sample since the last one and the memory held
-//! then (`record -v` prints them beside generation's `footprint`).
+//! This process's resident memory and wall time per phase of a record: a thread samples the
+//! memory every 50 ms, and each phase's end notes the highest sample since the last one, the
+//! memory held then and how long the phase took (`record -v` prints them beside generation's
+//! `footprint`).
 
 use crate::usage::rss_kib;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// One phase's memory, in KiB.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -17,6 +18,8 @@ pub struct PhaseMemory {
     pub peak_kib: u64,
     /// The resident memory when it ended.
     pub end_kib: u64,
+    /// Its wall time.
+    pub elapsed: Duration,
 }
 
 /// The sampling thread and the phases noted so far; the thread stops when this is dropped.
@@ -24,6 +27,8 @@ pub(crate) struct PhaseSampler {
     peak: Arc<AtomicU64>,
     stop: Arc<AtomicBool>,
     phases: Vec<PhaseMemory>,
+    /// When the current phase began.
+    began: Instant,
 }
 
 /// How often the resident memory is sampled.
@@ -53,6 +58,7 @@ impl PhaseSampler {
             peak,
             stop,
             phases: Vec::new(),
+            began: Instant::now(),
         }
     }
 
@@ -64,7 +70,9 @@ impl PhaseSampler {
             phase,
             peak_kib,
             end_kib,
+            elapsed: self.began.elapsed(),
         });
+        self.began = Instant::now();
     }
 
     /// The phases noted, in order.
