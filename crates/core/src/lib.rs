@@ -27,6 +27,7 @@ pub mod export;
 pub mod flakes;
 pub mod generate;
 mod hash;
+mod in_order;
 pub mod interrupt;
 pub mod observe;
 pub mod pipeline;

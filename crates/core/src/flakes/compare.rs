@@ -64,7 +64,7 @@ fn drop_tainted(
     let stmts = rec.templates.statements(test.parts());
     note_random_lengths(&stmts, changed, random, &mut report.random_length_callees);
     let taint = taint::spread(&stmts, steps, changed, random);
-    apply_taint(test, &taint, report);
+    report.dropped_derived += apply_taint(test, &taint);
 }
 
 /// Notes the callee of each `random` array whose length read is among the `changed` steps:

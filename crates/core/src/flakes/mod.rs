@@ -24,7 +24,9 @@ use crate::generate::Recorded;
 use crate::generate::kept::{KeptTest, retain_observers};
 use crate::generate::reduce::computations;
 use crate::generate::spool::SpoolError;
+use crate::generate::store::Templates;
 use crate::generate::taint;
+use crate::in_order;
 use crate::pool::{Executor, Lane, Pipeline, PoolError};
 use crate::sequence::Statement;
 use compare::compare;
@@ -247,9 +249,17 @@ pub(crate) fn remove_flakes(
     report.last_rerun_kept_whole = reruns > 0 && report.reruns_done == reruns;
     let keep_checkless = report.last_rerun_kept_whole;
     settle_dead(rec, &mut report, &mut dead, keep_checkless)?;
-    for test in rec.tests.iter() {
-        report.weakened_messages += weakened_in(&test?, &report.weakened);
-    }
+    let (tests, weakened) = (&rec.tests, &report.weakened);
+    let mut messages = 0;
+    in_order::for_each(
+        0..tests.len(),
+        |t| Ok::<_, SpoolError>(weakened_in(&tests.get(t)?, weakened)),
+        |n| {
+            messages += n;
+            Ok(())
+        },
+    )?;
+    report.weakened_messages += messages;
     report.tests_left = rec.tests.len();
     report.elapsed = began.elapsed();
     Ok(report)
@@ -264,10 +274,9 @@ fn settle_dead(
     dead: &mut [bool],
     keep_checkless: bool,
 ) -> Result<(), SpoolError> {
-    taint_unstable_computations(rec, report)?;
     let before = rec.tests.len();
-    for (t, test) in rec.tests.iter().enumerate() {
-        let checkless = test?.check_count() == 0;
+    let checkless = taint_unstable_computations(rec, report)?;
+    for (t, checkless) in checkless.into_iter().enumerate() {
         if checkless && keep_checkless && !dead[t] {
             report.kept_without_checks += 1;
         }
@@ -308,9 +317,7 @@ fn unstable_computations_in(
     if changed.is_empty() && known.is_empty() {
         return Vec::new();
     }
-    let flat = test.flat();
-    // How each step was made, not what it gave: the values are what changes.
-    let keys = computations(&flat, &[]).call;
+    let keys = call_keys(test);
     for &c in changed {
         if let Some(&key) = keys.get(c as usize) {
             known.insert(key);
@@ -321,37 +328,84 @@ fn unstable_computations_in(
         .collect()
 }
 
+/// The steps of `test` that make a computation `known` names.
+fn steps_making(test: &KeptTest, known: &BTreeSet<u128>) -> Vec<u32> {
+    if known.is_empty() {
+        return Vec::new();
+    }
+    let keys = call_keys(test);
+    (0..keys.len() as u32)
+        .filter(|&s| known.contains(&keys[s as usize]))
+        .collect()
+}
+
+/// How each step of `test` was made, not what it gave: the values are what changes.
+fn call_keys(test: &KeptTest) -> Vec<u128> {
+    computations(&test.flat(), &[]).call
+}
+
+/// Tests settled at once: the changed ones among them are held until written back.
+const SETTLE_SPAN: usize = 1 << 14;
+
 /// After the reruns: every test that makes a computation found unstable in another test
 /// loses the checks that depend on it (objects it touched cannot be told apart here: no
-/// values).
+/// values). The tests are read and tainted on every core ([`in_order`]), and the changed
+/// ones written back every [`SETTLE_SPAN`] tests; returns, per test, whether it is left with
+/// nothing to check.
 fn taint_unstable_computations(
     rec: &mut Recorded,
     report: &mut RerunReport,
-) -> Result<(), SpoolError> {
-    if report.unstable_computations.is_empty()
-        && report.random_computations.is_empty()
-        && report.random_length_callees.is_empty()
-    {
-        return Ok(());
-    }
-    for t in 0..rec.tests.len() {
-        let mut test = rec.tests.get(t)?;
-        let mut calls = unstable_computations_in(&test, &[], &mut report.unstable_computations);
-        let random = unstable_computations_in(&test, &[], &mut report.random_computations);
-        let lengths = &report.random_length_callees;
-        if calls.is_empty() && random.is_empty() && lengths.is_empty() {
-            continue;
+) -> Result<Vec<bool>, SpoolError> {
+    let n = rec.tests.len();
+    let mut checkless = Vec::with_capacity(n);
+    let mut derived = 0;
+    for start in (0..n).step_by(SETTLE_SPAN) {
+        let mut changed: Vec<(usize, KeptTest)> = Vec::new();
+        let (tests, templates, found) = (&rec.tests, &rec.templates, &*report);
+        in_order::for_each(
+            start..(start + SETTLE_SPAN).min(n),
+            |t| {
+                let mut test = tests.get(t)?;
+                let dropped = taint_in(&mut test, templates, found);
+                Ok((t, test, dropped))
+            },
+            |(t, test, dropped)| {
+                checkless.push(test.check_count() == 0);
+                if let Some(n) = dropped {
+                    derived += n;
+                    changed.push((t, test));
+                }
+                Ok(())
+            },
+        )?;
+        for (t, test) in changed {
+            rec.tests.set(t, &test);
         }
-        let stmts = rec.templates.statements(test.parts());
-        calls.extend(lengths_of(&stmts, lengths));
-        if calls.is_empty() && random.is_empty() {
-            continue;
-        }
-        let taint = taint::spread(&stmts, &[], &calls, &random);
-        apply_taint(&mut test, &taint, report);
-        rec.tests.set(t, &test);
     }
-    Ok(())
+    report.dropped_derived += derived;
+    Ok(checkless)
+}
+
+/// Taints in `test` what reads a computation the reruns found unstable in any test
+/// (`found`); the checks it dropped, or `None` when nothing in it is tainted.
+fn taint_in(test: &mut KeptTest, templates: &Templates, found: &RerunReport) -> Option<u64> {
+    let lengths = &found.random_length_callees;
+    let (calls_known, random_known) = (&found.unstable_computations, &found.random_computations);
+    if calls_known.is_empty() && random_known.is_empty() && lengths.is_empty() {
+        return None;
+    }
+    let mut calls = steps_making(test, calls_known);
+    let random = steps_making(test, random_known);
+    if calls.is_empty() && random.is_empty() && lengths.is_empty() {
+        return None;
+    }
+    let stmts = templates.statements(test.parts());
+    calls.extend(lengths_of(&stmts, lengths));
+    if calls.is_empty() && random.is_empty() {
+        return None;
+    }
+    let taint = taint::spread(&stmts, &[], &calls, &random);
+    Some(apply_taint(test, &taint))
 }
 
 /// The steps of `stmts` that read the length of what one of `callees` returned.
@@ -366,18 +420,19 @@ fn lengths_of(stmts: &[Statement], callees: &BTreeSet<String>) -> Vec<u32> {
         .collect()
 }
 
-/// Drops the checks and observers `taint` covers and marks its steps as varying.
-fn apply_taint(test: &mut KeptTest, taint: &taint::Taint, report: &mut RerunReport) {
+/// Drops the checks and observers `taint` covers and marks its steps as varying; returns
+/// how many checks went.
+fn apply_taint(test: &mut KeptTest, taint: &taint::Taint) -> u64 {
     let before = test.check_count();
     test.checks.retain(|&(step, _)| !taint.step[step as usize]);
     retain_observers(&mut test.observers, &mut test.observations, |v| {
         !taint.var[v as usize]
     });
-    report.dropped_derived += (before - test.check_count()) as u64;
     let tainted = (0..taint.step.len() as u32).filter(|&s| taint.step[s as usize]);
     test.varies.extend(tainted);
     test.varies.sort_unstable();
     test.varies.dedup();
+    (before - test.check_count()) as u64
 }
 
 #[cfg(test)]

@@ -17,8 +17,10 @@
 
 use super::Recorded;
 use super::kept::KeptTest;
+use super::scratch_words::ScratchWords;
 use super::spool::SpoolError;
 use crate::hash::{PrehashedSet, key128};
+use crate::in_order;
 use crate::sequence::Observed;
 
 /// What reduction did.
@@ -56,13 +58,9 @@ fn reduce_in_passes(
     per_pass: usize,
 ) -> Result<Reduction, SpoolError> {
     let before = rec.tests.len();
-    let mut order: Vec<u64> = Vec::with_capacity(before);
-    let mut checks = 0;
-    for (i, t) in rec.tests.iter().enumerate() {
-        let count = t?.check_count();
-        checks += count;
-        order.push(rank(count, i));
-    }
+    let keyed = Keyed::of(rec)?;
+    let checks = keyed.keys.len();
+    let mut order: Vec<u64> = (0..before).map(|i| rank(keyed.count(i), i)).collect();
     order.sort_unstable();
     let passes = checks.div_ceil(per_pass).max(1) as u64;
     let mut keep = vec![false; before];
@@ -70,14 +68,27 @@ fn reduce_in_passes(
     for pass in 0..passes {
         let mut seen: PrehashedSet<u64> = PrehashedSet::default();
         seen.reserve(checks.min(per_pass));
-        for t in order.iter().map(|&r| r as u32 as usize) {
-            let test = rec.tests.get(t)?;
-            for b in behaviours(&test).into_iter().map(folded) {
-                keep[t] |= b % passes == pass && seen.insert(b);
-            }
-        }
+        in_order::for_each(
+            order.iter().map(|&r| r as u32 as usize),
+            |t| {
+                let keys = keyed.of_test(t).map_err(|e| rec.tests.io(e))?;
+                Ok((
+                    t,
+                    keys.into_iter()
+                        .filter(|b| b % passes == pass)
+                        .collect::<Vec<_>>(),
+                ))
+            },
+            |(t, keys)| {
+                for b in keys {
+                    keep[t] |= seen.insert(b);
+                }
+                Ok(())
+            },
+        )?;
         behaviours_seen += seen.len();
     }
+    std::mem::drop(keyed); // its scratch file, before the tests are retained
     if drop {
         rec.tests.retain(|i, _| keep[i]);
     }
@@ -86,6 +97,53 @@ fn reduce_in_passes(
         after: rec.tests.len(),
         behaviours: behaviours_seen,
     })
+}
+
+/// Every test's behaviour keys ([`folded`]), computed once on every core and kept in a
+/// scratch file, so that each pass reads 8 bytes a check instead of the test.
+struct Keyed {
+    keys: ScratchWords,
+    /// Where each test's keys start, and after the last test, where they end.
+    starts: Vec<u64>,
+}
+
+impl Keyed {
+    fn of(rec: &Recorded) -> Result<Keyed, SpoolError> {
+        let tests = &rec.tests;
+        let mut keyed = Keyed {
+            keys: tests.words_beside(),
+            starts: Vec::with_capacity(tests.len() + 1),
+        };
+        in_order::for_each(
+            0..tests.len(),
+            |i| {
+                Ok(behaviours(&tests.get(i)?)
+                    .into_iter()
+                    .map(folded)
+                    .collect::<Vec<u64>>())
+            },
+            |keys| {
+                keyed.starts.push(keyed.keys.len() as u64);
+                keys.into_iter().for_each(|k| keyed.keys.push(k));
+                Ok(())
+            },
+        )?;
+        keyed.starts.push(keyed.keys.len() as u64);
+        match keyed.keys.failed() {
+            Some(kind) => Err(tests.io(kind.into())),
+            None => Ok(keyed),
+        }
+    }
+
+    /// How many checks test `i` has.
+    fn count(&self, i: usize) -> usize {
+        (self.starts[i + 1] - self.starts[i]) as usize
+    }
+
+    /// Test `i`'s keys.
+    fn of_test(&self, i: usize) -> std::io::Result<Vec<u64>> {
+        self.keys.range(self.starts[i] as usize, self.count(i))
+    }
 }
 
 /// Test `i`'s place in reduction's order, 8 bytes a test: more checks first, then the

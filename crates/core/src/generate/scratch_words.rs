@@ -73,6 +73,25 @@ impl ScratchWords {
         Ok(u64::from_le_bytes(bytes))
     }
 
+    /// The `n` words from `start` on (`start + n <= len`), in one positioned read.
+    pub(crate) fn range(&self, start: usize, n: usize) -> io::Result<Vec<u64>> {
+        self.check()?;
+        let in_file = self.flushed.saturating_sub(start).min(n);
+        let mut bytes = vec![0u8; in_file * WORD];
+        if in_file > 0 {
+            self.file()?
+                .read_exact_at(&mut bytes, (start * WORD) as u64)?;
+        }
+        let mut words: Vec<u64> = bytes
+            .chunks_exact(WORD)
+            .map(|b| u64::from_le_bytes(b.try_into().expect("a word is eight bytes")))
+            .collect();
+        let from = (start + in_file).saturating_sub(self.flushed);
+        let pending = self.pending.get(from..from + (n - in_file));
+        words.extend(pending.ok_or(io::ErrorKind::UnexpectedEof)?);
+        Ok(words)
+    }
+
     /// Replaces word `i` (`i < len`).
     pub(crate) fn set(&mut self, i: usize, word: u64) {
         if i >= self.flushed {
@@ -221,6 +240,32 @@ mod tests {
         assert_eq!((w.len(), w.get(3).unwrap()), (4, want[3]));
         w.truncate(100);
         assert_eq!(w.len(), 4, "truncating to more keeps all");
+    }
+
+    #[test]
+    fn a_range_reads_from_the_file_the_buffer_or_both() {
+        let n = 2 * BLOCK + 9;
+        let w = words(n as u64);
+        let want = |start: usize, len: usize| -> Vec<u64> {
+            (start..start + len).map(|i| i as u64 * 10).collect()
+        };
+        for (start, len) in [
+            (0, 0),
+            (3, 5),
+            (BLOCK * 2 - 3, 7),
+            (BLOCK * 2 + 1, 8),
+            (0, n),
+        ] {
+            let got: Vec<u64> = w.range(start, len).unwrap();
+            assert_eq!(got, want(start, len), "{start}+{len}");
+        }
+        assert!(
+            w.range(n - 2, 3).is_err(),
+            "past the end is an error, not a short list"
+        );
+        let mut cut = words(n as u64);
+        cut.file_for_tests().set_len(16).unwrap();
+        assert!(cut.range(1, 4).is_err(), "a file cut short is an error");
     }
 
     #[test]

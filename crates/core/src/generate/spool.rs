@@ -190,7 +190,9 @@ impl KeptTests {
         decode(&record).map_err(|what| self.corrupt(i, offset, what))
     }
 
-    /// Every test, in order, read back one at a time.
+    /// Every test, in order, read back one at a time (unit tests; passes over the tests
+    /// read them on every core: `in_order`).
+    #[cfg(test)]
     pub(crate) fn iter(&self) -> impl Iterator<Item = Result<KeptTest, SpoolError>> + '_ {
         (0..self.len()).map(|i| self.get(i))
     }
@@ -250,7 +252,13 @@ impl KeptTests {
         self.pending.clear();
     }
 
-    fn io(&self, source: io::Error) -> SpoolError {
+    /// A scratch list of words beside the tests (a pass's keys), and how its failures read.
+    pub(crate) fn words_beside(&self) -> ScratchWords {
+        ScratchWords::in_dir(&self.dir)
+    }
+
+    /// The error for a failure `source` of a scratch file beside the tests.
+    pub(crate) fn io(&self, source: io::Error) -> SpoolError {
         SpoolError::Io {
             dir: self.dir.clone(),
             source,

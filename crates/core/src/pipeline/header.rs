@@ -8,6 +8,7 @@ use crate::generate::kept::KeptTest;
 use crate::generate::reduce::Reduction;
 use crate::generate::spool::SpoolError;
 use crate::generate::{Recorded, StopReason};
+use crate::in_order;
 use crate::model::ApiModel;
 use crate::pool::Pool;
 use crate::sequence::Observed;
@@ -47,15 +48,24 @@ pub(crate) fn exception_kinds(
 /// Exception classes the kept tests expect.
 pub(crate) fn expected_exceptions(rec: &Recorded) -> Result<BTreeSet<String>, SpoolError> {
     let mut classes = BTreeSet::new();
-    for t in rec.tests.iter() {
-        let t = t?;
-        let values = t.checks.iter().map(|c| &c.1);
-        for v in values.chain(t.checked_observations().map(|(_, v)| v)) {
-            if let Observed::Threw { class, .. } = v {
-                classes.insert(class.clone());
-            }
-        }
-    }
+    let tests = &rec.tests;
+    in_order::for_each(
+        0..tests.len(),
+        |i| {
+            let t = tests.get(i)?;
+            let values = t.checks.iter().map(|c| &c.1);
+            let all = values.chain(t.checked_observations().map(|(_, v)| v));
+            let thrown = all.filter_map(|v| match v {
+                Observed::Threw { class, .. } => Some(class.clone()),
+                _ => None,
+            });
+            Ok(thrown.collect::<Vec<String>>())
+        },
+        |thrown| {
+            classes.extend(thrown);
+            Ok(())
+        },
+    )?;
     Ok(classes)
 }
 
