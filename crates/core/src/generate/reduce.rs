@@ -100,7 +100,8 @@ fn reduce_in_passes(
 }
 
 /// Every test's behaviour keys ([`folded`]), computed once on every core and kept in a
-/// scratch file, so that each pass reads 8 bytes a check instead of the test.
+/// scratch file, so that each pass reads 8 bytes a check instead of the test. Memory holds
+/// 8 bytes a test (where its keys start), beside the order's 8.
 struct Keyed {
     keys: ScratchWords,
     /// Where each test's keys start, and after the last test, where they end.
