@@ -137,7 +137,7 @@ pub unsafe extern "C" fn pthread_cond_timedwait(
     let shift = SHIFT_NANOS.load(Relaxed);
     // SAFETY: the caller passes a valid deadline or null.
     let deadline = unsafe { abstime.as_ref() };
-    match deadline.filter(|d| shift != 0 && d.tv_sec >= WALL_CLOCK_FLOOR) {
+    match deadline.filter(|d| shift != 0 && on_wall_clock(d)) {
         Some(d) => {
             let mut unshifted = *d;
             add(&mut unshifted, shift.saturating_neg());
@@ -147,6 +147,12 @@ pub unsafe extern "C" fn pthread_cond_timedwait(
         // SAFETY: forwarded as given.
         None => unsafe { real(cond, mutex, abstime) },
     }
+}
+
+/// Whether `deadline` is a valid time on the wall clock (an invalid one is passed on as
+/// it is, for the C library to refuse).
+fn on_wall_clock(deadline: &libc::timespec) -> bool {
+    deadline.tv_sec >= WALL_CLOCK_FLOOR && (0..1_000_000_000).contains(&deadline.tv_nsec)
 }
 
 fn real_timedwait() -> CondTimedwait {
@@ -166,9 +172,11 @@ fn real_timedwait() -> CondTimedwait {
     unsafe { std::mem::transmute::<usize, CondTimedwait>(found) }
 }
 
+/// Adds `nanos` to `ts`, the seconds saturating (a caller's deadline may be far off).
 fn add(ts: &mut libc::timespec, nanos: i64) {
     let total = ts.tv_nsec + nanos % 1_000_000_000;
-    ts.tv_sec += nanos / 1_000_000_000 + total.div_euclid(1_000_000_000);
+    let carry = nanos / 1_000_000_000 + total.div_euclid(1_000_000_000);
+    ts.tv_sec = ts.tv_sec.saturating_add(carry);
     ts.tv_nsec = total.rem_euclid(1_000_000_000);
 }
 
@@ -186,5 +194,29 @@ mod tests {
         assert_eq!((ts.tv_sec, ts.tv_nsec), (101, 100_000_000));
         add(&mut ts, -1_300_000_000);
         assert_eq!((ts.tv_sec, ts.tv_nsec), (99, 800_000_000));
+        let mut far = libc::timespec {
+            tv_sec: libc::time_t::MAX - 1,
+            tv_nsec: 0,
+        };
+        add(&mut far, 69_120_000_000_000_000);
+        assert_eq!(far.tv_sec, libc::time_t::MAX, "saturates, never wraps");
+    }
+
+    #[test]
+    fn only_valid_deadlines_on_the_wall_clock_are_moved_back() {
+        let at = |tv_sec, tv_nsec| libc::timespec { tv_sec, tv_nsec };
+        assert!(on_wall_clock(&at(1_764_000_000, 5)), "a date of 2025");
+        assert!(
+            !on_wall_clock(&at(21_000, 5)),
+            "seconds since boot: monotonic"
+        );
+        assert!(
+            !on_wall_clock(&at(1_764_000_000, 1_000_000_000)),
+            "invalid nanoseconds"
+        );
+        assert!(
+            !on_wall_clock(&at(1_764_000_000, -1)),
+            "invalid nanoseconds"
+        );
     }
 }
