@@ -323,17 +323,13 @@ fn unstable_computations_in(
             known.insert(key);
         }
     }
-    (0..keys.len() as u32)
-        .filter(|&s| known.contains(&keys[s as usize]) && !changed.contains(&s))
-        .collect()
+    let mut steps = steps_making(&keys, known);
+    steps.retain(|s| !changed.contains(s));
+    steps
 }
 
-/// The steps of `test` that make a computation `known` names.
-fn steps_making(test: &KeptTest, known: &BTreeSet<u128>) -> Vec<u32> {
-    if known.is_empty() {
-        return Vec::new();
-    }
-    let keys = call_keys(test);
+/// The steps whose computation (`keys`, [`call_keys`]) `known` names.
+fn steps_making(keys: &[u128], known: &BTreeSet<u128>) -> Vec<u32> {
     (0..keys.len() as u32)
         .filter(|&s| known.contains(&keys[s as usize]))
         .collect()
@@ -394,8 +390,12 @@ fn taint_in(test: &mut KeptTest, templates: &Templates, found: &RerunReport) -> 
     if calls_known.is_empty() && random_known.is_empty() && lengths.is_empty() {
         return None;
     }
-    let mut calls = steps_making(test, calls_known);
-    let random = steps_making(test, random_known);
+    let keys = match calls_known.is_empty() && random_known.is_empty() {
+        true => Vec::new(),
+        false => call_keys(test),
+    };
+    let mut calls = steps_making(&keys, calls_known);
+    let random = steps_making(&keys, random_known);
     if calls.is_empty() && random.is_empty() && lengths.is_empty() {
         return None;
     }
