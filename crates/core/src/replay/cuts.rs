@@ -6,7 +6,8 @@
 //! 20,000) that a single worker runs while the others wait. The first pass's segments are
 //! of equal size and, when there are several, an even number of them
 //! ([`first_pass_segment`]), so two workers finish together instead of one running the
-//! short last segment alone.
+//! short last segment alone; a suite below `--segment` is still spread over a few segments,
+//! so it does not run on one worker.
 
 use std::sync::Arc;
 
@@ -16,13 +17,26 @@ use std::sync::Arc;
 /// machine).
 pub(crate) const CONFIRM_SEGMENTS: usize = 4;
 
+/// Segments the first pass cuts a suite into at least, when it has enough tests for them
+/// ([`SPREAD_FROM`] each): enough for the cores of a usual CI machine, whatever `--segment`
+/// allows, so a suite below `--segment` does not run on one worker while the others wait.
+pub(crate) const SPREAD: usize = 4;
+
+/// Tests a segment needs before the first pass spreads a suite over more segments than
+/// `--segment` asks for: below it a JVM's warm-up (about 2 s of CPU on the JDK's scope)
+/// costs more than a second worker saves.
+pub(crate) const SPREAD_FROM: usize = 10_000;
+
 /// The size of the first pass's segments for `total` tests and at most `segment` a
 /// segment: as many segments as `segment` needs, one more when that is odd and above one,
-/// and the tests spread evenly over them. Depends only on the suite and `--segment`, never
-/// on `--jobs`, so a replay cuts the same segments on every machine.
+/// and at least [`SPREAD`], or the most even number of segments of [`SPREAD_FROM`] tests
+/// the suite fills (none: one segment); the tests spread evenly over them.
+/// Depends only on the suite and `--segment`, never on `--jobs`, so a replay cuts the same
+/// segments on every machine.
 pub(crate) fn first_pass_segment(total: usize, segment: usize) -> usize {
     let segment = segment.max(1);
-    let mut count = total.div_ceil(segment);
+    let spread = SPREAD.min(total / SPREAD_FROM) & !1; // even, as below
+    let mut count = total.div_ceil(segment).max(spread);
     if count > 1 && count % 2 == 1 {
         count += 1;
     }
@@ -101,15 +115,10 @@ mod tests {
     #[test]
     fn the_first_pass_cuts_an_even_number_of_equal_segments() {
         use super::first_pass_segment;
-        // The main job's 267,500 tests: 11 segments of at most 25,000 become 12 of 22,292.
+        // 267,500 tests: 11 segments of at most 25,000 become 12 of 22,292.
         assert_eq!(first_pass_segment(267_500, 25_000), 22_292);
         assert_eq!(first_pass_segment(200_000, 25_000), 25_000, "8 already");
         assert_eq!(first_pass_segment(30_000, 25_000), 15_000);
-        assert_eq!(
-            first_pass_segment(20_000, 25_000),
-            20_000,
-            "one segment stays one"
-        );
         assert_eq!(
             (first_pass_segment(0, 25_000), first_pass_segment(5, 0)),
             (1, 1)
@@ -122,6 +131,33 @@ mod tests {
                 "{total}: {size}"
             );
         }
+    }
+
+    #[test]
+    fn a_suite_below_the_segment_size_is_spread_over_a_few_segments() {
+        use super::{SPREAD_FROM, first_pass_segment};
+        let default = crate::replay::DEFAULT_SEGMENT;
+        // The main job's 240,000 tests: 4 segments of 60,000, not 3 of 80,000.
+        assert_eq!(first_pass_segment(240_000, default), 60_000);
+        assert_eq!(first_pass_segment(60_000, default), 15_000, "4, not 1");
+        assert_eq!(
+            first_pass_segment(35_000, default),
+            17_500,
+            "2 that fill 10,000"
+        );
+        assert_eq!(first_pass_segment(25_000, default), 12_500, "2 of 12,500");
+        let small = 2 * SPREAD_FROM - 1;
+        assert_eq!(first_pass_segment(small, default), small, "too few: one");
+        assert_eq!(
+            first_pass_segment(600_000, default),
+            100_000,
+            "6 of 100,000"
+        );
+        assert_eq!(
+            first_pass_segment(60_000, 100),
+            100,
+            "--segment still bounds it"
+        );
     }
 
     #[test]
