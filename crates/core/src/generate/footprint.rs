@@ -57,6 +57,7 @@ impl Generator<'_> {
     pub(crate) fn footprint(&self) -> Footprint {
         let parts = vec![
             ("sequence store", self.store.heap_bytes()),
+            ("statement templates", self.store.templates.heap_bytes()),
             ("kept tests' index", self.tests.heap_bytes()),
             ("component pool", self.comps.heap_bytes()),
             ("seen sequences", self.seen.heap_bytes()),

@@ -9,8 +9,9 @@
 //! and the hash is a polynomial modulo the Mersenne prime 2^61-1 in two independent bases.
 
 use super::chunked::Chunked;
-use crate::sequence::Statement;
+use crate::sequence::{Name, Statement};
 use std::collections::HashMap;
+use std::mem::size_of;
 
 /// A sequence's id in the store.
 pub(crate) type SeqId = u32;
@@ -96,6 +97,23 @@ impl Templates {
 
     pub(crate) fn get(&self, id: u32) -> &Template {
         &self.list[id as usize]
+    }
+
+    /// Estimated bytes: the list, the index (a second copy of each shape, its names shared)
+    /// and what each shape owns (its parameter types' pointers, a literal's text).
+    pub(crate) fn heap_bytes(&self) -> u64 {
+        let owned: usize = (self.list.iter())
+            .map(|t| match &t.stmt {
+                Statement::New { params, .. } | Statement::Call { params, .. } => {
+                    2 * params.len() * size_of::<Name>()
+                }
+                Statement::Literal { value, .. } => value.len() + 16,
+                _ => 0,
+            })
+            .sum();
+        let list = self.list.capacity() * size_of::<Template>();
+        let index = self.index.capacity() * (size_of::<(Statement, u32)>() + 1);
+        (list + index + owned) as u64
     }
 
     /// The statements of flat parts ([`Parts::flat`]), ready to run.
