@@ -318,6 +318,8 @@ pub(crate) struct Generator<'m> {
     stats: GenStats,
     /// Bytes of the largest round's requests (`footprint`).
     largest_round: u64,
+    /// Bytes a request of the last round held, on average (`rounds::round_size_capped`).
+    request_bytes: u64,
 }
 
 /// What a sequence is to lexical redundancy (section III-E of the regression paper): a
@@ -445,6 +447,7 @@ impl<'m> Generator<'m> {
             next_id: 1,
             stats: GenStats::default(),
             largest_round: 0,
+            request_bytes: 0,
         };
         g.compact_next = g.cfg.compact_at;
         g.pool_most = g.cfg.compact_at;
@@ -634,7 +637,8 @@ impl<'m> Generator<'m> {
 
     /// Drafts one round of candidates and what to send for each.
     fn round(&mut self) -> (Vec<Candidate>, Vec<SeqRequest>) {
-        let want = rounds::round_size_at(self.cfg.round_size, self.stats.executed);
+        let (first, each) = (self.cfg.round_size, self.request_bytes);
+        let want = rounds::round_size_capped(first, self.stats.executed, each);
         let mut cands = Vec::with_capacity(want);
         self.harvest_round(want, &mut cands);
         self.sweep_round(want, &mut cands);
@@ -647,8 +651,11 @@ impl<'m> Generator<'m> {
             }
         }
         let reqs: Vec<SeqRequest> = cands.iter().map(|c| self.request(c)).collect();
-        let bytes = reqs.iter().map(footprint::request_bytes).sum();
+        let bytes: u64 = reqs.iter().map(footprint::request_bytes).sum();
         self.largest_round = self.largest_round.max(bytes);
+        if let Some(each) = bytes.checked_div(reqs.len() as u64) {
+            self.request_bytes = each;
+        }
         (cands, reqs)
     }
 

@@ -9,6 +9,12 @@
 //! first, never larger than [`ROUND_GROWTH`] first rounds. A small record keeps the rounds it
 //! had, a long one spends most of its time in the largest (docs/benchmarks.md, "Where the
 //! time goes").
+//!
+//! A round's memory (its requests, and the workers' answers, two rounds in flight) grows with
+//! the length of its sequences, and sequences grow longer as generation goes on: the largest
+//! round's requests went from 4.9 MiB at 245,000 sequences to 11.8 MiB at 2.1 million. So a
+//! round also holds at most about [`ROUND_BYTES`] of requests, by the size of the last
+//! round's requests ([`round_size_capped`]).
 
 /// The largest round, in first rounds.
 pub(crate) const ROUND_GROWTH: usize = 5;
@@ -25,9 +31,38 @@ pub(crate) fn round_size_at(first: usize, generated: u64) -> usize {
     share.clamp(first, first.saturating_mul(ROUND_GROWTH))
 }
 
+/// The requests one round holds at most, about (estimated as `footprint` does): above
+/// the largest round of a default 60 s record (4.9 MiB), so that record's rounds are
+/// unchanged, and a long record's rounds stop growing with their sequences.
+pub(crate) const ROUND_BYTES: u64 = 6 << 20;
+
+/// [`round_size_at`], and no more sequences than [`ROUND_BYTES`] holds at `each` bytes a
+/// request (the last round's average; 0 before any round), at least one. It depends only on
+/// what was drafted and folded, so a seed still gives one suite.
+pub(crate) fn round_size_capped(first: usize, generated: u64, each: u64) -> usize {
+    let size = round_size_at(first, generated);
+    match ROUND_BYTES.checked_div(each) {
+        Some(most) => size.min(usize::try_from(most).unwrap_or(usize::MAX).max(1)),
+        None => size,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_round_of_long_sequences_holds_about_round_bytes() {
+        assert_eq!(round_size_capped(400, 1_000_000, 0), 2000, "no round yet");
+        assert_eq!(round_size_capped(400, 1_000_000, 2_500), 2000, "short ones");
+        assert_eq!(round_size_capped(400, 1_000_000, 6_000), 1048);
+        assert_eq!(round_size_capped(400, 0, 6_000), 400, "first rounds too");
+        assert_eq!(
+            round_size_capped(400, 1_000_000, u64::MAX),
+            1,
+            "at least one"
+        );
+    }
 
     #[test]
     fn rounds_grow_with_what_was_generated_up_to_five_first_rounds() {
