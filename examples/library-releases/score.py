@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""Scores a run of the library pairs against the triage tables of this folder's README: each new
-cause row of RUN_DIR/ID/report/*.json is matched to a triaged row (same id, else same method and
-label) and so to the documented changes that row links to; rows that match nothing are listed.
+"""Scores a run of the library pairs against the triage tables of this folder's README and its
+runs*/triage.tsv files: each new cause row of RUN_DIR/ID/report/*.json is matched to a triaged
+row (same id, else same method and label) and so to the documented changes that row links to;
+rows that match nothing are listed.
 usage: score.py RUN_DIR  (RUN_DIR/ID/report/*.json)"""
 import glob, json, os, re, sys, yaml
 root = os.path.dirname(os.path.abspath(__file__))
@@ -30,6 +31,15 @@ for p in pairs:
         items = [k for k in keys if re.search(r'(?<![\w-])' + re.escape(k) + r'(?![\w-])', why)]
         rows.append(dict(id=rid, method=meth.split('(')[0], label=label, triage=triage, items=items))
     old[pid] = (rows, keys)
+
+# later triage: every runs*/triage.tsv beside this script (pair, row id, verdict, item, evidence),
+# matched by id only
+for tsv in sorted(glob.glob(f'{root}/runs*/triage.tsv')):
+    for line in open(tsv).read().splitlines()[1:]:
+        f = line.split('\t')
+        if len(f) < 4 or f[0] not in old: continue
+        items = [] if f[3] == '-' else [i.split('/', 1)[1] for i in f[3].split(',') if '/' in i]
+        old[f[0]][0].append(dict(id=f[1], method=None, label=None, triage=f[2], items=items))
 
 tot = {'tune': [0, 0], 'measure': [0, 0]}
 for p in pairs:
