@@ -56,25 +56,6 @@ pub(crate) fn unloadable_line(unloadable: &BTreeMap<String, String>) -> Option<S
 
 /// The summary, in pipeline order: generated → reduced → reran → reduced again → written,
 /// each step's count of tests the next one's starting count.
-/// `views: 9 Java SE types the library returns, in scope (java.util.Iterator, java.util.Map,
-/// java.util.Set, …)`, when a library's scope took views (called through their instance
-/// methods).
-fn views_line(views: &[String]) -> Option<String> {
-    let first = views.iter().take(3).map(String::as_str).collect::<Vec<_>>();
-    let more = if views.len() > first.len() {
-        ", …"
-    } else {
-        ""
-    };
-    (!views.is_empty()).then(|| {
-        format!(
-            "views: {} the library returns, in scope ({}{more})",
-            plural(views.len(), "Java SE type"),
-            first.join(", ")
-        )
-    })
-}
-
 pub fn summary(output: &Path, done: &Recording, shown: &Shown, verbose: bool) {
     let (rec, r) = (&done.rec, &done.reruns);
     let s = &rec.stats;
@@ -142,9 +123,6 @@ pub fn summary(output: &Path, done: &Recording, shown: &Shown, verbose: bool) {
                 );
             }
         }
-    }
-    if let Some(line) = views_line(&done.views) {
-        println!("{line}");
     }
     if let Some(line) = unloadable_line(&done.unloadable) {
         println!("{line}");
@@ -281,25 +259,5 @@ fn config_keys(n: usize) -> String {
     match n {
         0 => String::new(),
         n => format!(", {}", plural(n, "configuration key")),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::views_line;
-
-    #[test]
-    fn the_views_line_names_the_first_three_and_fits_a_ci_log() {
-        assert_eq!(views_line(&[]), None);
-        let one = views_line(&["java.util.Set".to_string()]).unwrap();
-        assert!(one.ends_with("(java.util.Set)"), "{one}");
-        let many: Vec<String> = ["Iterator", "Map", "Map$Entry", "Set", "Spliterator"]
-            .iter()
-            .map(|n| format!("java.util.{n}"))
-            .collect();
-        let line = views_line(&many).unwrap();
-        assert!(line.starts_with("views: 5 Java SE types"), "{line}");
-        assert!(line.ends_with("java.util.Map$Entry, …)"), "{line}");
-        assert!(line.chars().count() <= 120, "{line}");
     }
 }

@@ -100,9 +100,6 @@ pub struct Recording {
     /// package tree or the default scope brought in, and with `--allow-missing-classes`
     /// those named too.
     pub unloadable: BTreeMap<String, String>,
-    /// The views a library's scope took (`scope::as_views`): Java SE types its methods
-    /// return, called through their instance methods.
-    pub views: Vec<String>,
     /// This process's resident memory during each phase: generation, reduction, the
     /// reruns, the suite written.
     pub memory: Vec<super::memory::PhaseMemory>,
@@ -154,11 +151,6 @@ pub fn record(
         }
         plan.generation.mined = Some(Arc::new(mined));
     }
-    // After mining: a view's own constants are the JDK's, not the library's.
-    let (model, views) = match provisioned.library.is_empty() {
-        true => (model, Vec::new()),
-        false => with_views(&pool, model, &plan)?,
-    };
     interrupt::install().map_err(Error::Signals)?;
     memory.end("setup");
     let (mut rec, generated) = generate(&plan, &model, &pool, progress)?;
@@ -233,7 +225,6 @@ pub fn record(
         partial,
         coverage,
         unloadable,
-        views,
         memory: memory.phases(),
     })
 }
@@ -373,34 +364,6 @@ fn describe_library(
     }
     plan.packages = scope::packages_of(model.classes.keys().chain(unloadable.keys()));
     Ok((checked(model, plan)?, unloadable))
-}
-
-/// A library's model with its views (`scope::as_views`): the Java SE interfaces and
-/// abstract classes its methods return, and theirs in turn, [`scope::VIEW_DEPTH`] deep,
-/// filtered by the omit list as the scope is; also returns the views' names.
-fn with_views(
-    pool: &Pool,
-    mut model: ApiModel,
-    plan: &Plan,
-) -> Result<(ApiModel, Vec<String>), Error> {
-    let mut asked = std::collections::BTreeSet::new();
-    let mut names = Vec::new();
-    for _ in 0..scope::VIEW_DEPTH {
-        let wanted = scope::view_candidates(&model, &asked);
-        if wanted.is_empty() {
-            break;
-        }
-        let (described, _) = pool.describe(&wanted, &[])?;
-        asked.extend(wanted);
-        let views = filter_model(
-            &scope::as_views(described),
-            &plan.omit,
-            plan.skip_deprecated,
-        );
-        names.extend(views.classes.keys().cloned());
-        model.classes.extend(views.classes);
-    }
-    Ok((model, names))
 }
 
 /// The classes of the scope (not omitted) that cannot be loaded or described because they

@@ -4,10 +4,6 @@
 //! with their subpackages, `p.` for one package alone, class globs), and the omit list of
 //! methods and classes never to call.
 
-mod views;
-
-pub use views::{VIEW_DEPTH, as_views, view_candidates};
-
 use crate::atomic::bounded::{MAX_TEXT_BYTES, read_text};
 use crate::exit::bad_input;
 use crate::model::{ApiClass, ApiModel, Callable};
@@ -69,7 +65,7 @@ pub fn default_scope() -> (Vec<String>, Vec<String>) {
 pub(crate) const SHARED_INSTANCES: &[&str] = &["java.security.Provider"];
 
 /// The omit list shipped with difftest (`targets/omit.txt`).
-pub(crate) const DEFAULT_OMIT: &str = include_str!("../../../../targets/omit.txt");
+pub(crate) const DEFAULT_OMIT: &str = include_str!("../../../targets/omit.txt");
 
 /// Glob patterns naming classes and members never to call.
 #[derive(Clone, Debug, Default)]
