@@ -61,32 +61,38 @@ final class Render {
      * {@code hashCode()}. An {@code IdentityHashMap} always iterates that way.
      */
     static boolean identityOrdered(Object v) {
+        try {
+            return keysByIdentity(v);
+        } catch (Throwable e) {
+            // A subclass's isEmpty(), keySet() or iterator, or a key's own hashCode(), is the
+            // library's code and may throw anything (a sorted view over keys that are not
+            // Comparable): the order is then the collection's business, not identity's.
+            Stop.note(e);
+            return false;
+        }
+    }
+
+    private static boolean keysByIdentity(Object v) {
         if (v instanceof java.util.IdentityHashMap) {
             return !((java.util.Map<?, ?>) v).isEmpty();
         }
-        Iterable<?> keys;
         if (v instanceof java.util.LinkedHashMap || v instanceof java.util.LinkedHashSet) {
             return false;
-        } else if (v instanceof java.util.HashMap || v instanceof java.util.Hashtable
-                || v instanceof java.util.WeakHashMap || v instanceof java.util.concurrent.ConcurrentHashMap) {
-            keys = ((java.util.Map<?, ?>) v).keySet();
-        } else if (v instanceof java.util.HashSet) {
-            keys = (java.util.Set<?>) v;
-        } else {
+        }
+        boolean map = v instanceof java.util.HashMap || v instanceof java.util.Hashtable
+                || v instanceof java.util.WeakHashMap || v instanceof java.util.concurrent.ConcurrentHashMap;
+        if (!map && !(v instanceof java.util.HashSet)) {
             return false;
         }
-        try {
-            int seen = 0;
-            for (Object k : keys) {
-                if (hashesByIdentity(k, 2)) {
-                    return true;
-                }
-                if (++seen == KEYS_LOOKED_AT) {
-                    return false;
-                }
+        Iterable<?> keys = map ? ((java.util.Map<?, ?>) v).keySet() : (java.util.Set<?>) v;
+        int seen = 0;
+        for (Object k : keys) {
+            if (hashesByIdentity(k, 2)) {
+                return true;
             }
-        } catch (RuntimeException e) {
-            // A key's own hashCode() threw: the set's order is its business, not identity's.
+            if (++seen == KEYS_LOOKED_AT) {
+                return false;
+            }
         }
         return false;
     }
