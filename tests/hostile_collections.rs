@@ -16,7 +16,7 @@ fn pool() -> (Pool, tempfile::TempDir) {
     (pool, classes)
 }
 
-/// `new CLASS()`, then `put("k", "v")` on it.
+/// `new CLASS()`, then `put("k", "k")` on it.
 fn made_and_filled(class: &str) -> SeqRequest {
     let object = ["java.lang.Object", "java.lang.Object"];
     let statements = vec![
