@@ -53,7 +53,7 @@ pub struct PoolArgs {
     #[arg(long, short = 'j', value_name = "N", value_parser = values::count(1, u64::MAX))]
     pub jobs: Option<usize>,
     /// Seconds a single sequence may run before its worker is killed [default: the target's
-    /// `timeout:`, else 5; record's generation gives each sequence a fifth of it]
+    /// `timeout:`, else 5; record's generation gives each sequence a twentieth of it]
     #[arg(long, value_name = "SECONDS", value_parser = values::timeout)]
     pub timeout: Option<f64>,
     /// Resident memory one worker may use before it is killed (K, M, G suffixes; `off`)

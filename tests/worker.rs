@@ -548,8 +548,14 @@ fn a_targets_own_timeout_applies_unless_the_user_gave_one() {
         .jvm;
     jvm.classpath.push(fixtures.path().into());
     // `target_timeout` is what `pool_config` sets when no --timeout was given.
-    // Generation's fraction divides whichever timeout applies.
-    for (target_timeout, fraction, millis) in [(true, 1, 800), (false, 1, 3000), (true, 4, 200)] {
+    // Generation's fraction divides whichever timeout applies, down to a floor of 100 ms.
+    let cases = [
+        (true, 1, 800),
+        (false, 1, 3000),
+        (true, 4, 200),
+        (true, 20, 100),
+    ];
+    for (target_timeout, fraction, millis) in cases {
         let mut config = common::config(1, 3000);
         config.target_timeout = target_timeout;
         config.timeout_fraction = fraction;

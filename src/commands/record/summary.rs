@@ -31,7 +31,7 @@ fn timed_out_line(rec: &crate::generate::Recorded) -> Option<String> {
     let n = rec.timed_out.len();
     let verb = if n == 1 { "it was" } else { "they were" };
     Some(format!(
-        "{} timed out (a fifth of --timeout each, not counting time the machine's load kept \
+        "{} timed out (a twentieth of --timeout each, not counting time the machine's load kept \
          them from a CPU); {verb} not drawn again, e.g. {first} ({})",
         plural(n, "callable"),
         plural(*calls as usize, "call")

@@ -105,10 +105,12 @@ pub struct Recording {
     pub memory: Vec<super::memory::PhaseMemory>,
 }
 
-/// Generation gives each sequence a fifth of the per-call timeout (1 s of the default 5 s),
-/// reruns and replays all of it: a call that hangs stalls a round for a fifth as long, and
-/// every recorded test ran in at most a fifth of the time its replay allows.
-pub(crate) const GENERATION_TIMEOUT_FRACTION: u32 = 5;
+/// Generation gives each sequence a twentieth of the per-call timeout (250 ms of the default
+/// 5 s, never less than `pool::MIN_CALL_TIMEOUT`), reruns and replays all of it: a call that
+/// hangs holds a worker for a twentieth as long, and every recorded test ran in at most a
+/// twentieth of the time its replay allows. A fifth (1 s) cost a 60 s record about a quarter
+/// of its sequences (docs/benchmarks.md, *A twentieth of the timeout*).
+pub(crate) const GENERATION_TIMEOUT_FRACTION: u32 = 20;
 
 /// Records a suite on `store`'s reference with `config`'s pools; writes it even when
 /// interrupted or when the workers fail (then `error` or `partial` say so).
@@ -285,7 +287,7 @@ fn no_test(plan: &Plan, rec: &Recorded) -> String {
     let timeouts = match rec.stats.timeouts {
         0 => String::new(),
         n => format!(
-            "; {n} timed out (generation gives a call a fifth of --timeout, and a callable \
+            "; {n} timed out (generation gives a call a twentieth of --timeout, and a callable \
              that times out once is not drawn again)"
         ),
     };

@@ -54,6 +54,16 @@ const ESPRESSO_STARTUP: Duration = Duration::from_secs(300);
 /// Default `--worker-memory`: 2 GiB resident (workers normally use 40–100 MiB).
 pub(crate) const DEFAULT_WORKER_MEMORY: u64 = 2 << 30;
 
+/// The shortest time a fraction of the timeout gives a call: below it a class's first use
+/// (loading, linking, locale data) would read as a hang.
+pub const MIN_CALL_TIMEOUT: Duration = Duration::from_millis(100);
+
+/// What one sequence may run: `timeout` divided by `fraction` (at least 1), but not below
+/// [`MIN_CALL_TIMEOUT`] unless `timeout` is.
+fn call_timeout(timeout: Duration, fraction: u32) -> Duration {
+    (timeout / fraction.max(1)).max(timeout.min(MIN_CALL_TIMEOUT))
+}
+
 /// How a pool runs its workers.
 #[derive(Clone, Debug)]
 pub struct PoolConfig {
@@ -66,8 +76,9 @@ pub struct PoolConfig {
     /// Use the target's own `timeout:` instead of `timeout` when it sets one (the user gave
     /// no `--timeout`).
     pub target_timeout: bool,
-    /// Each sequence gets `timeout / timeout_fraction` (at least 1): generation gives a
-    /// fifth, so a call that hangs costs it less and every recorded test ran well within
+    /// Each sequence gets `timeout / timeout_fraction` (a fraction of at least 1), but never
+    /// less than [`MIN_CALL_TIMEOUT`] unless `timeout` itself is: generation gives a
+    /// twentieth, so a call that hangs costs it less and every recorded test ran well within
     /// what its replay allows.
     pub timeout_fraction: u32,
     /// Longest a JVM may take to start.
@@ -205,7 +216,7 @@ impl Pool {
         if let Some(timeout) = jvm.timeout.filter(|_| config.target_timeout) {
             config.timeout = timeout;
         }
-        config.timeout /= config.timeout_fraction.max(1);
+        config.timeout = call_timeout(config.timeout, config.timeout_fraction);
         let threads = rayon::ThreadPoolBuilder::new()
             .num_threads(config.jobs.max(1))
             .build()
@@ -634,5 +645,20 @@ fn describe_failure(f: &Failure) -> String {
             limit_kib / 1024
         ),
         Failure::Stopped => "stopped".into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Duration, MIN_CALL_TIMEOUT, call_timeout};
+
+    #[test]
+    fn a_fraction_of_the_timeout_stops_at_the_floor_unless_the_timeout_is_below_it() {
+        let ms = Duration::from_millis;
+        assert_eq!(call_timeout(ms(5000), 20), ms(250));
+        assert_eq!(call_timeout(ms(5000), 1), ms(5000));
+        assert_eq!(call_timeout(ms(5000), 0), ms(5000));
+        assert_eq!(call_timeout(ms(1000), 20), MIN_CALL_TIMEOUT);
+        assert_eq!(call_timeout(ms(60), 20), ms(60));
     }
 }
