@@ -129,7 +129,7 @@ record or compare was interrupted (Ctrl\\-C, SIGTERM); the suite kept so far is 
 const EXAMPLES: &[(&str, &str, &str)] = &[
     (
         "difftest-record",
-        "Record a suite on Temurin 17 (60 s of generation) into oracles/temurin17.yaml.zst:",
+        "Record a suite on Temurin 17 (45 s of generation) into oracles/temurin17.yaml.zst:",
         "difftest record \\-\\-impl temurin17",
     ),
     (

@@ -19,8 +19,8 @@
 //!    rounds in flight), however long generation runs.
 //!
 //! A record below the threshold never compacts, so its suite is what it was without
-//! compaction; a default 60 s record on a quiet 2-core machine (240,000–290,000 sequences)
-//! compacts once, near its end.
+//! compaction; a 45 s record on a quiet 2-core machine (200,000–260,000 sequences) compacts
+//! once at most, near its end.
 
 use super::Generator;
 use super::store::SeqId;

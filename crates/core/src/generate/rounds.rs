@@ -32,7 +32,7 @@ pub(crate) fn round_size_at(first: usize, generated: u64) -> usize {
 }
 
 /// The requests one round holds at most, about (estimated as `footprint` does): above
-/// the largest round of a default 60 s record (4.9 MiB), so that record's rounds are
+/// the largest round of a 60 s record (4.9 MiB), so that record's rounds are
 /// unchanged, and a long record's rounds stop growing with their sequences.
 pub(crate) const ROUND_BYTES: u64 = 6 << 20;
 
