@@ -56,7 +56,7 @@ pub(crate) const DEFAULT_WORKER_MEMORY: u64 = 2 << 30;
 
 /// The shortest time a fraction of the timeout gives a call: below it a class's first use
 /// (loading, linking, locale data) would read as a hang.
-pub const MIN_CALL_TIMEOUT: Duration = Duration::from_millis(100);
+pub(crate) const MIN_CALL_TIMEOUT: Duration = Duration::from_millis(100);
 
 /// What one sequence may run: `timeout` divided by `fraction` (at least 1), but not below
 /// [`MIN_CALL_TIMEOUT`] unless `timeout` is.
