@@ -452,6 +452,11 @@ pub struct RecordArgs {
     /// unlike theirs, is stable and so checked)
     #[arg(long)]
     pub no_sorted_copies: bool,
+    /// Use an object passed to a call that returns nothing again only when its observers
+    /// show something new (by default it joins the pool once more per such call, so a
+    /// closed stream or an updated digest is used again)
+    #[arg(long)]
+    pub no_hidden_state: bool,
     /// Products are called (the default; kept for scripts that name it)
     #[arg(long, hide = true)]
     pub products: bool,

@@ -45,6 +45,10 @@ pub fn suite_options(args: &RecordArgs) -> BTreeMap<String, String> {
             Some(if args.no_products { "off" } else { "on" }.to_string()),
         ),
         (
+            "hidden-state",
+            Some(if args.no_hidden_state { "off" } else { "on" }.to_string()),
+        ),
+        (
             "observers-on",
             Some(
                 if args.declared_observers {

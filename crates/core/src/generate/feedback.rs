@@ -2,7 +2,11 @@
 //! violations become error-revealing tests; every other sequence that ran becomes a
 //! regression test with its checks; a sequence that ended normally offers its new values to
 //! the component pool through the null and equality filters, while one that threw does not
-//! (the exception filter). Components of a kept test become lexically redundant.
+//! (the exception filter). An object passed to a call that returned nothing passes the
+//! equality filter once more per such call even when its observers show nothing new: a
+//! closed stream, an updated digest or an initialized generator looks like the object before
+//! the call, and later calls should meet it. Components of a kept test become lexically
+//! redundant.
 
 use super::components::{ValueRef, value_key};
 use super::harvest::Step;
@@ -17,6 +21,9 @@ use crate::message::SeqRequest;
 use crate::observe::looks_identity_based;
 use crate::sequence::caller_stack;
 use crate::sequence::{ClasspathFault, Observed, SeqResult, Statement, Violation};
+
+/// A call that returned nothing (its operation) and the input slot a value filled in it.
+type Hidden = (usize, usize);
 
 /// Largest magnitude of a number a call returned that later calls may use: hash codes and
 /// the like as sizes or capacities only exhaust the heap.
@@ -290,7 +297,7 @@ impl Generator<'_> {
         }
         let joined = offer
             && self.extend_pool(
-                seq, result, last, &inputs, steps, &observers, &observed, &per_jvm,
+                seq, op, result, last, &inputs, steps, &observers, &observed, &per_jvm,
             );
         // A lookup's object goes on unless an equal one went before (`new Locale("AD")` and
         // `Locale.forLanguageTag("AD")` are one locale).
@@ -328,11 +335,13 @@ impl Generator<'_> {
 
     /// Offers the values the last call returned or touched to the component pool, except
     /// those `per_jvm` marks ([`super::per_jvm`]); says whether what the last call returned
-    /// joined it.
+    /// joined it. An input of a call that returned nothing may have changed in a way no
+    /// observer shows (a stream closed, a digest updated): see [`Self::offer`].
     #[allow(clippy::too_many_arguments)]
     fn extend_pool(
         &mut self,
         seq: SeqId,
+        op: usize,
         result: Option<NameId>,
         last: u32,
         inputs: &[(u32, NameId, bool)],
@@ -341,22 +350,24 @@ impl Generator<'_> {
         observed: &[Option<Observed>],
         per_jvm: &[bool],
     ) -> bool {
-        let mut targets: Vec<(u32, NameId)> = Vec::new();
+        let mut targets: Vec<(u32, NameId, Option<Hidden>)> = Vec::new();
         if let Some(r) = result
             && !matches!(steps[last as usize], Observed::Null)
         {
-            targets.push((last, r));
+            targets.push((last, r, None));
         }
-        for &(pos, ty, null) in inputs {
+        let void = self.cfg.hidden_state && matches!(steps[last as usize], Observed::Void);
+        for (slot, &(pos, ty, null)) in inputs.iter().enumerate() {
             let object = matches!(steps[pos as usize], Observed::Object { .. });
             if !null && object && !targets.iter().any(|t| t.0 == pos) {
-                targets.push((pos, ty));
+                targets.push((pos, ty, void.then_some((op, slot))));
             }
         }
-        targets.retain(|&(pos, _)| per_jvm.get(pos as usize) != Some(&true));
+        targets.retain(|&(pos, _, _)| per_jvm.get(pos as usize) != Some(&true));
         let mut joined = false;
-        for (pos, ty) in targets {
-            let new = self.offer(seq, pos, ty, &steps[pos as usize], observers, observed);
+        for (pos, ty, hidden) in targets {
+            let shown = &steps[pos as usize];
+            let new = self.offer(seq, pos, ty, shown, observers, observed, hidden);
             joined |= new && pos == last;
         }
         joined
@@ -364,6 +375,12 @@ impl Generator<'_> {
 
     /// The null and equality filters; a value that passes joins the component pool (and
     /// `true` is returned).
+    ///
+    /// `hidden` names the call that returned nothing and the input slot the value filled:
+    /// such a call may change what no observer shows (`close()`, `update(bytes)`,
+    /// `initialize(384)`), so a value that looks like one seen before still joins, once per
+    /// look and call, and later calls see it closed, updated, initialized.
+    #[allow(clippy::too_many_arguments)]
     fn offer(
         &mut self,
         seq: SeqId,
@@ -372,6 +389,7 @@ impl Generator<'_> {
         shown: &Observed,
         observers: &[ObsRef],
         observed: &[Option<Observed>],
+        hidden: Option<Hidden>,
     ) -> bool {
         let own: Vec<(NameId, &Observed)> = (observers.iter().zip(observed))
             .filter(|(o, _)| o.stmt == pos)
@@ -391,7 +409,10 @@ impl Generator<'_> {
                 }
                 false
             }
-            _ => self.comps.first_seen(value_key(ty, shown, &own)),
+            _ => {
+                self.comps.first_seen(value_key(ty, shown, &own))
+                    || hidden.is_some_and(|after| self.first_seen_after(after, ty, shown, &own))
+            }
         };
         if extensible {
             let len = self.store.node(seq).len;
@@ -401,6 +422,21 @@ impl Generator<'_> {
             self.queue_harvest(seq, pos, ty, shown);
         }
         extensible
+    }
+
+    /// Whether a value that looks like one seen before is new after call `after`, whose
+    /// changes no observer may show; counted.
+    fn first_seen_after(
+        &mut self,
+        after: Hidden,
+        ty: NameId,
+        shown: &Observed,
+        own: &[(NameId, &Observed)],
+    ) -> bool {
+        let key = crate::hash::key128(&(value_key(ty, shown, own), after));
+        let new = self.comps.first_seen(key);
+        self.stats.hidden_states += u64::from(new);
+        new
     }
 
     /// Marks the tests `parts` contains that check steps only as lexically redundant (see

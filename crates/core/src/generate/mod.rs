@@ -124,6 +124,10 @@ pub struct GenConfig {
     pub sorted_copies: bool,
     /// Whether the nullary methods of looked-up objects are called (`sweep`'s products).
     pub products: bool,
+    /// Whether an input of a call that returned nothing joins the pool again though it looks
+    /// like a value seen before (`feedback`'s hidden state: a closed stream, an updated
+    /// digest), once per look and call.
+    pub hidden_state: bool,
     /// Wider observers: chosen on the runtime class an operation returned (when it is
     /// described) rather than on its declared type, and nullary conversions (`toPattern()`,
     /// `intValue()`) as well as getters.
@@ -161,6 +165,7 @@ impl Default for GenConfig {
             harvest: false,
             sorted_copies: false,
             products: true,
+            hidden_state: true,
             runtime_observers: true,
             user_observers: Vec::new(),
             per_jvm_values_in_pool: false,
@@ -235,6 +240,9 @@ pub struct GenStats {
     pub index_boundaries: u64,
     /// Sorted copies of unordered sets and maps drafted.
     pub sorted_copies: u64,
+    /// Inputs of calls that returned nothing which joined the pool looking like values seen
+    /// before (`GenConfig::hidden_state`).
+    pub hidden_states: u64,
     /// Compactions of the sequence store (`compact`).
     pub compactions: u64,
     /// Stored sequences the compactions forgot.

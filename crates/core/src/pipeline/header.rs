@@ -120,6 +120,7 @@ pub(crate) fn header(
         ("products", s.products),
         ("index-boundaries", s.index_boundaries),
         ("sorted-copies", s.sorted_copies),
+        ("hidden-states", s.hidden_states),
         ("reruns-done", r.reruns_done as u64),
         ("unstable-checks", r.dropped_checks),
         ("unstable-observations", r.dropped_observations),
