@@ -410,8 +410,9 @@ impl Generator<'_> {
                 false
             }
             _ => {
-                self.comps.first_seen(value_key(ty, shown, &own))
-                    || hidden.is_some_and(|after| self.first_seen_after(after, ty, shown, &own))
+                let key = value_key(ty, shown, &own);
+                self.comps.first_seen(key)
+                    || hidden.is_some_and(|after| self.first_seen_after(key, after))
             }
         };
         if extensible {
@@ -424,17 +425,10 @@ impl Generator<'_> {
         extensible
     }
 
-    /// Whether a value that looks like one seen before is new after call `after`, whose
+    /// Whether a value whose look (`key`, seen before) is new after call `after`, whose
     /// changes no observer may show; counted.
-    fn first_seen_after(
-        &mut self,
-        after: Hidden,
-        ty: NameId,
-        shown: &Observed,
-        own: &[(NameId, &Observed)],
-    ) -> bool {
-        let key = crate::hash::key128(&(value_key(ty, shown, own), after));
-        let new = self.comps.first_seen(key);
+    fn first_seen_after(&mut self, key: u128, after: Hidden) -> bool {
+        let new = self.comps.first_seen(crate::hash::key128(&(key, after)));
         self.stats.hidden_states += u64::from(new);
         new
     }

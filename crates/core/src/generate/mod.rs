@@ -126,7 +126,7 @@ pub struct GenConfig {
     pub products: bool,
     /// Whether an input of a call that returned nothing joins the pool again though it looks
     /// like a value seen before (`feedback`'s hidden state: a closed stream, an updated
-    /// digest), once per look and call.
+    /// digest), once per look, call and parameter.
     pub hidden_state: bool,
     /// Wider observers: chosen on the runtime class an operation returned (when it is
     /// described) rather than on its declared type, and nullary conversions (`toPattern()`,
