@@ -316,9 +316,11 @@ impl Session {
         })
     }
 
-    /// The groups' example tests, read again from the suite (a replay keeps no test).
+    /// The groups' example tests and their alternates, read again from the suite (a replay
+    /// keeps no test).
     fn read_examples(&self, groups: &[Group]) -> Result<Vec<Test>, Error> {
-        let mut ids: Vec<u64> = groups.iter().map(|g| g.example).collect();
+        let alternates = groups.iter().flat_map(|g| g.alternates.iter().map(|a| a.0));
+        let mut ids: Vec<u64> = groups.iter().map(|g| g.example).chain(alternates).collect();
         ids.sort_unstable();
         ids.dedup();
         if ids.is_empty() {

@@ -22,6 +22,8 @@ const SLOW_KIND_BUDGET: u32 = 8;
 /// The search state of one group.
 struct Search {
     original: Test,
+    /// The divergence `original` showed in the replay.
+    first: Divergence,
     callee: String,
     kind: Kind,
     /// Statements (original indices) still in the sequence.
@@ -75,6 +77,16 @@ pub(crate) fn minimize_all(
         .iter()
         .map(|g| Search::new(examples[&g.example], &g.divergence, budget))
         .collect();
+    // The other tests each group tries side by side should its example not differ alone.
+    let mut untried: Vec<Vec<(&Test, &Divergence)>> = todo
+        .iter()
+        .map(|g| {
+            let present = g.alternates.iter().rev();
+            present
+                .filter_map(|(id, d)| Some((*examples.get(id)?, d)))
+                .collect()
+        })
+        .collect();
     loop {
         let mut owners = Vec::new();
         let mut batch: Vec<Candidate> = Vec::new();
@@ -95,13 +107,23 @@ pub(crate) fn minimize_all(
             let found = searches[gi].reproduces(c.test, &c.checked, r, t);
             verdicts[gi].push((c.keep, found));
         }
-        for (s, v) in searches.iter_mut().zip(verdicts) {
+        for ((s, v), left) in searches.iter_mut().zip(verdicts).zip(&mut untried) {
             if !v.is_empty() {
                 s.feed(v);
+            }
+            if s.reproduced == Some(false)
+                && s.runs < s.budget
+                && let Some((test, d)) = left.pop()
+            {
+                *s = Search::new(test, d, budget).after(s.runs);
             }
         }
     }
     for (g, s) in todo.into_iter().zip(searches) {
+        if s.reproduced == Some(true) && s.original.id != g.example {
+            g.example = s.original.id;
+            g.divergence = s.first.clone();
+        }
         g.reproduced = s.reproduced;
         g.minimized = s.best.map(|(test, divergence)| Minimized {
             original_len: s.original.statements.len(),
@@ -138,6 +160,7 @@ impl Search {
         let slow = matches!(d.kind, Kind::Timeout | Kind::Crash);
         Search {
             original: original.clone(),
+            first: d.clone(),
             callee: d.callee.clone(),
             kind: d.kind,
             keep: vec![true; n],
@@ -156,6 +179,13 @@ impl Search {
             done: false,
             truncated: false,
         }
+    }
+
+    /// The search with `runs` already spent on its group (by examples that did not differ
+    /// alone).
+    fn after(mut self, runs: u32) -> Search {
+        self.runs = runs;
+        self
     }
 
     /// The candidates of the next round (keep masks), within the budget.

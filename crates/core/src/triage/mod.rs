@@ -63,7 +63,16 @@ pub(crate) struct Group {
     /// Whether the example, run side by side on the reference and the target during
     /// minimization, still differed (`None`: not tried).
     pub reproduced: Option<bool>,
+    /// Other tests of the group, with their divergences, run side by side in turn when the
+    /// example does not differ alone ([`ALTERNATES`] at most, spread from the shortest to
+    /// the longest): the example may only have inherited state an earlier test of its
+    /// segment left, while a longer test makes that state itself.
+    pub alternates: Vec<(u64, Divergence)>,
 }
+
+/// Tests of a group tried side by side, beside its example, before the group is said not
+/// to reproduce.
+pub(crate) const ALTERNATES: usize = 4;
 
 /// The id of a group of `callee` and `kind` whose tests all show the kind of change
 /// `label` (a value-based label: the same callee can also show a plain difference): the
@@ -164,15 +173,17 @@ fn make_group(
     kind: Kind,
     members: &[usize],
 ) -> Group {
-    let example = *members
-        .iter()
-        .min_by_key(|&&i| (tests[i].statements, tests[i].id))
-        .unwrap_or(&members[0]);
-    let divergence = match &outcomes[example] {
+    let mut by_length = members.to_vec();
+    by_length.sort_by_key(|&i| (tests[i].statements, tests[i].id));
+    let example = by_length[0];
+    let divergence_of = |i: usize| match &outcomes[i] {
         TestOutcome::Differs { verdict } => verdict.divergence().cloned(),
         _ => None,
-    }
-    .unwrap_or_else(|| placeholder(&callee, kind));
+    };
+    let divergence = divergence_of(example).unwrap_or_else(|| placeholder(&callee, kind));
+    let alternates = spread(by_length.len(), ALTERNATES)
+        .filter_map(|k| Some((tests[by_length[k]].id, divergence_of(by_length[k])?)))
+        .collect();
     let mut ids: Vec<u64> = members.iter().map(|&i| tests[i].id).collect();
     ids.sort_unstable();
     Group {
@@ -184,7 +195,19 @@ fn make_group(
         divergence,
         minimized: None,
         reproduced: None,
+        alternates,
     }
+}
+
+/// Up to `most` positions in `1..len`, spread evenly and ending at the last: positions in a
+/// list sorted shortest first, position 0 being the example.
+pub(crate) fn spread(len: usize, most: usize) -> impl Iterator<Item = usize> {
+    let last = len.saturating_sub(1);
+    let mut picked: Vec<usize> = (1..=most.min(last))
+        .map(|k| (k * last).div_ceil(most.min(last)))
+        .collect();
+    picked.dedup();
+    picked.into_iter()
 }
 
 fn placeholder(callee: &str, kind: Kind) -> Divergence {

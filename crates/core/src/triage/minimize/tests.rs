@@ -163,3 +163,57 @@ fn a_recorded_value_the_reference_no_longer_gives_is_not_reproduced() {
     assert_eq!(groups[0].reproduced, Some(false));
     assert!(groups[0].minimized.is_none());
 }
+
+/// The `get()` group of a replay in one fake (one JVM): `poison()` (test 1) leaves every later
+/// `get()` off by 100, so test 2, `get()` on a fresh counter, differs only after it; test 3
+/// adds 7 first and differs on its own.
+fn inherited_and_own() -> (Vec<Test>, Group) {
+    let tests = vec![
+        counter_test(1, &[], 0, "poison"),
+        counter_test(2, &[], 0, "get"),
+        counter_test(3, &[7], 0, "get"),
+    ];
+    let groups = groups_of(&tests);
+    let get = groups
+        .into_iter()
+        .find(|g| g.callee == "t.Counter.get()")
+        .expect("a get() group");
+    assert_eq!((get.tests.as_slice(), get.example), (&[2, 3][..], 2));
+    (tests, get)
+}
+
+#[test]
+fn an_example_that_only_inherited_state_gives_way_to_a_test_that_differs_alone() {
+    let (tests, get) = inherited_and_own();
+    assert_eq!(get.alternates.len(), 1);
+    let refs: Vec<&Test> = tests.iter().collect();
+    let mut groups = vec![get];
+    let ex: Examples = refs.iter().map(|t| (t.id, *t)).collect();
+    minimize_all(&mut groups, &ex, &Fake::reference(), &Fake::target(), 200).unwrap();
+    assert_eq!(groups[0].reproduced, Some(true));
+    assert_eq!(groups[0].example, 3, "the test that differs alone");
+    assert_eq!(groups[0].divergence.callee, "t.Counter.get()");
+    assert!(groups[0].minimized.is_some());
+}
+
+#[test]
+fn without_another_test_to_try_the_inheriting_example_is_not_reproduced() {
+    let (tests, mut get) = inherited_and_own();
+    get.alternates.clear();
+    let refs: Vec<&Test> = tests.iter().collect();
+    let mut groups = vec![get];
+    let ex: Examples = refs.iter().map(|t| (t.id, *t)).collect();
+    minimize_all(&mut groups, &ex, &Fake::reference(), &Fake::target(), 200).unwrap();
+    assert_eq!(groups[0].reproduced, Some(false));
+    assert_eq!(groups[0].example, 2);
+}
+
+#[test]
+fn alternates_spread_from_the_shortest_to_the_longest() {
+    let picks = |len| crate::triage::spread(len, 4).collect::<Vec<_>>();
+    assert_eq!(picks(0), Vec::<usize>::new());
+    assert_eq!(picks(1), Vec::<usize>::new());
+    assert_eq!(picks(2), [1]);
+    assert_eq!(picks(5), [1, 2, 3, 4]);
+    assert_eq!(picks(100), [25, 50, 75, 99]);
+}
