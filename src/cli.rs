@@ -457,11 +457,6 @@ pub struct RecordArgs {
     /// closed stream or an updated digest is used again)
     #[arg(long)]
     pub no_hidden_state: bool,
-    /// Do not follow a call on an object with arguments by the receiver's queries about
-    /// those arguments (`list.add(i, x)` then `list.contains(x)`, `map.put(k, v)` then
-    /// `map.get(k)`)
-    #[arg(long)]
-    pub no_queries: bool,
     /// Products are called (the default; kept for scripts that name it)
     #[arg(long, hide = true)]
     pub products: bool,

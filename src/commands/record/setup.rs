@@ -27,7 +27,6 @@ pub fn plan(args: &RecordArgs) -> anyhow::Result<Plan> {
         sorted_copies: !args.no_sorted_copies,
         products: !args.no_products,
         hidden_state: !args.no_hidden_state,
-        queries: !args.no_queries,
         allow_missing_classes: args.allow_missing_classes,
         runtime_observers: !args.declared_observers,
         per_jvm_values_in_pool: args.per_jvm_values_in_pool,

@@ -49,10 +49,6 @@ pub fn suite_options(args: &RecordArgs) -> BTreeMap<String, String> {
             Some(if args.no_hidden_state { "off" } else { "on" }.to_string()),
         ),
         (
-            "queries",
-            Some(if args.no_queries { "off" } else { "on" }.to_string()),
-        ),
-        (
             "observers-on",
             Some(
                 if args.declared_observers {

@@ -307,9 +307,6 @@ impl Generator<'_> {
         if joined && self.cfg.sorted_copies {
             self.queue_sorted_copy(seq, last, result, &steps[last as usize]);
         }
-        if normal && harvest.is_none() {
-            self.queue_queries(seq, op, &inputs, steps);
-        }
         match (is_test, normal) {
             (false, _) => {
                 self.stats.unchecked += 1;

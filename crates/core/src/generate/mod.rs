@@ -128,10 +128,6 @@ pub struct GenConfig {
     /// like a value seen before (`feedback`'s hidden state: a closed stream, an updated
     /// digest), once per look, call and parameter.
     pub hidden_state: bool,
-    /// Whether a call on an object with arguments is followed by the receiver's queries
-    /// about those arguments (`sweep`'s follow-up queries: `list.add(i, x)` then
-    /// `list.contains(x)`).
-    pub queries: bool,
     /// Wider observers: chosen on the runtime class an operation returned (when it is
     /// described) rather than on its declared type, and nullary conversions (`toPattern()`,
     /// `intValue()`) as well as getters.
@@ -170,7 +166,6 @@ impl Default for GenConfig {
             sorted_copies: false,
             products: true,
             hidden_state: true,
-            queries: true,
             runtime_observers: true,
             user_observers: Vec::new(),
             per_jvm_values_in_pool: false,
@@ -248,9 +243,6 @@ pub struct GenStats {
     /// Inputs of calls that returned nothing which joined the pool looking like values seen
     /// before (`GenConfig::hidden_state`).
     pub hidden_states: u64,
-    /// Follow-up queries drafted: a query on a changed receiver about an argument of the
-    /// call that changed it (`GenConfig::queries`).
-    pub queries: u64,
     /// Compactions of the sequence store (`compact`).
     pub compactions: u64,
     /// Stored sequences the compactions forgot.

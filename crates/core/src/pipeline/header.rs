@@ -121,7 +121,6 @@ pub(crate) fn header(
         ("index-boundaries", s.index_boundaries),
         ("sorted-copies", s.sorted_copies),
         ("hidden-states", s.hidden_states),
-        ("queries", s.queries),
         ("reruns-done", r.reruns_done as u64),
         ("unstable-checks", r.dropped_checks),
         ("unstable-observations", r.dropped_observations),

@@ -38,7 +38,6 @@ use std::collections::{HashMap, HashSet, VecDeque};
 
 mod at_start;
 mod products;
-mod queries;
 mod sorted;
 mod stable;
 
@@ -116,10 +115,6 @@ pub(super) struct Sweeps {
     queue: RoundRobin,
     /// Products of looked-up objects (see [`products`]): a share of their own.
     products: RoundRobin,
-    /// Follow-up queries of changed objects (see [`queries`]): a share of their own.
-    queries: RoundRobin<queries::Query>,
-    /// The follow-up queries of each (receiver type, argument type), found once.
-    queries_of: HashMap<(NameId, NameId), Vec<usize>>,
     /// The product methods of each class, found once.
     products_of: HashMap<NameId, Vec<usize>>,
     /// The lookups of each (owner class, value type), found once: operation and the
@@ -153,7 +148,6 @@ impl Sweeps {
     pub(super) fn heap_bytes(&self) -> u64 {
         use super::footprint::{map_bytes, set_bytes};
         let queued = self.queue.len + self.products.len + self.constants.len;
-        let queries = self.queries.len * std::mem::size_of::<queries::Query>();
         let lookups = self.keyed.len() + self.sorted.len() + self.pending.len();
         (queued * std::mem::size_of::<(Lookup, Then)>()) as u64
             + (lookups * std::mem::size_of::<Harvest>()) as u64
@@ -161,8 +155,6 @@ impl Sweeps {
             + map_bytes(&self.held)
             + set_bytes(&self.looked_up)
             + map_bytes(&self.lookups_of)
-            + map_bytes(&self.queries_of)
-            + queries as u64
     }
 }
 
@@ -188,11 +180,6 @@ impl Sweeps {
                 .for_each(|(l, _)| l.visit_seq(f));
         }
         self.pending.iter_mut().for_each(|h| f(&mut h.seq));
-        self.queries
-            .queues
-            .iter_mut()
-            .flatten()
-            .for_each(|q| f(&mut q.seq));
         self.elements = rekeyed(std::mem::take(&mut self.elements), f);
         self.held = rekeyed(std::mem::take(&mut self.held), f);
     }
@@ -210,56 +197,39 @@ fn rekeyed<V>(
     map.into_iter().map(rename).collect()
 }
 
-/// Queues per operation, popped in turn: by default of lookups, each with what becomes of
-/// the new object it returns.
-struct RoundRobin<T = (Lookup, Then)> {
-    queues: Vec<VecDeque<T>>,
+/// Queues per operation, popped in turn.
+#[derive(Default)]
+struct RoundRobin {
+    /// Lookups, and what becomes of the new object each returns.
+    queues: Vec<VecDeque<(Lookup, Then)>>,
     of_op: HashMap<usize, usize>,
     next: usize,
     len: usize,
 }
 
-impl<T> Default for RoundRobin<T> {
-    fn default() -> Self {
-        RoundRobin {
-            queues: Vec::new(),
-            of_op: HashMap::new(),
-            next: 0,
-            len: 0,
-        }
-    }
-}
-
 impl RoundRobin {
     fn push(&mut self, l: Lookup, then: Then) {
-        self.push_for(l.op, (l, then));
-    }
-}
-
-impl<T> RoundRobin<T> {
-    /// Queues `item` behind the others of operation `op`.
-    fn push_for(&mut self, op: usize, item: T) {
         let n = self.queues.len();
-        let i = *self.of_op.entry(op).or_insert(n);
+        let i = *self.of_op.entry(l.op).or_insert(n);
         if i == n {
             self.queues.push(VecDeque::new());
         }
-        self.queues[i].push_back(item);
+        self.queues[i].push_back((l, then));
         self.len += 1;
     }
 
-    /// How many items of operation `op` wait.
+    /// How many lookups of operation `op` wait.
     fn waiting(&self, op: usize) -> usize {
         self.of_op.get(&op).map_or(0, |&i| self.queues[i].len())
     }
 
-    fn pop(&mut self) -> Option<T> {
+    fn pop(&mut self) -> Option<(Lookup, Then)> {
         for _ in 0..self.queues.len() {
             let i = self.next % self.queues.len();
             self.next = i + 1;
-            if let Some(item) = self.queues[i].pop_front() {
+            if let Some(l) = self.queues[i].pop_front() {
                 self.len -= 1;
-                return Some(item);
+                return Some(l);
             }
         }
         None
@@ -535,7 +505,6 @@ impl Generator<'_> {
     /// the products' own share.
     pub(super) fn sweep_round(&mut self, want: usize, cands: &mut Vec<Candidate>) {
         self.product_round(want, cands);
-        self.query_round(want, cands);
         let quota = cands.len() + want / ROUND_SHARE;
         while cands.len() < quota
             && let Some(op) = self.sweeps.catalogues.pop_front()
