@@ -2,7 +2,7 @@
 //! changed is dropped (an exception whose message alone changed keeps its class), what
 //! reads it is tainted, and a test whose steps changed in number goes.
 
-use super::{RerunReport, apply_taint, unstable_computations_in};
+use super::{RerunReport, apply_taint, random_computations_in, unstable_computations_in};
 use crate::generate::Recorded;
 use crate::generate::kept::{KeptTest, ObsRef, trim_unchecked};
 use crate::generate::spool::SpoolError;
@@ -36,9 +36,11 @@ pub(super) fn compare(
     let unstable = &mut report.unstable_computations;
     changed.extend(unstable_computations_in(&test, &changed, unstable));
     let mut random = random_contents(&test.contents, &contents);
-    random.extend(compare_observations(rec, &mut test, &observations, report));
+    let printed = compare_observations(rec, &mut test, &observations, report);
     let random_made = &mut report.random_computations;
-    random.extend(unstable_computations_in(&test, &random, random_made));
+    let elsewhere = random_computations_in(&test, &random, &printed, random_made);
+    random.extend(printed);
+    random.extend(elsewhere);
     drop_tainted(rec, &mut test, &steps, &changed, &random, report);
     if test != made {
         rec.tests.set(t, &test);

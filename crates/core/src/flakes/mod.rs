@@ -13,16 +13,18 @@
 //! four. Content no observation sees is caught too: a step whose array digest (the worker's
 //! `contents`) or `toString()` observation changed is random content, and what reads it is
 //! tainted (a random key's bytes passed to a parser), though the array's length stays
-//! checked. Every test left with no check is dropped. Two batches are in flight at a time
-//! ([`Pipeline`]), compared in order. Between reruns the suite is reduced again, so a later
-//! rerun runs only the tests that can still be written.
+//! checked; a `toString()` is read at the end of the test, so there the same computation is
+//! the object's whole history, not only its call ([`note_random`]). Every test left with no
+//! check is dropped. Two batches are in flight at a time ([`Pipeline`]), compared in order.
+//! Between reruns the suite is reduced again, so a later rerun runs only the tests that can
+//! still be written.
 
 mod as_replay;
 mod compare;
 
 use crate::generate::Recorded;
 use crate::generate::kept::{KeptTest, retain_observers};
-use crate::generate::reduce::computations;
+use crate::generate::reduce::{Computations, computations};
 use crate::generate::spool::SpoolError;
 use crate::generate::store::Templates;
 use crate::generate::taint;
@@ -328,6 +330,43 @@ fn unstable_computations_in(
     steps
 }
 
+/// Notes in `known` how the random content of `arrays` and `printed` was made
+/// ([`note_random`]); returns the other steps of `test` that make content `known` names.
+fn random_computations_in(
+    test: &KeptTest,
+    arrays: &[u32],
+    printed: &[u32],
+    known: &mut BTreeSet<u128>,
+) -> Vec<u32> {
+    if arrays.is_empty() && printed.is_empty() && known.is_empty() {
+        return Vec::new();
+    }
+    let keys = computations(&test.flat(), &[]);
+    note_random(&keys, arrays, printed, known);
+    let mut steps = steps_making_random(&keys, known);
+    steps.retain(|s| !arrays.contains(s) && !printed.contains(s));
+    steps
+}
+
+/// An array's digest is taken as its step returns, so its random content came from that
+/// call: `arrays` are noted by their call. A `toString()` is read at the end of the test,
+/// after every later call that took the object (`sb.append(randomThing)`), so `printed` are
+/// noted by the object's whole history ([`Computations::state`]): the same builder made the
+/// same way but filled otherwise elsewhere stays checked.
+fn note_random(keys: &Computations, arrays: &[u32], printed: &[u32], known: &mut BTreeSet<u128>) {
+    known.extend(arrays.iter().filter_map(|&a| keys.call.get(a as usize)));
+    known.extend(printed.iter().filter_map(|&p| keys.state.get(p as usize)));
+}
+
+/// The steps whose call or history `known` names ([`note_random`]; an object no later call
+/// took has a history equal to its call).
+fn steps_making_random(keys: &Computations, known: &BTreeSet<u128>) -> Vec<u32> {
+    (0..keys.call.len())
+        .filter(|&s| known.contains(&keys.call[s]) || known.contains(&keys.state[s]))
+        .map(|s| s as u32)
+        .collect()
+}
+
 /// The steps whose computation (`keys`, [`call_keys`]) `known` names.
 fn steps_making(keys: &[u128], known: &BTreeSet<u128>) -> Vec<u32> {
     (0..keys.len() as u32)
@@ -390,12 +429,14 @@ fn taint_in(test: &mut KeptTest, templates: &Templates, found: &RerunReport) -> 
     if calls_known.is_empty() && random_known.is_empty() && lengths.is_empty() {
         return None;
     }
-    let keys = match calls_known.is_empty() && random_known.is_empty() {
-        true => Vec::new(),
-        false => call_keys(test),
+    let (mut calls, random) = match calls_known.is_empty() && random_known.is_empty() {
+        true => (Vec::new(), Vec::new()),
+        false => {
+            let keys = computations(&test.flat(), &[]);
+            let random = steps_making_random(&keys, random_known);
+            (steps_making(&keys.call, calls_known), random)
+        }
     };
-    let mut calls = steps_making(&keys, calls_known);
-    let random = steps_making(&keys, random_known);
     if calls.is_empty() && random.is_empty() && lengths.is_empty() {
         return None;
     }

@@ -268,3 +268,43 @@ fn the_suite_keeps_every_test_the_last_rerun_ran_even_those_left_without_checks(
         .count();
     assert_eq!(checkless as u64, report.kept_without_checks);
 }
+
+/// Template ids of the hand-made computations below.
+const BUILDER: u32 = 1;
+const DICE: u32 = 2;
+const APPEND: u32 = 3;
+const TEXT: u32 = 4;
+const KEY: u32 = 5;
+const PARSE: u32 = 6;
+
+fn random_in(flat: &[(u32, Vec<u32>)], known: &BTreeSet<u128>) -> Vec<u32> {
+    steps_making_random(&computations(flat, &[]), known)
+}
+
+#[test]
+fn a_printed_object_is_random_only_where_it_has_the_same_history() {
+    // b = new Builder(); d = new Dice(); b.append(d): b's and d's toString() changed.
+    let with_dice = [(BUILDER, vec![]), (DICE, vec![]), (APPEND, vec![0, 1])];
+    let mut known = BTreeSet::new();
+    note_random(&computations(&with_dice, &[]), &[], &[0, 1], &mut known);
+    assert_eq!(random_in(&with_dice, &known), [0, 1]);
+    // The same builder filled with a text elsewhere, or never filled, is not random.
+    let with_text = [(BUILDER, vec![]), (TEXT, vec![]), (APPEND, vec![0, 1])];
+    assert!(random_in(&with_text, &known).is_empty());
+    assert!(random_in(&[(BUILDER, vec![])], &known).is_empty());
+    // Nor is a dice with another history: which call made its text random is not known
+    // (its own reruns judge it).
+    assert!(random_in(&[(TEXT, vec![]), (DICE, vec![])], &known).is_empty());
+    // One that no later call took is, wherever it is made.
+    let mut known = BTreeSet::new();
+    note_random(&computations(&[(DICE, vec![])], &[]), &[], &[0], &mut known);
+    assert_eq!(random_in(&[(TEXT, vec![]), (DICE, vec![])], &known), [1]);
+}
+
+#[test]
+fn a_random_array_is_random_wherever_it_is_made() {
+    let mut known = BTreeSet::new();
+    note_random(&computations(&[(KEY, vec![])], &[]), &[0], &[], &mut known);
+    let parsed = [(KEY, vec![]), (PARSE, vec![0])];
+    assert_eq!(random_in(&parsed, &known), [0]);
+}
