@@ -66,7 +66,7 @@ pub(crate) fn spread(
         }
         step[i] = true;
         var[i] = true;
-        if !spreads {
+        if !spreads || hashes(s) {
             continue;
         }
         for j in inputs {
@@ -76,6 +76,14 @@ pub(crate) fn spread(
         }
     }
     Taint { step, var }
+}
+
+/// Whether `s` computes a hash of what it reads (`x.hashCode()`, `Objects.hashCode(x)`,
+/// `System.identityHashCode(x)`): by `Object`'s contract that changes nothing `equals` or
+/// any other observer sees, so when its value changed (an identity hash, drawn anew in
+/// every JVM) the objects it read are not suspect. What reads the hash itself is.
+fn hashes(s: &Statement) -> bool {
+    matches!(s, Statement::Call { method, .. } if &**method == "hashCode" || &**method == "identityHashCode")
 }
 
 /// Whether `s` reads only the length of an array (harvesting's first step).
@@ -260,6 +268,29 @@ mod tests {
         let t = spread(&stmts, &steps, &[], &[]);
         assert_eq!(t.step, [false, true, true]);
         assert!(!t.var[0], "rendering an object does not change it");
+    }
+
+    #[test]
+    fn an_identity_hash_that_changed_leaves_the_object_it_hashed_alone() {
+        // v0 = new builder; v1 = v0.hashCode(); v2 = v0.size(); v3 = v1 + 1
+        let stmts = [
+            call("newBuilder", None, &[]),
+            call("hashCode", Some(0), &[]),
+            call("size", Some(0), &[]),
+            call("plusOne", None, &[1]),
+        ];
+        let steps = [object(), value("1836019240"), value("0"), value("1836019241")];
+        let t = spread(&stmts, &steps, &[1], &[]);
+        assert_eq!(t.step, [false, true, false, true]);
+        assert!(!t.var[0], "hashing an object does not change it");
+        // Another call that changed may have stored its value in the builder.
+        let stmts = [
+            call("newBuilder", None, &[]),
+            call("stamp", Some(0), &[]),
+            call("size", Some(0), &[]),
+        ];
+        let t = spread(&stmts, &steps[..3], &[1], &[]);
+        assert_eq!(t.step, [false, true, true]);
     }
 
     #[test]
