@@ -279,7 +279,12 @@ mod tests {
             call("size", Some(0), &[]),
             call("plusOne", None, &[1]),
         ];
-        let steps = [object(), value("1836019240"), value("0"), value("1836019241")];
+        let steps = [
+            object(),
+            value("1836019240"),
+            value("0"),
+            value("1836019241"),
+        ];
         let t = spread(&stmts, &steps, &[1], &[]);
         assert_eq!(t.step, [false, true, false, true]);
         assert!(!t.var[0], "hashing an object does not change it");
