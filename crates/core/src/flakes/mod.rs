@@ -86,8 +86,9 @@ pub struct RerunReport {
     /// The computations whose value changed somewhere (calls, as
     /// [`crate::generate::reduce::computations`] keys them).
     pub unstable_computations: BTreeSet<u128>,
-    /// The computations whose value held other content somewhere: an array whose digest
-    /// changed, an object whose `toString()` did ([`taint::spread`]'s `random` steps).
+    /// The computations whose value held other content somewhere ([`taint::spread`]'s
+    /// `random` steps): an array whose digest changed, keyed by its call; an object whose
+    /// `toString()` did, keyed by its whole history ([`note_random`]).
     pub random_computations: BTreeSet<u128>,
     /// The callees (`Class.method(params)`) of arrays whose content was random and whose
     /// length changed too somewhere (a DSA key's encoding: 608 or 609 bytes): the length of
