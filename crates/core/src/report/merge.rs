@@ -1,6 +1,7 @@
 //! Merging the JSON reports of the shards of one replay (`difftest report --merge`): tests
-//! are concatenated, groups with the same id combined (the shortest example wins), stale
-//! accepted entries are those stale in every part, and the summary and gate recomputed.
+//! are concatenated, groups with the same id combined (the shortest example that reproduced
+//! wins), stale accepted entries are those stale in every part, and the summary and gate
+//! recomputed.
 //! Every part names its shard `K/N`; a merge missing one of the N shards is refused unless
 //! the caller allows a partial verdict, which the merged report then states in its notes.
 
@@ -161,13 +162,13 @@ pub(crate) fn missing_shards(shards: &[String]) -> Result<Vec<String>, ReportErr
         .collect())
 }
 
+/// One group from two parts: the example that still differed side by side (or was not
+/// tried) wins over one that did not, then the shortest, as a whole replay keeps trying
+/// the group's other tests when its first example does not reproduce; a shard whose short
+/// example depended on the clock must not hide another shard's real difference.
 fn combine(a: GroupReport, b: GroupReport) -> GroupReport {
-    let (mut keep, other) = if (b.example_statements, b.example) < (a.example_statements, a.example)
-    {
-        (b, a)
-    } else {
-        (a, b)
-    };
+    let rank = |g: &GroupReport| (g.reproduced == Some(false), g.example_statements, g.example);
+    let (mut keep, other) = if rank(&b) < rank(&a) { (b, a) } else { (a, b) };
     let ids: BTreeSet<u64> = keep
         .test_ids
         .iter()

@@ -198,6 +198,45 @@ fn merged_shards_equal_the_whole_replay() {
 }
 
 #[test]
+fn a_shard_whose_short_example_did_not_reproduce_does_not_hide_another_shards_difference() {
+    let tests = suite();
+    let list = AcceptedList::default();
+    let parts: Vec<Report> = (1..=2)
+        .map(|k| report_of(&tests, Some(Shard { k, n: 2 }), &list, false))
+        .collect();
+    let shared = |p: &Report| {
+        let new = p.groups.iter().filter(|g| g.status == GroupStatus::New);
+        let ids = new.map(|g| g.id.clone());
+        ids.collect::<std::collections::BTreeSet<_>>()
+    };
+    let id = shared(&parts[0])
+        .intersection(&shared(&parts[1]))
+        .next()
+        .cloned();
+    let id = id.expect("a new group seen in both shards");
+    let mut parts = parts;
+    // Shard 1's example of the group is the shorter one and, run side by side, did not
+    // differ (a clock read): on its own that shard calls the group an artefact.
+    let flaky = parts[0].groups.iter_mut().find(|g| g.id == id).unwrap();
+    flaky.example_statements = 1;
+    flaky.reproduced = Some(false);
+    flaky.minimized = None;
+    flaky.status = GroupStatus::Artefact;
+    let real = parts[1].groups.iter_mut().find(|g| g.id == id).unwrap();
+    real.example_statements = 50;
+    real.reproduced = Some(true);
+    let real_example = real.example;
+    for order in [parts.clone(), parts.into_iter().rev().collect()] {
+        let merged = merge::merge(order, false).unwrap();
+        let g = merged.groups.iter().find(|g| g.id == id).unwrap();
+        assert_eq!(g.reproduced, Some(true));
+        assert_eq!(g.example, real_example);
+        assert_eq!(g.status, GroupStatus::New);
+        assert_eq!(merged.gate, Gate::Fail);
+    }
+}
+
+#[test]
 fn merged_counters_saturate_instead_of_overflowing() {
     let tests = suite();
     let list = AcceptedList::default();
