@@ -251,11 +251,14 @@ fn repetition_literals_and_expected_exceptions_show_up() {
     );
 }
 
-/// Starts a long record, sends `signal` after a few seconds, and returns the suite written.
+/// Starts a record of 600 s, sends `signal` after a few seconds, and returns the suite
+/// written. How long the reruns after a Ctrl-C take depends on what the first seconds made
+/// and on the machine's load, so the bound only tells a record that stopped at the signal
+/// from one that ran to its time limit.
 fn interrupted(fx: &Fixture, out: &Path, signal: libc::c_int) -> Suite {
     let args = ["--classes", "rec.Account", "--packages", "java.util."];
     let mut child = fx
-        .command(out, &[&args[..], &["--time-limit", "60"]].concat())
+        .command(out, &[&args[..], &["--time-limit", "600"]].concat())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
@@ -265,9 +268,10 @@ fn interrupted(fx: &Fixture, out: &Path, signal: libc::c_int) -> Suite {
     unsafe { libc::kill(child.id() as libc::pid_t, signal) };
     let began = Instant::now();
     let status = child.wait().expect("difftest ends");
+    let took = began.elapsed();
     assert!(
-        began.elapsed() < Duration::from_secs(50),
-        "stops soon after the signal"
+        took < Duration::from_secs(300),
+        "stops at the signal, not at the time limit: {took:?}"
     );
     assert_eq!(status.code(), Some(130));
     let suite = Suite::load(out).expect("a valid suite");
