@@ -5,6 +5,7 @@ mod common;
 
 use difftest::sequence::{Observed, Statement};
 use difftest::suite::Suite;
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
@@ -257,8 +258,10 @@ fn repetition_literals_and_expected_exceptions_show_up() {
 /// from one that ran to its time limit.
 fn interrupted(fx: &Fixture, out: &Path, signal: libc::c_int) -> Suite {
     let args = ["--classes", "rec.Account", "--packages", "java.util."];
-    let mut child = fx
-        .command(out, &[&args[..], &["--time-limit", "600"]].concat())
+    let mut cmd = fx.command(out, &[&args[..], &["--time-limit", "600"]].concat());
+    // SAFETY: the closure only calls signal, which is async-signal-safe.
+    unsafe { cmd.pre_exec(common::support::default_sigint) };
+    let mut child = cmd
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()

@@ -5,13 +5,14 @@
 mod common;
 
 use common::support::repo;
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 fn record(work: &Path, output: &str, extra: &[&str]) -> Child {
-    Command::new(env!("CARGO_BIN_EXE_difftest"))
-        .current_dir(work)
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_difftest"));
+    cmd.current_dir(work)
         .args([
             "record",
             "--impl",
@@ -30,9 +31,10 @@ fn record(work: &Path, output: &str, extra: &[&str]) -> Child {
         .args(extra)
         .env_remove("CI")
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("difftest runs")
+        .stderr(Stdio::piped());
+    // SAFETY: the closure only calls signal, which is async-signal-safe.
+    unsafe { cmd.pre_exec(common::support::default_sigint) };
+    cmd.spawn().expect("difftest runs")
 }
 
 /// The open file of process `pid` in folder `dir` that no folder names any more, once it

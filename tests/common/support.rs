@@ -209,3 +209,12 @@ pub fn report_files(dir: &Path) -> Vec<(String, Vec<u8>)> {
     files.sort();
     files
 }
+
+/// Gives a child SIGINT's default action, as a terminal's Ctrl-C finds it: a test run as a
+/// shell script's background job inherits SIGINT ignored, which difftest then keeps. For
+/// `CommandExt::pre_exec`.
+pub fn default_sigint() -> std::io::Result<()> {
+    // SAFETY: signal is async-signal-safe.
+    unsafe { libc::signal(libc::SIGINT, libc::SIG_DFL) };
+    Ok(())
+}
