@@ -4,6 +4,8 @@ import java.lang.reflect.Array;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.Field;
 import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.util.ArrayDeque;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -123,7 +125,7 @@ final class Resolver {
             Class<?> c = type(cls);
             Class<?>[] p = types(params);
             try {
-                return c.getMethod(name, p);
+                return callable(c, c.getMethod(name, p));
             } catch (NoSuchMethodException e) {
                 if (c.isInterface()) {
                     return Object.class.getMethod(name, p);
@@ -135,6 +137,62 @@ final class Resolver {
         } catch (NoSuchMethodException e) {
             return Abort.missing("method " + cls + "." + name + "(" + params + ")");
         }
+    }
+
+    /**
+     * A method {@code c.getMethod} found that Java code calling it on {@code c} may call but
+     * reflection may not: a public member of a class that is not public, reached through the
+     * public class {@code c} (javac links {@code c.name}, and its bridges hide most such
+     * members, not a {@code final} one a release moved up into a package-private base). The
+     * same method as a public supertype declares it, which dispatches to the same code, or
+     * else the member made accessible where the module allows it (a library's jar does).
+     */
+    private static Method callable(Class<?> c, Method m) {
+        if (!hiddenOwner(c, m.getDeclaringClass())) {
+            return m;
+        }
+        if (!Modifier.isStatic(m.getModifiers())) {
+            Method declared = publicDeclaration(c, m.getName(), m.getParameterTypes());
+            if (declared != null) {
+                return declared;
+            }
+        }
+        m.trySetAccessible();
+        return m;
+    }
+
+    /** Whether a member of {@code owner} is reached through {@code c}, public, while
+     * {@code owner} is not public. */
+    private static boolean hiddenOwner(Class<?> c, Class<?> owner) {
+        return owner != c
+                && Modifier.isPublic(c.getModifiers())
+                && !Modifier.isPublic(owner.getModifiers());
+    }
+
+    /** The public instance method {@code name(params)} as a public supertype of {@code c}
+     * declares it (superclasses and interfaces, nearest first), or null. */
+    private static Method publicDeclaration(Class<?> c, String name, Class<?>[] params) {
+        ArrayDeque<Class<?>> todo = new ArrayDeque<>();
+        todo.add(c);
+        while (!todo.isEmpty()) {
+            Class<?> t = todo.poll();
+            if (t != c && Modifier.isPublic(t.getModifiers())) {
+                try {
+                    Method m = t.getDeclaredMethod(name, params);
+                    int mod = m.getModifiers();
+                    if (Modifier.isPublic(mod) && !Modifier.isStatic(mod)) {
+                        return m;
+                    }
+                } catch (NoSuchMethodException e) {
+                    // Not declared here: look further up.
+                }
+            }
+            if (t.getSuperclass() != null) {
+                todo.add(t.getSuperclass());
+            }
+            todo.addAll(java.util.Arrays.asList(t.getInterfaces()));
+        }
+        return null;
     }
 
     static Constructor<?> constructor(String key, String cls, String params) {
@@ -167,7 +225,12 @@ final class Resolver {
 
     private static Object lookupField(String cls, String name) {
         try {
-            return type(cls).getField(name);
+            Class<?> c = type(cls);
+            Field f = c.getField(name);
+            if (hiddenOwner(c, f.getDeclaringClass())) {
+                f.trySetAccessible();
+            }
+            return f;
         } catch (Abort a) {
             return a;
         } catch (NoSuchFieldException e) {
