@@ -252,13 +252,13 @@ fn repetition_literals_and_expected_exceptions_show_up() {
     );
 }
 
-/// Starts a record of 600 s, sends `signal` after a few seconds, and returns the suite
+/// Starts a record of 180 s, sends `signal` after a few seconds, and returns the suite
 /// written. How long the reruns after a Ctrl-C take depends on what the first seconds made
 /// and on the machine's load, so the bound only tells a record that stopped at the signal
 /// from one that ran to its time limit.
 fn interrupted(fx: &Fixture, out: &Path, signal: libc::c_int) -> Suite {
     let args = ["--classes", "rec.Account", "--packages", "java.util."];
-    let mut cmd = fx.command(out, &[&args[..], &["--time-limit", "600"]].concat());
+    let mut cmd = fx.command(out, &[&args[..], &["--time-limit", "180"]].concat());
     // SAFETY: the closure only calls signal, which is async-signal-safe.
     unsafe { cmd.pre_exec(common::support::default_sigint) };
     let mut child = cmd
@@ -273,7 +273,7 @@ fn interrupted(fx: &Fixture, out: &Path, signal: libc::c_int) -> Suite {
     let status = child.wait().expect("difftest ends");
     let took = began.elapsed();
     assert!(
-        took < Duration::from_secs(300),
+        took < Duration::from_secs(120),
         "stops at the signal, not at the time limit: {took:?}"
     );
     assert_eq!(status.code(), Some(130));
