@@ -16,26 +16,9 @@ use support::{difftest, report_json, stderr, stdout};
 fn methods_a_release_moved_into_a_package_private_base_still_answer() {
     let work = tempfile::tempdir().unwrap();
     let targets = support::fixture_targets(work.path(), "hoisted", 2, "ring");
+    let extra = ["--output-limit", "200", "--reruns", "1"];
+    let record = support::record_fixture(work.path(), &targets, "ring1", "ring.yaml", &extra);
     let targets = targets.display().to_string();
-    let record = [
-        "record",
-        "--impl",
-        "ring1",
-        "--targets-dir",
-        &targets,
-        "--packages",
-        "fixture",
-        "--output-limit",
-        "200",
-        "--reruns",
-        "1",
-        "--quiet",
-        "--jobs",
-        "1",
-        "-o",
-        "ring.yaml",
-    ];
-    let record = difftest(work.path(), &record);
     assert_eq!(record.status.code(), Some(0), "{}", stderr(&record));
     let suite = std::fs::read_to_string(work.path().join("ring.yaml")).unwrap();
     for call in [".closed()", ".size()", ".label()"] {

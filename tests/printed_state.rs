@@ -9,7 +9,7 @@ mod common;
 use common::support;
 
 use difftest::suite::{Suite, Test};
-use support::{difftest, stderr, stdout};
+use support::{stderr, stdout};
 
 /// The notes of `t` whose text is checked (a `toString()` observer with a value).
 fn checked_notes(t: &Test) -> Vec<usize> {
@@ -37,15 +37,7 @@ fn notes_with_dice(t: &Test) -> Vec<usize> {
 fn a_note_filled_with_words_stays_checked_where_one_filled_with_dice_varies() {
     let work = tempfile::tempdir().unwrap();
     let targets = support::fixture_targets(work.path(), "printed", 1, "note");
-    let targets = targets.display().to_string();
-    let args = [
-        "record",
-        "--impl",
-        "note1",
-        "--targets-dir",
-        &targets,
-        "--packages",
-        "fixture",
+    let extra = [
         "--seed",
         "3",
         "--round-size",
@@ -54,13 +46,8 @@ fn a_note_filled_with_words_stays_checked_where_one_filled_with_dice_varies() {
         "400",
         "--reruns",
         "2",
-        "--quiet",
-        "--jobs",
-        "1",
-        "-o",
-        "notes.yaml",
     ];
-    let record = difftest(work.path(), &args);
+    let record = support::record_fixture(work.path(), &targets, "note1", "notes.yaml", &extra);
     assert_eq!(record.status.code(), Some(0), "{}", stderr(&record));
     let unstable = stdout(&record);
     assert!(

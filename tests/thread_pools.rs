@@ -12,7 +12,7 @@ mod common;
 use common::support;
 
 use difftest::suite::{Suite, Test};
-use support::{difftest, stderr};
+use support::stderr;
 
 /// Counters of a thread pool whose value depends on its threads' progress.
 const TIMING: &[&str] = &[
@@ -38,26 +38,8 @@ fn checked_pool_observers(t: &Test) -> Vec<String> {
 fn a_thread_pools_counters_are_never_observed_and_its_configuration_is() {
     let work = tempfile::tempdir().unwrap();
     let targets = support::fixture_targets(work.path(), "pool", 1, "pool");
-    let targets = targets.display().to_string();
-    let args = [
-        "record",
-        "--impl",
-        "pool1",
-        "--targets-dir",
-        &targets,
-        "--packages",
-        "fixture",
-        "--output-limit",
-        "300",
-        "--reruns",
-        "2",
-        "--quiet",
-        "--jobs",
-        "1",
-        "-o",
-        "pool.yaml",
-    ];
-    let record = difftest(work.path(), &args);
+    let extra = ["--output-limit", "300", "--reruns", "2"];
+    let record = support::record_fixture(work.path(), &targets, "pool1", "pool.yaml", &extra);
     assert_eq!(record.status.code(), Some(0), "{}", stderr(&record));
     let suite = Suite::load(&work.path().join("pool.yaml")).expect("the suite loads");
     let checked: Vec<String> = suite

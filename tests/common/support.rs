@@ -92,6 +92,35 @@ pub fn difftest(cwd: &Path, args: &[&str]) -> Output {
     difftest_env(cwd, args, &[])
 }
 
+/// Runs `difftest record --impl TARGET` of the fixture package (`--packages fixture`, one
+/// worker, quiet) in `work` with the targets of [`fixture_targets`], writing `out`, with
+/// `extra` flags (the budget, reruns, seed).
+pub fn record_fixture(
+    work: &Path,
+    targets: &Path,
+    target: &str,
+    out: &str,
+    extra: &[&str],
+) -> Output {
+    let targets = targets.display().to_string();
+    let mut args = vec![
+        "record",
+        "--impl",
+        target,
+        "--targets-dir",
+        &targets,
+        "--packages",
+        "fixture",
+        "--quiet",
+        "--jobs",
+        "1",
+        "-o",
+        out,
+    ];
+    args.extend_from_slice(extra);
+    difftest(work, &args)
+}
+
 /// Runs `difftest ARGS` in `cwd` with extra environment variables.
 pub fn difftest_env(cwd: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_difftest"));
