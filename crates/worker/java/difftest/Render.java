@@ -58,11 +58,12 @@ final class Render {
      * Whether {@code v} is a hash-based set or map (not a linked one, which keeps insertion
      * order) holding a key whose hash code is its identity hash: an enum constant, an
      * {@code AttributedCharacterIterator.Attribute}, any object without its own
-     * {@code hashCode()}. An {@code IdentityHashMap} always iterates that way.
+     * {@code hashCode()}. An {@code IdentityHashMap} always iterates that way. A library's
+     * object holding such a set or map is one too, as {@link HeldOrder} tells.
      */
     static boolean identityOrdered(Object v) {
         try {
-            return keysByIdentity(v);
+            return keysByIdentity(v) || HeldOrder.identityOrdered(v);
         } catch (Throwable e) {
             // A subclass's isEmpty(), keySet() or iterator, or a key's own hashCode(), is the
             // library's code and may throw anything (a sorted view over keys that are not

@@ -107,17 +107,18 @@ final class Runner {
     private static final String OBJECT = "{\"kind\":\"object\",\"class\":";
 
     /**
-     * Marks a set or map that iterates by identity hashes now, though it did not when its step
-     * returned it (an empty {@code HashSet} given an exception by a later {@code add}): the
-     * mark goes on that step's class, where flake removal looks for it, so what iterates the
-     * set is never checked. Latest steps first, so earlier offsets hold.
+     * Marks a set or map (or a library's object holding one) that iterates by identity hashes
+     * now, though it did not when its step returned it (an empty {@code HashSet} given an
+     * exception by a later {@code add}): the mark goes on that step's class, where flake
+     * removal looks for it, so what iterates the set is never checked. Latest steps first, so
+     * earlier offsets hold.
      */
     private void markIdentityOrderedLater() {
         String mark = Render.IDENTITY_ORDER + "\"}";
         for (int i = count - 1; i >= 0; i--) {
             Object v = values[i];
             int end = renderedEnd[i];
-            if ((v instanceof java.util.Map || v instanceof java.util.Set)
+            if (v != null && !Render.isValue(v)
                     && startsAt(steps, renderedStart[i], OBJECT)
                     && !startsAt(steps, end - mark.length(), mark)
                     && Render.identityOrdered(v)) {
