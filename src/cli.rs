@@ -429,6 +429,10 @@ pub struct RecordArgs {
     /// Probability of passing null where a value exists
     #[arg(long, default_value_t = 0.0, value_name = "P")]
     pub null_ratio: f64,
+    /// Do not pass null once to every reference parameter of every call in scope (by
+    /// default each gets it once, the other inputs from the pool as usual)
+    #[arg(long)]
+    pub no_null_once: bool,
     /// Let values that differ between runs of one JVM (identity hashes, clocks, random
     /// generators, what depends on a set's per-JVM order) and what is computed from them
     /// become inputs of later calls, as before they were kept out (for comparison)

@@ -657,6 +657,41 @@ fn index_boundaries_go_to_the_ints_beside_a_sized_input_and_switch_off() {
     assert!(!cut.iter().all(boundary), "{cut:?}");
 }
 
+/// Whether a test of `suite` passes a `null` literal as the String of `rec.Span.cut`.
+fn cuts_null(suite: &Suite) -> bool {
+    suite.tests.iter().any(|t| {
+        t.statements.iter().any(|s| match s {
+            Statement::Call { method, args, .. } if &**method == "cut" => {
+                matches!(t.statements[args[0]], Statement::Null { .. })
+            }
+            _ => false,
+        })
+    })
+}
+
+#[test]
+fn every_reference_parameter_gets_null_once_unless_switched_off() {
+    // The String pool is never empty (the literals), so only null once passes `cut` a null.
+    let fx = Fixture::new();
+    let scope = ["--classes", "rec.Span", "--output-limit", "200"];
+    let out = fx.path("nulls.yaml");
+    ok(&fx.record(&out, &scope));
+    let suite = Suite::load(&out).unwrap();
+    assert!(suite.header.counts["nulls-once"] > 0);
+    assert_eq!(suite.header.options["null-once"], "on");
+    assert!(cuts_null(&suite), "no test passes cut a null String");
+    ok(&fx.replay(&out));
+    let off = fx.path("no-nulls.yaml");
+    ok(&fx.record(&off, &[&scope[..], &["--no-null-once"]].concat()));
+    let suite = Suite::load(&off).unwrap();
+    assert_eq!(suite.header.counts["nulls-once"], 0);
+    assert_eq!(suite.header.options["null-once"], "off");
+    assert!(
+        !cuts_null(&suite),
+        "cut got a null String with --no-null-once"
+    );
+}
+
 fn step_values(suite: &Suite, callee: &str) -> Vec<String> {
     let mut out = Vec::new();
     for t in &suite.tests {

@@ -23,6 +23,7 @@ pub fn plan(args: &RecordArgs) -> anyhow::Result<Plan> {
         output_limit: args.output_limit,
         round_size: args.round_size,
         null_ratio: args.null_ratio,
+        null_once: !args.no_null_once,
         harvest: !args.no_harvest,
         sorted_copies: !args.no_sorted_copies,
         products: !args.no_products,

@@ -15,6 +15,10 @@ pub fn suite_options(args: &RecordArgs) -> BTreeMap<String, String> {
         ("reruns", Some(args.reruns.to_string())),
         ("null-ratio", Some(args.null_ratio.to_string())),
         (
+            "null-once",
+            Some(if args.no_null_once { "off" } else { "on" }.to_string()),
+        ),
+        (
             "repeat-probability",
             Some(args.repeat_probability.to_string()),
         ),

@@ -1,5 +1,6 @@
 //! Drafting one candidate (lines 5–11 of Fig. 3): a random operation, inputs from the
-//! component pool (reuse a value already chosen, add another sequence, or `null`), arrays
+//! component pool (reuse a value already chosen, add another sequence, or `null`, which
+//! every reference parameter also gets once in its operation's first drafts), arrays
 //! built from elements in the pool, index boundaries for `int` parameters, Randoop's
 //! repetition, the size limit and the duplicate check, and the observers to call on the values the new call touched.
 
@@ -31,18 +32,29 @@ impl Generator<'_> {
         }
         let mut b = Builder::default();
         let mut chosen: Vec<Input> = Vec::with_capacity(op.inputs.len());
+        let null_at = self.null_once_at(op_index);
         for k in 0..op.inputs.len() {
             let receiver = op.receiver && k == 0;
             let (ty, slot) = (op.inputs[k], op.slots[k]);
-            let input = match self.index_literal(ty, op_index) {
-                Some(lit) => Some(self.literal_input(&mut b, lit)),
-                None => self.input(&mut b, ty, slot, receiver, op.receiver, &chosen),
+            let input = if null_at == Some(k) {
+                let tmpl = self.null_template(ty);
+                Some((b.push_stmt(tmpl, &[]), ty, true))
+            } else {
+                match self.index_literal(ty, op_index) {
+                    Some(lit) => Some(self.literal_input(&mut b, lit)),
+                    None => self.input(&mut b, ty, slot, receiver, op.receiver, &chosen),
+                }
             };
             let Some(input) = input.filter(|i| !receiver || !self.omitted_on(op_index, i.1)) else {
                 self.stats.no_input += 1;
                 return None;
             };
             chosen.push(input);
+        }
+        if let Some(k) = null_at {
+            // Marked once every input is found: a draft that lacked a receiver tries again.
+            self.nulled[op_index] |= 1 << k;
+            self.stats.nulls_once += 1;
         }
         let positions: Vec<u32> = chosen.iter().map(|c| c.0).collect();
         let mut last = b.push_stmt(op.tmpl, &positions);
@@ -117,6 +129,19 @@ impl Generator<'_> {
         let v = self.comps.pick(slot, &mut self.rng)?;
         let at = b.push_seq(&self.store, v.seq);
         Some((at + v.pos, v.ty, false))
+    }
+
+    /// The parameter of operation `op` that gets `null` in this draft
+    /// ([`super::GenConfig::null_once`]): the first reference parameter, receiver aside,
+    /// that has not had its `null` yet.
+    fn null_once_at(&self, op: usize) -> Option<usize> {
+        if !self.cfg.null_once {
+            return None;
+        }
+        let o = &self.ops[op];
+        let done = self.nulled[op];
+        (usize::from(o.receiver)..o.inputs.len().min(64))
+            .find(|&k| done & (1 << k) == 0 && !is_primitive(self.names.name(o.inputs[k])))
     }
 
     /// With probability `index_ratio`, an index boundary (-1, 0 or 1) for an `int` parameter

@@ -95,6 +95,11 @@ pub struct GenConfig {
     pub round_size: usize,
     /// Probability of passing `null` for a reference parameter that has values.
     pub null_ratio: f64,
+    /// Whether every reference parameter of every operation gets `null` once (in the
+    /// operation's first successful drafts), the other inputs from the pool as usual: a
+    /// null check added or dropped by a release shows without `null_ratio`'s cost (on by
+    /// default; `--no-null-once`).
+    pub null_once: bool,
     /// Probability of reusing a value already chosen for this call (never the receiver).
     /// Off by default, as in Randoop 4: `Collections.fill(list, list)` builds structures
     /// whose `hashCode` overflows the stack.
@@ -153,6 +158,7 @@ impl Default for GenConfig {
             output_limit: None,
             round_size: 400,
             null_ratio: 0.0,
+            null_once: true,
             alias_ratio: 0.0,
             repeat_probability: 0.1,
             repeat_max: 100,
@@ -238,6 +244,8 @@ pub struct GenStats {
     pub products: u64,
     /// Index boundaries passed for an `int` parameter (`--index-ratio`).
     pub index_boundaries: u64,
+    /// Drafts that gave a parameter its one `null` (`GenConfig::null_once`).
+    pub nulls_once: u64,
     /// Sorted copies of unordered sets and maps drafted.
     pub sorted_copies: u64,
     /// Inputs of calls that returned nothing which joined the pool looking like values seen
@@ -297,6 +305,9 @@ pub(crate) struct Generator<'m> {
     /// specific than the declared one: observers are chosen on it.
     runtime: HashMap<usize, NameId>,
     null_tmpl: HashMap<NameId, u32>,
+    /// Per operation, the parameters that have had their `null` (`GenConfig::null_once`),
+    /// one bit each.
+    nulled: Vec<u64>,
     seen: compact::RecentSet<u64>,
     tests: KeptTests,
     errors: Vec<ErrorKept>,
@@ -430,6 +441,7 @@ impl<'m> Generator<'m> {
             model,
             names,
             store,
+            nulled: vec![0; ops.len()],
             index_ops,
             ops,
             op_class,

@@ -166,6 +166,49 @@ fn literals_are_used() {
 }
 
 #[test]
+fn null_once_passes_null_to_each_reference_parameter_once() {
+    // `t.Util.concat(String, String)`: the pool always holds Strings (the literals), so
+    // without `null_once` no call of it gets `null`; with it, each parameter gets it once.
+    let model = fake::model();
+    let concat_nulls = |cfg: GenConfig| -> (Vec<(bool, bool)>, u64) {
+        let mut g = Generator::new(&model, cfg).expect("scope");
+        let stop = AtomicBool::new(false);
+        g.run(&Fake::reference(), &stop, |_| {}).expect("run");
+        let nulls = g.stats.nulls_once;
+        let r = g.finish();
+        let mut calls = Vec::new();
+        for t in expand(&r) {
+            let is_null = |k: usize| matches!(t.statements[k], Statement::Null { .. });
+            for s in &t.statements {
+                if let Statement::Call { method, args, .. } = s
+                    && &**method == "concat"
+                    && (is_null(args[0]) || is_null(args[1]))
+                {
+                    calls.push((is_null(args[0]), is_null(args[1])));
+                }
+            }
+        }
+        (calls, nulls)
+    };
+    let off = GenConfig {
+        null_once: false,
+        ..config(3, 300)
+    };
+    let (off, nulls) = concat_nulls(off);
+    assert!(off.is_empty(), "{off:?}");
+    assert_eq!(nulls, 0);
+    let on = GenConfig {
+        null_once: true,
+        ..config(3, 300)
+    };
+    let (on, nulls) = concat_nulls(on);
+    assert!(on.contains(&(true, false)), "{on:?}");
+    assert!(on.contains(&(false, true)), "{on:?}");
+    assert!(!on.contains(&(true, true)), "{on:?}");
+    assert!(nulls >= 2, "{nulls}");
+}
+
+#[test]
 fn interrupt_stops_at_once() {
     let model = fake::model();
     let mut g = Generator::new(&model, config(1, 1000)).unwrap();

@@ -119,6 +119,7 @@ pub(crate) fn header(
         ("consumers", s.consumers),
         ("products", s.products),
         ("index-boundaries", s.index_boundaries),
+        ("nulls-once", s.nulls_once),
         ("sorted-copies", s.sorted_copies),
         ("hidden-states", s.hidden_states),
         ("reruns-done", r.reruns_done as u64),
