@@ -121,6 +121,36 @@ pub fn record_fixture(
     difftest(work, &args)
 }
 
+/// Replays `suite` (in `work`) on the fixture target `target` of [`fixture_targets`] and
+/// asserts that it reports no group and passes the gate: a release that behaves the same.
+/// The report's stem is `TARGET-vs-REFERENCE`.
+pub fn assert_same_behaviour(work: &Path, targets: &Path, suite: &str, target: &str, stem: &str) {
+    let targets = targets.display().to_string();
+    let args = [
+        "replay",
+        "--suite",
+        suite,
+        "--impl",
+        target,
+        "--targets-dir",
+        &targets,
+        "--report-dir",
+        "reports",
+        "--quiet",
+        "--jobs",
+        "1",
+    ];
+    let replay = difftest(work, &args);
+    let report = report_json(work, stem);
+    let groups = report["groups"].as_array().expect("groups");
+    assert!(
+        groups.is_empty(),
+        "{target} behaves the same, yet replay reports {groups:?}\n{}",
+        stdout(&replay)
+    );
+    assert_eq!(replay.status.code(), Some(0), "{}", stderr(&replay));
+}
+
 /// Runs `difftest ARGS` in `cwd` with extra environment variables.
 pub fn difftest_env(cwd: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_difftest"));
@@ -172,16 +202,19 @@ pub fn report_json(dir: &Path, stem: &str) -> serde_json::Value {
     serde_json::from_str(&text).expect("valid JSON")
 }
 
-/// Compiles `tests/fixtures/DIR/vN/fixture` for N in 1..=`releases` with javac and writes a
-/// target `PREFIXN` for each into `work/targets`, which it returns.
+/// Compiles `tests/fixtures/DIR/vN/fixture` for N in 1..=`releases` with javac, with the
+/// sources of `tests/fixtures/DIR/common/fixture` (what every release shares) when there are
+/// any, and writes a target `PREFIXN` for each into `work/targets`, which it returns.
 pub fn fixture_targets(work: &Path, dir: &str, releases: u32, prefix: &str) -> PathBuf {
     let targets = work.join("targets");
     std::fs::create_dir_all(&targets).unwrap();
     for v in 1..=releases {
         let src = repo().join(format!("tests/fixtures/{dir}/v{v}/fixture"));
+        let common = repo().join(format!("tests/fixtures/{dir}/common/fixture"));
         let out = work.join(format!("classes-v{v}"));
         let mut sources: Vec<PathBuf> = std::fs::read_dir(&src)
             .unwrap()
+            .chain(std::fs::read_dir(&common).into_iter().flatten())
             .map(|e| e.unwrap().path())
             .collect();
         sources.sort();
