@@ -28,12 +28,16 @@ final class HeldOrder {
     /** Values of a map looked at, at most, for a set or map that iterates by identity hashes. */
     private static final int VALUES_LOOKED_AT = 16;
 
-    /** Whether {@code v}'s order or text comes from an identity-ordered set or map it holds. */
-    static boolean identityOrdered(Object v) {
+    /**
+     * Whether {@code v}'s order or text comes from an identity-ordered set or map it holds,
+     * looking at {@code keys} keys (and as many values of a map, at most
+     * {@link #VALUES_LOOKED_AT}) of each.
+     */
+    static boolean identityOrdered(Object v, int keys) {
         if (isJdk(v.getClass())) {
             return false;
         }
-        Object held = heldByIdentity(v, DEPTH);
+        Object held = heldByIdentity(v, DEPTH, keys);
         if (held == null) {
             return false;
         }
@@ -45,7 +49,7 @@ final class HeldOrder {
     }
 
     /** The first JDK set or map iterating by identity hashes in {@code v}'s fields, or null. */
-    private static Object heldByIdentity(Object v, int depth) {
+    private static Object heldByIdentity(Object v, int depth, int keys) {
         for (Field f : FIELDS.get(v.getClass())) {
             Object x;
             try {
@@ -57,11 +61,11 @@ final class HeldOrder {
                 continue;
             }
             if (isJdk(x.getClass())) {
-                if (Render.identityOrdered(x) || valuesByIdentity(x)) {
+                if (Render.keysByIdentity(x, keys) || valuesByIdentity(x, keys)) {
                     return x;
                 }
             } else if (depth > 1) {
-                Object inner = heldByIdentity(x, depth - 1);
+                Object inner = heldByIdentity(x, depth - 1, keys);
                 if (inner != null) {
                     return inner;
                 }
@@ -71,16 +75,16 @@ final class HeldOrder {
     }
 
     /** Whether a JDK map holds, among its first values, a set or map iterating by identity hashes. */
-    private static boolean valuesByIdentity(Object x) {
+    private static boolean valuesByIdentity(Object x, int keys) {
         if (!(x instanceof java.util.Map)) {
             return false;
         }
         int seen = 0;
         for (Object value : ((java.util.Map<?, ?>) x).values()) {
-            if (value != null && Render.identityOrdered(value)) {
+            if (value != null && Render.keysByIdentity(value, keys)) {
                 return true;
             }
-            if (++seen == VALUES_LOOKED_AT) {
+            if (++seen == Math.min(keys, VALUES_LOOKED_AT)) {
                 break;
             }
         }

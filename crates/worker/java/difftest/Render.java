@@ -39,7 +39,7 @@ final class Render {
             Enum<?> e = (Enum<?>) v;
             value(out, e.getDeclaringClass().getName(), e.name(), maxBytes);
         } else {
-            String cls = className(v.getClass()) + (identityOrdered(v) ? IDENTITY_ORDER : "");
+            String cls = className(v.getClass()) + (identityOrdered(v, false) ? IDENTITY_ORDER : "");
             Text.json(out.append("{\"kind\":\"object\",\"class\":"), cls).append('}');
         }
     }
@@ -54,16 +54,24 @@ final class Render {
     /** Keys looked at, at most, to tell whether a set or map iterates by identity hashes. */
     private static final int KEYS_LOOKED_AT = 64;
 
+    /** Keys of a set or map held by a library's object looked at when a step returns it. */
+    private static final int HELD_KEYS_AT_STEP = 8;
+
     /**
      * Whether {@code v} is a hash-based set or map (not a linked one, which keeps insertion
      * order) holding a key whose hash code is its identity hash: an enum constant, an
      * {@code AttributedCharacterIterator.Attribute}, any object without its own
      * {@code hashCode()}. An {@code IdentityHashMap} always iterates that way. A library's
-     * object holding such a set or map is one too, as {@link HeldOrder} tells.
+     * object holding such a set or map is one too, as {@link HeldOrder} tells: at the end of
+     * a test ({@code Runner.markIdentityOrderedLater}, once per object) it looks at as many
+     * keys as here; when a step returns it, at {@link #HELD_KEYS_AT_STEP} keys of each set or
+     * map, as looking at all of them at every step slows generation on a library of
+     * collections by a quarter.
      */
-    static boolean identityOrdered(Object v) {
+    static boolean identityOrdered(Object v, boolean atEnd) {
         try {
-            return keysByIdentity(v) || HeldOrder.identityOrdered(v);
+            return keysByIdentity(v, KEYS_LOOKED_AT)
+                    || HeldOrder.identityOrdered(v, atEnd ? KEYS_LOOKED_AT : HELD_KEYS_AT_STEP);
         } catch (Throwable e) {
             // A subclass's isEmpty(), keySet() or iterator, or a key's own hashCode(), is the
             // library's code and may throw anything (a sorted view over keys that are not
@@ -73,7 +81,8 @@ final class Render {
         }
     }
 
-    private static boolean keysByIdentity(Object v) {
+    /** Whether {@code v} is a JDK set or map iterating by identity hashes ({@code most} keys looked at). */
+    static boolean keysByIdentity(Object v, int most) {
         if (v instanceof java.util.IdentityHashMap) {
             return !((java.util.Map<?, ?>) v).isEmpty();
         }
@@ -91,7 +100,7 @@ final class Render {
             if (hashesByIdentity(k, 2)) {
                 return true;
             }
-            if (++seen == KEYS_LOOKED_AT) {
+            if (++seen == most) {
                 return false;
             }
         }

@@ -115,13 +115,14 @@ final class Runner {
      */
     private void markIdentityOrderedLater() {
         String mark = Render.IDENTITY_ORDER + "\"}";
+        java.util.Map<Object, Boolean> looked = new java.util.IdentityHashMap<>();
         for (int i = count - 1; i >= 0; i--) {
             Object v = values[i];
             int end = renderedEnd[i];
             if (v != null && !Render.isValue(v)
                     && startsAt(steps, renderedStart[i], OBJECT)
                     && !startsAt(steps, end - mark.length(), mark)
-                    && Render.identityOrdered(v)) {
+                    && looked.computeIfAbsent(v, o -> Render.identityOrdered(o, true))) {
                 steps.insert(end - 2, Render.IDENTITY_ORDER);
             }
         }
