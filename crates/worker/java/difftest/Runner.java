@@ -94,7 +94,11 @@ final class Runner {
                 checkContracts();
             }
         }
-        markIdentityOrderedLater();
+        if (!Stop.requested) {
+            // A stop already delivered is not thrown again: a look that spun once (a held
+            // set's text that never comes) would spin on until the worker is killed.
+            markIdentityOrderedLater();
+        }
         long began = Timing.on ? Timing.now() : 0;
         String answer = answer();
         if (Timing.on) {
