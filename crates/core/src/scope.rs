@@ -117,11 +117,20 @@ impl OmitList {
         self.decides(&[class])
     }
 
-    /// Whether a member of `class` is omitted, by name or by full signature.
+    /// Whether a member of `class` is omitted, by name or by full signature. A static method
+    /// inherited from a superclass is the one its declaring class has, so it is also named
+    /// on that class (`lib.Zone.setProvider` omits the same static reached as
+    /// `lib.CachedZone.setProvider`).
     pub fn omits_member(&self, class: &str, member: &Callable) -> bool {
-        let short = format!("{class}.{}", member.name);
-        let full = format!("{class}.{}", member.signature());
-        self.decides(&[class, &short, &full])
+        let signature = member.signature();
+        let owners = std::iter::once(class).chain(member.declared_in.as_deref());
+        let mut names = vec![class.to_string()];
+        for owner in owners {
+            names.push(format!("{owner}.{}", member.name));
+            names.push(format!("{owner}.{signature}"));
+        }
+        let names: Vec<&str> = names.iter().map(String::as_str).collect();
+        self.decides(&names)
     }
 
     /// The last pattern matching any of `names` decides: omitted, unless it is a `!`
@@ -308,6 +317,20 @@ mod tests {
             shipped.omits_class("java.nio.file.Files")
                 && !shipped.omits_class("java.nio.ByteBuffer")
         );
+    }
+
+    #[test]
+    fn a_static_named_on_its_declaring_class_is_omitted_wherever_it_is_inherited() {
+        let omit = OmitList::parse("lib.Zone.setProvider\njava.io.*\n");
+        let mut set = Callable::new("setProvider", &["lib.Provider"], "void", true);
+        assert!(!omit.omits_member("lib.CachedZone", &set));
+        set.declared_in = Some("lib.Zone".into());
+        assert!(omit.omits_member("lib.CachedZone", &set));
+        let mut nothing = Callable::new("nullInputStream", &[], "java.io.InputStream", true);
+        nothing.declared_in = Some("java.io.InputStream".into());
+        assert!(omit.omits_member("lib.CountingStream", &nothing));
+        let own = Callable::new("of", &["java.lang.String"], "lib.CountingStream", true);
+        assert!(!omit.omits_member("lib.CountingStream", &own));
     }
 
     #[test]

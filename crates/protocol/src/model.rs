@@ -25,6 +25,11 @@ pub struct Callable {
     pub is_static: bool,
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub deprecated_for_removal: bool,
+    /// For a static method inherited from a superclass, the class that declares it: the
+    /// same method is reached through every subclass (`CachedZone.setProvider` is
+    /// `Zone.setProvider`), so what names it on its declaring class names it everywhere.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub declared_in: Option<String>,
 }
 
 impl Callable {
@@ -37,6 +42,7 @@ impl Callable {
             returns: returns.into(),
             is_static,
             deprecated_for_removal: false,
+            declared_in: None,
         }
     }
 
@@ -158,6 +164,7 @@ mod tests {
             returns: "void".into(),
             is_static: false,
             deprecated_for_removal: false,
+            declared_in: None,
         };
         assert_eq!(c.signature(), "add(int,java.lang.Object)");
     }

@@ -330,7 +330,13 @@ final class Describer {
         for (Map.Entry<String, Method> e : best.entrySet()) {
             Method m = e.getValue();
             boolean isStatic = Modifier.isStatic(m.getModifiers());
-            out.put(e.getKey(), callable(m.getName(), m.getParameterTypes(), m.getReturnType(), isStatic, forRemoval(m)));
+            String callable = callable(m.getName(), m.getParameterTypes(), m.getReturnType(), isStatic, forRemoval(m));
+            if (isStatic && m.getDeclaringClass() != c) {
+                // A static inherited from a superclass: the omit list may name it there.
+                StringBuilder o = new StringBuilder(callable).deleteCharAt(callable.length() - 1);
+                callable = Text.json(o.append(",\"declared_in\":"), m.getDeclaringClass().getName()).append('}').toString();
+            }
+            out.put(e.getKey(), callable);
         }
         return out;
     }
