@@ -236,6 +236,7 @@ fn reran(r: &crate::flakes::RerunReport, from: usize) {
             unstable.join(", ")
         },
     );
+    flipped(r);
     if r.ran_per_rerun.len() > 1 {
         let per: Vec<String> = (r.ran_per_rerun.iter().zip(&r.time_per_rerun))
             .map(|(n, t)| format!("{n} in {:.1} s", t.as_secs_f64()))
@@ -250,6 +251,28 @@ fn reran(r: &crate::flakes::RerunReport, from: usize) {
         println!(
             "unstable values first found by rerun 1, 2, …: {}",
             per.join(", ")
+        );
+    }
+}
+
+/// Tests of one callee, at least, that threw in one run and returned in another before the
+/// record says that JVM-wide state may be at fault.
+const FLIPS_NAMED: u64 = 20;
+
+/// `threw in one run, returned in another: …`, naming the calls whose outcome flipped in
+/// many tests: usually an earlier test in the generation worker changed JVM-wide state they
+/// depend on (joda-time's zone provider replaced: every later lookup threw), and what
+/// changed it belongs on the omit list.
+fn flipped(r: &crate::flakes::RerunReport) {
+    let flipped: Vec<String> = (r.most_flipped(3, FLIPS_NAMED).into_iter())
+        .map(|(m, n)| format!("{m} ({n})"))
+        .collect();
+    if !flipped.is_empty() {
+        println!(
+            "threw in one run and returned in another: {}; when a call does so in many tests, \
+             an earlier test probably changed JVM-wide state it depends on (a default, a \
+             provider, a registry): --omit the call that changes it (docs/record.md)",
+            flipped.join(", ")
         );
     }
 }

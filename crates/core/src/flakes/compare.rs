@@ -115,6 +115,13 @@ fn compare_steps(
                 changed.push(step);
                 report.dropped_checks += 1;
                 let callee = callee_at(rec, test, step);
+                let got = &steps[step as usize];
+                if matches!(v, Observed::Threw { .. }) != matches!(got, Observed::Threw { .. }) {
+                    *report
+                        .outcome_flips_by_method
+                        .entry(callee.clone())
+                        .or_default() += 1;
+                }
                 *report.unstable_by_method.entry(callee).or_default() += 1;
             }
         }

@@ -83,6 +83,10 @@ pub struct RerunReport {
     pub dropped_tests: u64,
     /// How often each method's value changed, for the report.
     pub unstable_by_method: BTreeMap<String, u64>,
+    /// Of those, how often a step threw in one run and returned in the other: a call whose
+    /// outcome flips in many tests usually depends on JVM-wide state that an earlier test in
+    /// the generation worker changed (a provider or registry replaced), not on chance.
+    pub outcome_flips_by_method: BTreeMap<String, u64>,
     /// The computations whose value changed somewhere (calls, as
     /// [`crate::generate::reduce::computations`] keys them).
     pub unstable_computations: BTreeSet<u128>,
@@ -122,15 +126,24 @@ pub struct RerunReport {
 impl RerunReport {
     /// The `n` methods whose values changed most often, most often first.
     pub fn most_unstable(&self, n: usize) -> Vec<(String, u64)> {
-        let mut all: Vec<(String, u64)> = self
-            .unstable_by_method
-            .iter()
-            .map(|(k, v)| (k.clone(), *v))
-            .collect();
-        all.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-        all.truncate(n);
+        most(&self.unstable_by_method, n)
+    }
+
+    /// The `n` methods that threw in one run and returned in another most often, at least
+    /// `least` times each, most often first.
+    pub fn most_flipped(&self, n: usize, least: u64) -> Vec<(String, u64)> {
+        let mut all = most(&self.outcome_flips_by_method, n);
+        all.retain(|(_, times)| *times >= least);
         all
     }
+}
+
+/// The `n` largest counts of `by_method`, largest first (ties by name).
+fn most(by_method: &BTreeMap<String, u64>, n: usize) -> Vec<(String, u64)> {
+    let mut all: Vec<(String, u64)> = by_method.iter().map(|(k, v)| (k.clone(), *v)).collect();
+    all.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    all.truncate(n);
+    all
 }
 
 /// Rerun `i`: each test of `tests` once, in a shuffled order, in batches of random sizes, two
