@@ -255,12 +255,12 @@ fn reran(r: &crate::flakes::RerunReport, from: usize) {
     }
 }
 
-/// Tests of one callee, at least, that threw in one run and returned in another before the
-/// record says that JVM-wide state may be at fault.
+/// Tests of one callee, at least, whose outcome flipped one way between runs (threw, then
+/// returned; or the reverse) before the record says that JVM-wide state may be at fault.
 const FLIPS_NAMED: u64 = 20;
 
-/// `threw in one run, returned in another: …`, naming the calls whose outcome flipped in
-/// many tests: usually an earlier test in the generation worker changed JVM-wide state they
+/// `threw in one run and returned in another: …`, naming the calls whose outcome flipped one
+/// way in many tests: usually an earlier test in the generation worker changed JVM-wide state they
 /// depend on (joda-time's zone provider replaced: every later lookup threw), and what
 /// changed it belongs on the omit list.
 fn flipped(r: &crate::flakes::RerunReport) {

@@ -115,12 +115,11 @@ fn compare_steps(
                 changed.push(step);
                 report.dropped_checks += 1;
                 let callee = callee_at(rec, test, step);
-                let got = &steps[step as usize];
-                if matches!(v, Observed::Threw { .. }) != matches!(got, Observed::Threw { .. }) {
-                    *report
-                        .outcome_flips_by_method
-                        .entry(callee.clone())
-                        .or_default() += 1;
+                let (threw, throws) = (is_throw(&v), is_throw(&steps[step as usize]));
+                if threw != throws {
+                    let flips = report.outcome_flips_by_method.entry(callee.clone());
+                    let [to_value, to_throw] = flips.or_default();
+                    *if threw { to_value } else { to_throw } += 1;
                 }
                 *report.unstable_by_method.entry(callee).or_default() += 1;
             }
@@ -128,6 +127,10 @@ fn compare_steps(
     }
     test.checks = checks;
     changed
+}
+
+fn is_throw(o: &Observed) -> bool {
+    matches!(o, Observed::Threw { .. })
 }
 
 /// The callee of step `step` of the sequence `parts`.

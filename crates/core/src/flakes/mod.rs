@@ -83,10 +83,12 @@ pub struct RerunReport {
     pub dropped_tests: u64,
     /// How often each method's value changed, for the report.
     pub unstable_by_method: BTreeMap<String, u64>,
-    /// Of those, how often a step threw in one run and returned in the other: a call whose
-    /// outcome flips in many tests usually depends on JVM-wide state that an earlier test in
-    /// the generation worker changed (a provider or registry replaced), not on chance.
-    pub outcome_flips_by_method: BTreeMap<String, u64>,
+    /// Of those, how often a step that threw before returned in a rerun, and how often one
+    /// that returned threw. A call whose outcome flips one way in many tests usually depends
+    /// on JVM-wide state that an earlier test in the generation worker changed (a provider
+    /// replaced: every later lookup threw there and returns in a fresh JVM); flips both ways
+    /// come from values that differ from run to run (an array of random length indexed).
+    pub outcome_flips_by_method: BTreeMap<String, [u64; 2]>,
     /// The computations whose value changed somewhere (calls, as
     /// [`crate::generate::reduce::computations`] keys them).
     pub unstable_computations: BTreeSet<u128>,
@@ -129,12 +131,15 @@ impl RerunReport {
         most(&self.unstable_by_method, n)
     }
 
-    /// The `n` methods that threw in one run and returned in another most often, at least
-    /// `least` times each, most often first.
+    /// The `n` methods whose outcome flipped one way (threw, then returned; or the reverse)
+    /// most often, at least `least` times and in nine flips of ten, most often first.
     pub fn most_flipped(&self, n: usize, least: u64) -> Vec<(String, u64)> {
-        let mut all = most(&self.outcome_flips_by_method, n);
-        all.retain(|(_, times)| *times >= least);
-        all
+        let one_way: BTreeMap<String, u64> = (self.outcome_flips_by_method.iter())
+            .map(|(m, &[a, b])| (m.clone(), a.max(b), a.min(b)))
+            .filter(|&(_, most, fewest)| most >= least && fewest * 9 <= most)
+            .map(|(m, most, _)| (m, most))
+            .collect();
+        most(&one_way, n)
     }
 }
 

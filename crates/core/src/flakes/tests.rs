@@ -308,3 +308,26 @@ fn a_random_array_is_random_wherever_it_is_made() {
     let parsed = [(KEY, vec![]), (PARSE, vec![0])];
     assert_eq!(random_in(&parsed, &known), [0]);
 }
+
+#[test]
+fn only_calls_whose_outcome_flips_one_way_in_many_tests_are_named() {
+    let mut r = RerunReport::default();
+    let flips = [
+        ("lib.Zones.forId(java.lang.String)", [40, 1]),
+        (
+            "java.lang.reflect.Array.get(java.lang.Object,int)",
+            [60, 61],
+        ),
+        ("lib.Few.call()", [19, 0]),
+        ("lib.Reverse.call()", [0, 25]),
+    ];
+    for (callee, counts) in flips {
+        r.outcome_flips_by_method.insert(callee.to_string(), counts);
+    }
+    let named = r.most_flipped(3, 20);
+    let expected = [
+        ("lib.Zones.forId(java.lang.String)", 40),
+        ("lib.Reverse.call()", 25),
+    ];
+    assert_eq!(named, expected.map(|(m, n)| (m.to_string(), n)));
+}
