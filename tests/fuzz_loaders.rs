@@ -140,6 +140,13 @@ fn mutated(dir: &Path, name: &str, original: &[u8], edits: &[Mutation]) -> (Path
     (path, bytes)
 }
 
+/// Whether `bytes` is the suite `original`, or it without the newline after its end line:
+/// the reader takes an end line that lacks its newline (nothing is missing after it), so a
+/// cut that removes only that byte loads the same suite.
+fn same_suite(bytes: &[u8], original: &[u8]) -> bool {
+    bytes == original || original.strip_suffix(b"\n") == Some(bytes)
+}
+
 /// An error message must be one non-empty line naming the file.
 fn one_line(message: &str, file: &str) -> Result<(), TestCaseError> {
     prop_assert!(!message.trim().is_empty(), "empty error");
@@ -162,7 +169,7 @@ proptest! {
         let dir = tempfile::tempdir().unwrap();
         let (path, bytes) = mutated(dir.path(), "s.yaml", &original, &edits);
         match difftest::suite::Suite::load(&path) {
-            Ok(_) => prop_assert_eq!(&bytes, &original, "a changed suite loaded"),
+            Ok(_) => prop_assert!(same_suite(&bytes, &original), "a changed suite loaded"),
             Err(e) => one_line(&e.to_string(), "s.yaml")?,
         }
     }
