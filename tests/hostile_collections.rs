@@ -32,6 +32,20 @@ fn made_and_filled(class: &str) -> SeqRequest {
     }
 }
 
+/// Runs `seq` to its end and checks that step `at` returned an object of `class`; the steps.
+fn made_object(pool: &Pool, seq: SeqRequest, at: usize, class: &str, what: &str) -> Vec<Observed> {
+    let result = pool.run(&[seq], false).expect("pool runs").remove(0);
+    let SeqResult::Done { steps, .. } = result else {
+        panic!("{what}: expected a finished run, got {result:?}");
+    };
+    assert!(
+        matches!(&steps[at], Observed::Object { class: c } if c == class),
+        "{what}: {:?}",
+        steps[at]
+    );
+    steps
+}
+
 #[test]
 fn a_map_whose_key_set_throws_is_returned_not_a_crash() {
     let (pool, _classes) = pool();
@@ -39,18 +53,7 @@ fn a_map_whose_key_set_throws_is_returned_not_a_crash() {
         "example.hostile.UnsortableTable",
         "example.hostile.ErrantTable",
     ] {
-        let result = pool
-            .run(&[made_and_filled(class)], false)
-            .expect("pool runs")
-            .remove(0);
-        let SeqResult::Done { steps, .. } = &result else {
-            panic!("{class}: expected a finished run, got {result:?}");
-        };
-        assert!(
-            matches!(&steps[0], Observed::Object { class: c } if c == class),
-            "{class}: {:?}",
-            steps[0]
-        );
+        let steps = made_object(&pool, made_and_filled(class), 0, class, class);
         assert!(
             matches!(&steps[2], Observed::Null | Observed::Value { .. }),
             "{class}: put answers {:?}",
@@ -79,17 +82,13 @@ fn a_held_key_whose_hash_code_throws_or_overflows_the_stack_leaves_the_object_as
     let (pool, _classes) = pool();
     let class = "example.hostile.HeldTouchy";
     for overflow in ["false", "true"] {
-        let result = pool
-            .run(&[made(class, &[("boolean", overflow)])], false)
-            .expect("pool runs")
-            .remove(0);
-        let SeqResult::Done { steps, .. } = &result else {
-            panic!("overflow {overflow}: expected a finished run, got {result:?}");
-        };
-        assert!(
-            matches!(&steps[1], Observed::Object { class: c } if c == class),
-            "overflow {overflow}: {:?}",
-            steps[1]
+        let what = format!("overflow {overflow}");
+        made_object(
+            &pool,
+            made(class, &[("boolean", overflow)]),
+            1,
+            class,
+            &what,
         );
     }
     assert_eq!(pool.stats().workers_started, 1, "{:?}", pool.stats());

@@ -308,7 +308,7 @@ final class Describer {
         for (Constructor<?> k : c.getConstructors()) {
             if (!k.isSynthetic()) {
                 Class<?>[] p = k.getParameterTypes();
-                out.put(sortKey("<init>", p), callable("<init>", p, c, false, forRemoval(k)));
+                out.put(sortKey("<init>", p), callable("<init>", p, c, false, forRemoval(k), null));
             }
         }
         return out;
@@ -330,13 +330,10 @@ final class Describer {
         for (Map.Entry<String, Method> e : best.entrySet()) {
             Method m = e.getValue();
             boolean isStatic = Modifier.isStatic(m.getModifiers());
-            String callable = callable(m.getName(), m.getParameterTypes(), m.getReturnType(), isStatic, forRemoval(m));
-            if (isStatic && m.getDeclaringClass() != c) {
-                // A static inherited from a superclass: the omit list may name it there.
-                StringBuilder o = new StringBuilder(callable).deleteCharAt(callable.length() - 1);
-                callable = Text.json(o.append(",\"declared_in\":"), m.getDeclaringClass().getName()).append('}').toString();
-            }
-            out.put(e.getKey(), callable);
+            // A static inherited from a superclass: the omit list may name it there.
+            Class<?> declaredIn = isStatic && m.getDeclaringClass() != c ? m.getDeclaringClass() : null;
+            out.put(e.getKey(), callable(m.getName(), m.getParameterTypes(), m.getReturnType(), isStatic,
+                    forRemoval(m), declaredIn));
         }
         return out;
     }
@@ -369,15 +366,18 @@ final class Describer {
     }
 
     private static String callable(String name, Class<?>[] params, Class<?> returns, boolean isStatic,
-            boolean forRemoval) {
+            boolean forRemoval, Class<?> declaredIn) {
         StringBuilder o = new StringBuilder(128).append("{\"name\":");
         Text.json(o, name).append(",\"params\":[");
         for (int i = 0; i < params.length; i++) {
             Text.json(o.append(i == 0 ? "" : ","), params[i].getTypeName());
         }
         Text.json(o.append("],\"returns\":"), returns.getTypeName());
-        return o.append(",\"is_static\":").append(isStatic)
-                .append(",\"deprecated_for_removal\":").append(forRemoval).append('}').toString();
+        o.append(",\"is_static\":").append(isStatic).append(",\"deprecated_for_removal\":").append(forRemoval);
+        if (declaredIn != null) {
+            Text.json(o.append(",\"declared_in\":"), declaredIn.getName());
+        }
+        return o.append('}').toString();
     }
 
     /** Appends the public fields (nearest declaration of each name); returns enum constants. */
