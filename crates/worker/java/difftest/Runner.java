@@ -496,6 +496,10 @@ final class Runner {
     private void render(StringBuilder out, Object v) {
         if (v == VOID) {
             out.append("{\"kind\":\"void\"}");
+        } else if (v instanceof String) {
+            // The values so far, the one this step returned included ({@link IdentityText}).
+            int made = Math.min(count + 1, values.length);
+            Render.value(out, IdentityText.mask((String) v, values, made), maxValueBytes);
         } else {
             Render.value(out, v, maxValueBytes);
         }
