@@ -2,10 +2,10 @@ package difftest;
 
 /**
  * Owns the masking of identity hashes in returned text. A library's object that names itself
- * by its identity hash ({@code "Yaml:" + System.identityHashCode(this)}, a module named
- * {@code "SimpleModule-1563289"}) answers other text in every JVM; without a mask its
- * {@code toString()} reads as random content and every call that reads the object is
- * dropped as unstable with it. A run of decimal or lowercase hexadecimal digits that is the
+ * by its identity hash (snakeyaml's {@code "Yaml:" + System.identityHashCode(this)}, or
+ * {@code "Pool#" + Integer.toHexString(hashCode())}) answers other text in every JVM; without
+ * a mask its {@code toString()} reads as random content and every call that reads the object
+ * is dropped as unstable with it. A run of decimal or lowercase hexadecimal digits that is the
  * identity hash of one of the sequence's values becomes {@link #MARK}, which flake removal
  * reads as identity-based text: never checked, and no taint on the object it describes. A run
  * right after {@code @} is left alone: {@code Object.toString()}'s form already reads so.
