@@ -19,6 +19,9 @@ final class IdentityText {
     /** Shorter runs are left alone: a small number is far likelier a count than a hash. */
     private static final int MIN_DIGITS = 5;
 
+    /** Longer runs are left alone: an identity hash has at most 10 decimal digits. */
+    private static final int MAX_DIGITS = 10;
+
     /**
      * {@code s} with every run of digits that is the identity hash of one of
      * {@code values[0..count)} replaced by {@link #MARK}; {@code s} itself when none is.
@@ -34,7 +37,8 @@ final class IdentityText {
                 i++;
                 continue;
             }
-            if (end - i >= MIN_DIGITS && (i == 0 || s.charAt(i - 1) != '@')) {
+            int run = end - i;
+            if (run >= MIN_DIGITS && run <= MAX_DIGITS && (i == 0 || s.charAt(i - 1) != '@')) {
                 if (hashes == null) {
                     hashes = hashes(values, count);
                 }
@@ -63,23 +67,22 @@ final class IdentityText {
     }
 
     /**
-     * Whether {@code s[from..to)}, read as decimal (up to 10 digits) or as hexadecimal (up to
-     * 8), is one of {@code hashes}; parsed in place, as a hostile text may hold millions of runs.
+     * Whether {@code s[from..to)} (at most {@link #MAX_DIGITS} long), read as decimal or as
+     * hexadecimal (up to 8 digits), is one of {@code hashes}; parsed in place, as a hostile
+     * text may hold millions of runs.
      */
     private static boolean isHash(String s, int from, int to, int[] hashes) {
-        int length = to - from;
         long decimal = 0;
         long hex = 0;
         boolean allDecimal = true;
-        for (int k = from; k < to && length <= 10; k++) {
+        for (int k = from; k < to; k++) {
             char c = s.charAt(k);
             int digit = c <= '9' ? c - '0' : c - 'a' + 10;
             allDecimal &= digit < 10;
             decimal = decimal * 10 + digit;
             hex = hex * 16 + digit;
         }
-        return (length <= 10 && allDecimal && holds(hashes, decimal))
-                || (length <= 8 && holds(hashes, hex));
+        return (allDecimal && holds(hashes, decimal)) || (to - from <= 8 && holds(hashes, hex));
     }
 
     private static boolean holds(int[] hashes, long v) {
