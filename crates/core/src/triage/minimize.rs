@@ -7,6 +7,8 @@
 //! candidate that still reproduces wins and `n` shrinks, else `n` doubles until single
 //! statements were tried. Candidates of every group in a round run as one batch on both
 //! implementations, so the work is parallel and batched; each group has a budget of runs.
+//! A candidate that reproduces runs once more on the reference and counts only if the
+//! reference gives the same outcome again ([`confirm`]).
 
 use super::{Examples, Group, Minimized};
 use crate::compare::{Divergence, Kind, Site, compare};
@@ -101,10 +103,15 @@ pub(crate) fn minimize_all(
         }
         let requests: Vec<SeqRequest> = batch.iter().map(|c| c.test.request()).collect();
         let (r, t) = run_both(reference, target, &requests)?;
+        let mut found: Vec<Found> = (owners.iter().zip(&batch).zip(&r).zip(&t))
+            .map(|(((&gi, c), r), t)| searches[gi].reproduces(c.test.clone(), &c.checked, r, t))
+            .collect();
+        confirm(
+            reference, &searches, &owners, &batch, &requests, &t, &mut found,
+        )?;
         let mut verdicts: Vec<Vec<(Vec<bool>, Found)>> =
             searches.iter().map(|_| Vec::new()).collect();
-        for (((gi, c), r), t) in owners.into_iter().zip(batch).zip(&r).zip(&t) {
-            let found = searches[gi].reproduces(c.test, &c.checked, r, t);
+        for ((gi, c), found) in owners.into_iter().zip(batch).zip(found) {
             verdicts[gi].push((c.keep, found));
         }
         for ((s, v), left) in searches.iter_mut().zip(verdicts).zip(&mut untried) {
@@ -131,6 +138,43 @@ pub(crate) fn minimize_all(
             divergence,
             runs: s.runs,
         });
+    }
+    Ok(())
+}
+
+/// Runs every candidate that reproduced once more on the reference and keeps it only if the
+/// reference gives the same outcome at the diverging site again. A reduction can take away
+/// what made the reference's value determined (a generator's `setSeed`, leaving one seeded
+/// from the clock): both sides then give random values that differ, at the same callee, and
+/// the reproducer would show a difference the release did not make. Timeouts and crashes
+/// are not run again (each costs a worker).
+fn confirm(
+    reference: &dyn Executor,
+    searches: &[Search],
+    owners: &[usize],
+    batch: &[Candidate],
+    requests: &[SeqRequest],
+    target_results: &[SeqResult],
+    found: &mut [Found],
+) -> Result<(), PoolError> {
+    let again: Vec<usize> = (0..found.len())
+        .filter(|&i| found[i].is_some() && !searches[owners[i]].slow())
+        .collect();
+    if again.is_empty() {
+        return Ok(());
+    }
+    let requests: Vec<SeqRequest> = again.iter().map(|&i| requests[i].clone()).collect();
+    let second = reference.run(&requests, false)?;
+    for (&i, r) in again.iter().zip(&second) {
+        let (c, s) = (&batch[i], &searches[owners[i]]);
+        let repeated = s.reproduces(c.test.clone(), &c.checked, r, &target_results[i]);
+        let first = found[i].as_ref().and_then(|(_, d)| d.expected.as_ref());
+        let same = repeated
+            .as_ref()
+            .is_some_and(|(_, d)| same_outcome(first, d.expected.as_ref()));
+        if !same {
+            found[i] = None;
+        }
     }
     Ok(())
 }
@@ -179,6 +223,11 @@ impl Search {
             done: false,
             truncated: false,
         }
+    }
+
+    /// Whether the difference is a timeout or a crash, whose runs cost a worker each.
+    fn slow(&self) -> bool {
+        matches!(self.kind, Kind::Timeout | Kind::Crash)
     }
 
     /// The search with `runs` already spent on its group (by examples that did not differ
