@@ -27,6 +27,20 @@ final class IdentityText {
      * {@code values[0..count)} replaced by {@link #MARK}; {@code s} itself when none is.
      */
     static String mask(String s, Object[] values, int count) {
+        return mask(s, values, count, MIN_DIGITS);
+    }
+
+    /**
+     * {@code text}, an object's own {@code toString()}, with every run of digits that is its
+     * identity hash replaced by {@link #MARK}, however short: for an array's digest, which
+     * must come out the same in the rerun that draws identity hashes from a counter
+     * ({@code -XX:hashCode=3}, where an object's hash may be {@code 17}).
+     */
+    static String maskOwn(String text, Object self) {
+        return mask(text, new Object[] {self}, 1, 1);
+    }
+
+    private static String mask(String s, Object[] values, int count, int minDigits) {
         int[] hashes = null;
         StringBuilder out = null;
         int copied = 0;
@@ -38,7 +52,7 @@ final class IdentityText {
                 continue;
             }
             int run = end - i;
-            if (run >= MIN_DIGITS && run <= MAX_DIGITS && (i == 0 || s.charAt(i - 1) != '@')) {
+            if (run >= minDigits && run <= MAX_DIGITS && (i == 0 || s.charAt(i - 1) != '@')) {
                 if (hashes == null) {
                     hashes = hashes(values, count);
                 }

@@ -193,8 +193,10 @@ final class Render {
 
     /**
      * The {@code toString()} of an object whose class has its own (not {@link Object}'s), with
-     * every {@code @} and the hex digits after it dropped, so an identity hash inside it
-     * ({@code Foo@1b6d3586[done]}) does not make the text differ from JVM to JVM; {@code null}
+     * every {@code @} and the hex digits after it dropped and the object's own identity hash
+     * masked elsewhere ({@link IdentityText}), so an identity hash inside it
+     * ({@code Foo@1b6d3586[done]}, {@code Yaml:1956725890}) does not make the text differ from
+     * JVM to JVM; {@code null}
      * when the class has none, when it is a collection or map (whose text can be as long as
      * its content), or when {@code toString()} throws.
      */
@@ -209,6 +211,9 @@ final class Render {
         } catch (Throwable t) {
             Stop.note(t);
             return null;
+        }
+        if (text != null) {
+            text = IdentityText.maskOwn(text, e);
         }
         if (text == null || text.indexOf('@') < 0) {
             return text;
