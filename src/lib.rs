@@ -8,6 +8,8 @@ pub use difftest_core::*;
 #[doc(hidden)]
 pub mod cli;
 mod color;
+#[macro_use]
+mod out;
 #[doc(hidden)]
 pub mod commands;
 mod progress;

@@ -18,7 +18,7 @@ pub fn run(args: &AcceptArgs) -> anyhow::Result<Exit> {
     if args.reseal {
         let suite = args.suite.as_deref().unwrap_or(Path::new(""));
         let (path, entries) = reseal(suite).map_err(|e| e.into_anyhow())?;
-        println!("resealed {} ({entries} entries)", path.display());
+        outln!("resealed {} ({entries} entries)", path.display());
         return Ok(Exit::Success);
     }
     if args.reason.trim().is_empty() {
@@ -36,7 +36,7 @@ pub fn run(args: &AcceptArgs) -> anyhow::Result<Exit> {
     };
     let done = accept(&plan).map_err(|e| e.into_anyhow())?;
     if let Some((target, reason)) = &done.already {
-        println!(
+        outln!(
             "already accepted: {} ({}) for target {target} in {} (reason: {reason}); nothing changed",
             done.id,
             done.what,
@@ -44,7 +44,7 @@ pub fn run(args: &AcceptArgs) -> anyhow::Result<Exit> {
         );
         return Ok(Exit::Success);
     }
-    println!(
+    outln!(
         "accepted {} ({}) for target {} in {}",
         done.id,
         done.what,

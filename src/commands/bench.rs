@@ -30,7 +30,7 @@ pub fn run(global: &GlobalArgs, cmd: BenchCommand) -> anyhow::Result<Exit> {
         } => {
             let store = store(global)?;
             let batch = java_util_batch(sequences);
-            println!("batch: {sequences} sequences of 10 statements over java.util");
+            outln!("batch: {sequences} sequences of 10 statements over java.util");
             for name in &targets {
                 for jobs in [1usize, 2] {
                     let mut config = pool_config(&pool)?;
@@ -59,7 +59,7 @@ fn measure(
     let (statements, secs) = raw_run(pool, batch)?;
     let rss = pool.peak_rss_kib();
     let stats = pool.stats();
-    println!(
+    outln!(
         "{name:>16} jobs={jobs}: first worker ready {first_ms} ms (JVM create {} ms avg), \
          {:.0} statements/s ({:.0}/s per worker), {:.2} s, peak RSS per worker {} MiB",
         stats.startup_ms_total / stats.workers_started.max(1),

@@ -43,7 +43,7 @@ const PARTS: [&str; 12] = [
 ];
 
 fn print(a: &Attribution, top: usize) {
-    println!(
+    outln!(
         "{} tests ({} statements, {} observers; {} differing) in {} segments on {} workers, wall {:.1} s",
         a.tests,
         a.statements,
@@ -61,47 +61,47 @@ fn print(a: &Attribution, top: usize) {
         .copied()
         .unwrap_or_default();
     let per_test = |ns: u64| ns as f64 / 1e3 / measured.max(1) as f64;
-    println!(
+    outln!(
         "{measured} tests timed ({} workers replaced after a hang or crash: their tests are not in the tables)",
         a.workers - a.segments as u64
     );
-    println!("\nworker, Rust side (µs per test timed; share of the worker's time):");
+    outln!("\nworker, Rust side (µs per test timed; share of the worker's time):");
     if let Some(worker) = a.parts.get("worker") {
         for (name, &(count, ns)) in worker {
-            println!(
+            outln!(
                 "  {name:<18} {:>9.1} µs {:>6.1} %  ({count} sections)",
                 per_test(ns),
                 share(ns, call)
             );
         }
     }
-    println!("\nagent, Java side (µs per test timed; share of the JNI calls' time):");
+    outln!("\nagent, Java side (µs per test timed; share of the JNI calls' time):");
     for part in PARTS {
         let (count, ns) = a.part_total(part);
-        println!(
+        outln!(
             "  {part:<18} {:>9.1} µs {:>6.1} %  ({count} sections)",
             per_test(ns),
             share(ns, jni)
         );
     }
     if let Some(jvm) = a.parts.get("jvm") {
-        println!("\nJVM counters, summed over the workers (ms; classes a count):");
+        outln!("\nJVM counters, summed over the workers (ms; classes a count):");
         for (name, &(_, v)) in jvm {
             match name.as_str() {
-                "classes loaded" => println!("  {name:<18} {v}"),
-                _ => println!("  {name:<18} {:>9.0} ms", v as f64 / 1e6),
+                "classes loaded" => outln!("  {name:<18} {v}"),
+                _ => outln!("  {name:<18} {:>9.0} ms", v as f64 / 1e6),
             }
         }
     }
     if let Some(&(sections, cost)) = a.parts.get("timing").and_then(|t| t.get("sections")) {
         let workers = a.workers.max(1);
-        println!(
+        outln!(
             "\ntiming's own cost: {sections} sections at about {} ns each (calibrated per worker, mean) = {:.1} µs per test",
             cost / workers,
             per_test(sections * (cost / workers))
         );
     }
-    println!(
+    outln!(
         "\nsupervisor: waited {:.1} s for answers, compared for {:.2} s (summed over segments)",
         a.waiting.as_secs_f64(),
         a.comparing.as_secs_f64()
@@ -123,12 +123,12 @@ fn table(a: &Attribution, part: &str, title: &str, top: usize, jni: u64) {
     if rows.is_empty() {
         return;
     }
-    println!(
+    outln!(
         "\ntop {} {title} (total ms, count, µs each, share of JNI time):",
         rows.len()
     );
     for (key, (count, ns)) in rows {
-        println!(
+        outln!(
             "  {:>9.1} ms {count:>9} {:>9.1} µs {:>6.2} %  {key}",
             ns as f64 / 1e6,
             ns as f64 / 1e3 / count.max(1) as f64,

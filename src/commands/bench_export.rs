@@ -55,7 +55,7 @@ pub fn bench(
     classpath.insert(0, classes);
     let java = provisioned.jvm.java_home.join("bin/java");
     let ran = run::junit(&java, junit, &classpath, &done.regression_classes)?;
-    println!(
+    outln!(
         "export: {} tests in {} classes; javac {:.1} s; JUnit {} run {} tests in {:.1} s \
          ({} failed); javac + JUnit {:.1} s",
         done.tests,
@@ -69,11 +69,11 @@ pub fn bench(
     );
     if !ran.failed.is_empty() {
         let failed: Vec<&str> = ran.failed.iter().map(String::as_str).collect();
-        println!("JUnit: failed: {}", failed.join(", "));
+        outln!("JUnit: failed: {}", failed.join(", "));
     }
     let replay = bench_replay(global, &suite, suite_path, pool)?;
     let junit_total = (compile + ran.elapsed).as_secs_f64();
-    println!(
+    outln!(
         "javac + JUnit {junit_total:.1} s vs replay {replay:.1} s: replay is {:.1}× faster",
         junit_total / replay.max(1e-3)
     );
@@ -106,7 +106,7 @@ fn bench_replay(
         .path()
         .join(format!("{reference}-vs-{reference}.json"));
     let report = Report::read(&json)?;
-    println!(
+    outln!(
         "replay: {} tests on {reference} in {wall:.1} s ({} differing, {} unstable; \
          {:.1} s replaying, {} workers)",
         report.summary.tests,
@@ -122,7 +122,7 @@ fn bench_replay(
         .map(|t| format!("{} ({:?})", t.id, t.status))
         .collect();
     if !differing.is_empty() {
-        println!("replay: not passing: {}", differing.join(", "));
+        outln!("replay: not passing: {}", differing.join(", "));
     }
     Ok(wall)
 }

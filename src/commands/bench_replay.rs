@@ -32,13 +32,13 @@ pub fn run(global: &GlobalArgs, args: &BenchReplayArgs) -> anyhow::Result<Exit> 
     for &jobs in &args.jobs {
         let (seconds, tests, statements) =
             super::bench_raw::execute(global, args, &suite_path, jobs)?;
-        println!(
+        outln!(
             "workers alone, {jobs} job(s): {tests} tests ({statements} statements) executed in {seconds:.2} s: {:.0} tests/s, {:.0} statements/s (no comparison, one pool, no segments)",
             tests as f64 / seconds,
             statements as f64 / seconds
         );
     }
-    println!(
+    outln!(
         "{:>5} {:>8} {:>9} {:>7} {:>8} {:>8} {:>10} {:>10} {:>10} {:>8}",
         "jobs",
         "wall s",
@@ -55,7 +55,7 @@ pub fn run(global: &GlobalArgs, args: &BenchReplayArgs) -> anyhow::Result<Exit> 
     for &jobs in &args.jobs {
         let (wall, report) = replay(global, args, &work, &suite_path, jobs)?;
         let s = &report.stats;
-        println!(
+        outln!(
             "{jobs:>5} {wall:>8.2} {:>9.0} {:>7.2} {:>8.2} {:>8.2} {:>10.1} {:>10.1} {:>10.1} {:>8}",
             report.summary.tests as f64 / wall,
             s.load_seconds,
@@ -69,8 +69,8 @@ pub fn run(global: &GlobalArgs, args: &BenchReplayArgs) -> anyhow::Result<Exit> 
         walls.push((jobs, wall, report));
     }
     if let [(j1, w1, r), .., (jn, wn, _)] = walls.as_slice() {
-        println!("speed-up {j1}→{jn} jobs: {:.2}×", w1 / wn);
-        println!("{}", crate::report::table::summary_line(r));
+        outln!("speed-up {j1}→{jn} jobs: {:.2}×", w1 / wn);
+        outln!("{}", crate::report::table::summary_line(r));
     }
     Ok(Exit::Success)
 }
@@ -103,7 +103,7 @@ fn record(global: &GlobalArgs, args: &BenchReplayArgs, work: &Path) -> anyhow::R
     let path = dir.join(format!("{}.yaml", args.reference));
     suite.save(&path)?;
     let size = std::fs::metadata(&path).map_or(0, |m| m.len());
-    println!(
+    outln!(
         "suite: {} tests, {statements} statements, {:.1} MiB of YAML, recorded on {} in {:.1} s (not measured)",
         suite.tests.len(),
         size as f64 / (1 << 20) as f64,
@@ -141,7 +141,7 @@ fn generate(global: &GlobalArgs, args: &BenchReplayArgs, work: &Path) -> anyhow:
     super::run_child(cmd, &[0], None)?;
     let suite = Suite::load(&path)?;
     let statements: usize = suite.tests.iter().map(|t| t.statements.len()).sum();
-    println!(
+    outln!(
         "suite: {} tests, {statements} statements, recorded by difftest record on {} in {:.1} s (not measured)",
         suite.tests.len(),
         args.reference,

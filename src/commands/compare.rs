@@ -70,7 +70,7 @@ pub fn run(global: &GlobalArgs, args: &CompareArgs) -> anyhow::Result<Exit> {
     };
     replay::print(std::slice::from_ref(&forward), global.wide);
     replay::print(std::slice::from_ref(&reverse), global.wide);
-    println!("{}", summary_line(&comparison));
+    outln!("{}", summary_line(&comparison));
     eprintln!("difftest: wrote {}", written.display());
     Ok(exit_of(&[*forward, *reverse]))
 }

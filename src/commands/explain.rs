@@ -21,14 +21,14 @@ pub fn run(global: &GlobalArgs, args: &ExplainArgs) -> anyhow::Result<Exit> {
     let Some(reruns) = explained.reruns else {
         return Ok(Exit::Success);
     };
-    println!("\nrerun now:");
+    outln!("\nrerun now:");
     for run in reruns.map_err(|e| e.into_anyhow())? {
         let verdict = if run.matches_recording {
             "as recorded on the reference"
         } else {
             "differs from the recording"
         };
-        println!("  {}: {}  ({verdict})", run.target, run.value);
+        outln!("  {}: {}  ({verdict})", run.target, run.value);
     }
     Ok(Exit::Success)
 }
@@ -36,22 +36,22 @@ pub fn run(global: &GlobalArgs, args: &ExplainArgs) -> anyhow::Result<Exit> {
 /// The group, its cause's other groups and its example as Java.
 fn print_group(e: &Explained) {
     let (r, g) = (&e.report, &e.group);
-    println!("{} — {} vs {}", g.id, r.target.name, r.reference.name);
-    println!("cause:   {}", g.cause);
-    println!("callee:  {}", g.callee);
-    println!("kind:    {} ({})", g.kind.describe(), g.label.describe());
-    println!(
+    outln!("{} — {} vs {}", g.id, r.target.name, r.reference.name);
+    outln!("cause:   {}", g.cause);
+    outln!("callee:  {}", g.callee);
+    outln!("kind:    {} ({})", g.kind.describe(), g.label.describe());
+    outln!(
         "status:  {:?}, {}",
         g.status,
         crate::plural(g.tests, "test")
     );
-    println!("REF ({}): {}", r.reference.name, g.ref_value);
-    println!("TGT ({}): {}", r.target.name, g.tgt_value);
+    outln!("REF ({}): {}", r.reference.name, g.ref_value);
+    outln!("TGT ({}): {}", r.target.name, g.tgt_value);
     print_cause_groups(&e.cause_groups, g);
     let (heading, lines) = &e.example;
-    println!("\n{heading}:\n");
+    outln!("\n{heading}:\n");
     for line in lines {
-        println!("    {line}");
+        outln!("    {line}");
     }
 }
 
@@ -62,7 +62,7 @@ fn print_cause_groups(groups: &[GroupReport], shown: &GroupReport) {
         return;
     }
     let tests: usize = groups.iter().map(|g| g.tests).sum();
-    println!(
+    outln!(
         "\ncause {}: {} groups, {}; this one is marked >",
         shown.cause,
         groups.len(),
@@ -70,7 +70,7 @@ fn print_cause_groups(groups: &[GroupReport], shown: &GroupReport) {
     );
     for g in groups {
         let mark = if g.id == shown.id { ">" } else { " " };
-        println!(
+        outln!(
             "{mark} {}  {:>6}  {}  {} → {}",
             g.id,
             g.tests,

@@ -54,7 +54,7 @@ impl Progress for Noted {
 }
 
 fn summary(done: &Exported, options: &Options, typed: bool) {
-    println!(
+    outln!(
         "wrote {}: {} in {}, {} in {} (JUnit {}{})",
         done.dir.display(),
         plural(done.tests, "regression test"),
@@ -71,7 +71,7 @@ fn summary(done: &Exported, options: &Options, typed: bool) {
     let release = done
         .release
         .map_or_else(|| "the reference's release".into(), |r| r.to_string());
-    println!(
+    outln!(
         "compile with javac --release {release}; run with {} (see docs/export.md); \
          the error-revealing classes fail by design",
         export::JAVA_PROPERTIES.join(" ")

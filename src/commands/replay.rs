@@ -106,13 +106,13 @@ pub fn print(reports: &[Report], wide: bool) {
         many => matrix::matrix_table(many, width),
     };
     if !table.is_empty() {
-        println!("{table}");
+        outln!("{table}");
     }
     for r in reports {
         for line in table::footnotes(r) {
-            println!("{}", table::wrapped(&line, width));
+            outln!("{}", table::wrapped(&line, width));
         }
-        println!("{}", crate::color::gate(&table::summary_lines(r, width)));
+        outln!("{}", crate::color::gate(&table::summary_lines(r, width)));
     }
 }
 

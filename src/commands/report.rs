@@ -27,7 +27,7 @@ pub fn run(global: &crate::cli::GlobalArgs, args: &ReportArgs) -> anyhow::Result
 /// Prints the summary's table and the verdict.
 fn print_summary(done: crate::pipeline::report::Summary) -> Exit {
     let missing = done.missing;
-    print!("{}", crate::report::summary::markdown(&done.pairs, missing));
+    out!("{}", crate::report::summary::markdown(&done.pairs, missing));
     let reports: Vec<Report> = done.pairs.into_iter().map(|p| p.report).collect();
     // A pair that sent no report is an infrastructure failure, whatever the others say.
     if missing > 0 {

@@ -53,10 +53,8 @@ fn offer_targets(cmd: clap::Command, names: &[String]) -> clap::Command {
 
 /// Writes to stdout; a reader that stops early (`| head`) is not an error.
 fn print(bytes: &[u8]) -> anyhow::Result<Exit> {
-    match std::io::Write::write_all(&mut std::io::stdout(), bytes) {
-        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e.into()),
-        _ => Ok(Exit::Success),
-    }
+    crate::out::bytes(bytes);
+    Ok(Exit::Success)
 }
 
 pub fn man(out: Option<&Path>) -> anyhow::Result<Exit> {

@@ -11,17 +11,18 @@ pub fn run(cmd: &SuiteCommand) -> anyhow::Result<Exit> {
     let stats = suite_stats(file).map_err(|e| e.into_anyhow())?;
     let (size, compressed) = (stats.bytes, stats.compressed);
     let mib = |b: u64| b as f64 / (1024.0 * 1024.0);
-    println!("file: {}", file.display());
-    println!(
+    outln!("file: {}", file.display());
+    outln!(
         "size: {:.1} MiB on disk{}",
         mib(size),
         if compressed { " (zstd)" } else { "" }
     );
-    println!(
+    outln!(
         "tests: {} regression, {} error-revealing",
-        stats.tests, stats.error_revealing
+        stats.tests,
+        stats.error_revealing
     );
-    println!(
+    outln!(
         "statements: {} ({:.1} per test), {} checked values",
         stats.statements,
         stats.statements as f64 / (stats.tests + stats.error_revealing).max(1) as f64,
@@ -32,14 +33,14 @@ pub fn run(cmd: &SuiteCommand) -> anyhow::Result<Exit> {
         .keys()
         .map(|c| c.rsplit_once('.').map_or("", |(p, _)| p))
         .collect();
-    println!(
+    outln!(
         "classes covered: {} in {} packages",
         stats.classes.len(),
         packages.len()
     );
     if *classes {
         for (class, n) in &stats.classes {
-            println!("  {class}  {n}");
+            outln!("  {class}  {n}");
         }
     }
     Ok(Exit::Success)

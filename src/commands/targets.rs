@@ -16,7 +16,7 @@ pub fn run(global: &GlobalArgs, cmd: TargetsCommand) -> anyhow::Result<Exit> {
                 let spec = store.load(&name)?;
                 let began = Instant::now();
                 let p = store.provision(&spec)?;
-                println!(
+                outln!(
                     "{name}: installed ({}) in {:.1} s",
                     p.fingerprint.one_line(),
                     began.elapsed().as_secs_f64()
@@ -49,8 +49,8 @@ fn new(
         force: args.force,
     };
     let file = crate::targets::create::write(store.targets_dir(), &jdk, &new)?;
-    println!("wrote {}", file.display());
-    println!("next: difftest targets install {}", new.name);
+    outln!("wrote {}", file.display());
+    outln!("next: difftest targets install {}", new.name);
     Ok(Exit::Success)
 }
 
@@ -82,7 +82,7 @@ fn list(store: &crate::targets::TargetStore) -> anyhow::Result<Exit> {
             fingerprint.unwrap_or_default(),
         ]);
     }
-    println!("{table}");
+    outln!("{table}");
     // Every valid target is listed; a broken file is still an error (exit 2), named on
     // stderr, with the others counted.
     match broken.len() {
@@ -107,9 +107,9 @@ fn check(
     let checked =
         check_target(store, name, classes, &packages, config).map_err(|e| e.into_anyhow())?;
     let (provisioned, model) = (&checked.provisioned, &checked.model);
-    println!("target:      {name}");
-    println!("fingerprint: {}", provisioned.fingerprint.one_line());
-    println!("libjvm:      {}", provisioned.jvm.libjvm.display());
+    outln!("target:      {name}");
+    outln!("fingerprint: {}", provisioned.fingerprint.one_line());
+    outln!("libjvm:      {}", provisioned.jvm.libjvm.display());
     for (i, jar) in provisioned
         .fingerprint
         .classpath
@@ -122,18 +122,18 @@ fn check(
             "" => String::new(),
             role => format!(" {role}"),
         };
-        println!("{label:<12} {}{role}", jar.name);
+        outln!("{label:<12} {}{role}", jar.name);
     }
-    println!("start-up:    {} ms", checked.started.as_millis());
-    println!(
+    outln!("start-up:    {} ms", checked.started.as_millis());
+    outln!(
         "api:         {} public classes, {} public constructors and methods (omit list applied)",
         model.classes.len(),
         model.callable_count()
     );
     if let Some(line) = super::record::unloadable_line(&checked.missing) {
-        println!("left out:    {line}");
+        outln!("left out:    {line}");
         for (class, absent) in &checked.missing {
-            println!("             {class} (needs {absent})");
+            outln!("             {class} (needs {absent})");
         }
     }
     Ok(Exit::Success)

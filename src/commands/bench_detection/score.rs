@@ -26,7 +26,7 @@ pub fn print_rows(pair: &str, variant: &str, items: &[&KnownChange], rows: &[usi
         return;
     };
     let total: usize = found.iter().map(|(n, _)| n).sum();
-    println!(
+    outln!(
         "{pair} {variant}: rows per found change {:.2} ({total} rows for {} changes; at most {most}: {id})",
         total as f64 / found.len() as f64,
         found.len()
@@ -63,7 +63,7 @@ pub fn print_pair(
         row.extend(columns.iter().map(|col| mark(col[i]).to_string()));
         table.add_row(row);
     }
-    println!("{pair}: {} documented changes\n{table}", items.len());
+    outln!("{pair}: {} documented changes\n{table}", items.len());
     let direction = if both {
         "both directions"
     } else {
@@ -71,7 +71,7 @@ pub fn print_pair(
     };
     for (v, col) in variants.iter().zip(columns) {
         for half in Half::BOTH {
-            println!(
+            outln!(
                 "{pair} {} ({direction}) {}",
                 v.name,
                 score(half, items, scope, col)

@@ -40,19 +40,19 @@ pub fn run(
     let load = began.elapsed();
     let bytes = std::fs::metadata(&output).map(|m| m.len()).unwrap_or(0);
     let secs = outcome.generation.as_secs_f64().max(1e-3);
-    println!("target:                {target}");
-    println!(
+    outln!("target:                {target}");
+    outln!(
         "sequences executed/s:  {:.0}",
         outcome.executed as f64 / secs
     );
     let statements = outcome.statements as f64 / secs;
-    println!(
+    outln!(
         "statements executed/s: {statements:.0} in generation, {raw:.0} raw (bench workers' \
          batch on as many workers): {:.1} %",
         100.0 * statements / raw.max(1.0)
     );
     let workers = &outcome.generation_pool;
-    println!(
+    outln!(
         "generation workers:    {} started, {} timeouts, {} crashes; busy {:.0} % of {} × {:.1} s; \
          the generator waited {:.1} s for them",
         workers.workers_started,
@@ -63,16 +63,17 @@ pub fn run(
         secs,
         outcome.waited.as_secs_f64()
     );
-    println!(
+    outln!(
         "regression tests kept: {} (+{} error-revealing)",
-        outcome.tests, outcome.errors
+        outcome.tests,
+        outcome.errors
     );
-    println!(
+    outln!(
         "{reruns} reruns:            {:.1} s",
         outcome.reruns.as_secs_f64()
     );
-    println!("peak RSS, all:         {} MiB", outcome.peak_rss_kib / 1024);
-    println!(
+    outln!("peak RSS, all:         {} MiB", outcome.peak_rss_kib / 1024);
+    outln!(
         "suite:                 {} MiB, loads in {:.2} s ({} tests)",
         bytes >> 20,
         load.as_secs_f64(),

@@ -60,7 +60,7 @@ pub fn summary(output: &Path, done: &Recording, shown: &Shown, verbose: bool) {
     let (rec, r) = (&done.rec, &done.reruns);
     let s = &rec.stats;
     let secs = done.generation.as_secs_f64().max(1e-3);
-    println!(
+    outln!(
         "generated: {} in {:.1} s ({:.0}/s): {} kept, {} of them lexically redundant; {} in {}, \
          pool of {}, {} from {}{}",
         plural(s.executed as usize, "sequence"),
@@ -76,7 +76,7 @@ pub fn summary(output: &Path, done: &Recording, shown: &Shown, verbose: bool) {
         config_keys(rec.config_keys),
     );
     if verbose && s.compactions > 0 {
-        println!(
+        outln!(
             "compacted: {}, forgetting {} no pool value reached; at most {} stored",
             plural(s.compactions as usize, "time"),
             plural(s.forgotten as usize, "stored sequence"),
@@ -85,7 +85,7 @@ pub fn summary(output: &Path, done: &Recording, shown: &Shown, verbose: bool) {
     }
     let rerun_from = shown.rerun_tests.or(shown.reduction.map(|d| d.after));
     if let (Some(d), Some(kept)) = (shown.reduction, rerun_from) {
-        println!(
+        outln!(
             "reduced: {} → {kept} that observe every behaviour (--keep-all keeps every test)",
             plural(d.before, "test"),
         );
@@ -93,7 +93,7 @@ pub fn summary(output: &Path, done: &Recording, shown: &Shown, verbose: bool) {
     if let Some(from) = shown.rerun_tests {
         reran(r, from);
         if r.kept_without_checks > 0 {
-            println!(
+            outln!(
                 "kept without checks: {} the last rerun left with nothing to check, so replay \
                  runs every test after the same tests as the last rerun did",
                 plural(r.kept_without_checks as usize, "test"),
@@ -103,7 +103,7 @@ pub fn summary(output: &Path, done: &Recording, shown: &Shown, verbose: bool) {
     if let (Some(d), Some(_)) = (shown.reduction, shown.rerun_tests) {
         let left = r.tests_left;
         if left != d.after {
-            println!(
+            outln!(
                 "reduced again: {left} → {} that observe all {} distinct behaviours",
                 plural(d.after, "test"),
                 d.behaviours
@@ -111,10 +111,10 @@ pub fn summary(output: &Path, done: &Recording, shown: &Shown, verbose: bool) {
         }
     }
     if let Some(line) = left_out_line(rec) {
-        println!("{line}");
+        outln!("{line}");
     }
     if let Some(line) = timed_out_line(rec) {
-        println!("{line}");
+        outln!("{line}");
         if verbose {
             for (callee, calls) in &rec.timed_out {
                 eprintln!(
@@ -125,7 +125,7 @@ pub fn summary(output: &Path, done: &Recording, shown: &Shown, verbose: bool) {
         }
     }
     if let Some(line) = unloadable_line(&done.unloadable) {
-        println!("{line}");
+        outln!("{line}");
         if verbose {
             for (class, absent) in &done.unloadable {
                 eprintln!("difftest: left out of scope: {class} (needs {absent})");
@@ -137,7 +137,7 @@ pub fn summary(output: &Path, done: &Recording, shown: &Shown, verbose: bool) {
     } else {
         ""
     };
-    println!(
+    outln!(
         "wrote {}: {}, {} error-revealing{note}",
         output.display(),
         plural(rec.tests.len(), "regression test"),
@@ -145,23 +145,23 @@ pub fn summary(output: &Path, done: &Recording, shown: &Shown, verbose: bool) {
     );
     if let Some(rows) = &done.coverage {
         let folder = crate::pipeline::coverage::folder_for(output);
-        println!(
+        outln!(
             "branch coverage of the scope reached by generation (JaCoCo; data in {}):",
             folder.display()
         );
         for line in crate::pipeline::coverage::coverage_lines(rows) {
-            println!("{line}");
+            outln!("{line}");
         }
         let left = crate::pipeline::coverage::UNMEASURED.join(" and ");
-        println!("  ({left} are never instrumented; see docs/record.md#coverage)");
+        outln!("  ({left} are never instrumented; see docs/record.md#coverage)");
         if rows.iter().all(|r| r.covered == 0) {
-            println!(
+            outln!(
                 "  warning: the agent recorded no branch at all: its instrumentation failed on \
                  this scope (see docs/record.md#coverage)"
             );
         }
     }
-    println!(
+    outln!(
         "peak RSS: difftest {} MiB (CPU {:.1} s), workers {} MiB while generating, {} MiB while \
          rerunning",
         self_peak_rss_kib() / 1024,
@@ -220,7 +220,7 @@ fn reran(r: &crate::flakes::RerunReport, from: usize) {
         .into_iter()
         .map(|(m, n)| format!("{m} ({n})"))
         .collect();
-    println!(
+    outln!(
         "reran: {} in {:.1} s: dropped {} and {}, {} derived from them; {} left with \
          nothing to check → {}; most unstable: {}",
         what_ran(r, from),
@@ -241,14 +241,14 @@ fn reran(r: &crate::flakes::RerunReport, from: usize) {
         let per: Vec<String> = (r.ran_per_rerun.iter().zip(&r.time_per_rerun))
             .map(|(n, t)| format!("{n} in {:.1} s", t.as_secs_f64()))
             .collect();
-        println!(
+        outln!(
             "tests run by rerun 1, 2, …: {} (after the first, the tests left by reducing again)",
             per.join(", "),
         );
     }
     if !r.new_per_rerun.is_empty() {
         let per: Vec<String> = r.new_per_rerun.iter().map(u64::to_string).collect();
-        println!(
+        outln!(
             "unstable values first found by rerun 1, 2, …: {}",
             per.join(", ")
         );
@@ -268,7 +268,7 @@ fn flipped(r: &crate::flakes::RerunReport) {
         .map(|(m, n)| format!("{m} ({n})"))
         .collect();
     if !flipped.is_empty() {
-        println!(
+        outln!(
             "threw in one run and returned in another: {}; when a call does so in many tests, \
              an earlier test probably changed JVM-wide state it depends on (a default, a \
              provider, a registry): --omit the call that changes it (docs/record.md)",
