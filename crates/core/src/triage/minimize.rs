@@ -8,7 +8,9 @@
 //! statements were tried. Candidates of every group in a round run as one batch on both
 //! implementations, so the work is parallel and batched; each group has a budget of runs.
 //! A candidate that reproduces runs once more on the reference and counts only if the
-//! reference gives the same outcome again ([`confirm`]).
+//! reference gives the same outcome again ([`confirm`]). When no statement can go, calls
+//! whose primitive or String value a later statement reads are tried as literals of the
+//! value the reference gave ([`literals`]): the chain that computed a number then goes too.
 
 use super::{Examples, Group, Minimized};
 use crate::compare::{Divergence, Kind, Site, compare};
@@ -32,6 +34,13 @@ struct Search {
     keep: Vec<bool>,
     /// Statements that must stay: the diverging one and what it reads.
     required: Vec<bool>,
+    /// The diverging statement (original index).
+    anchor: Option<usize>,
+    /// What the reference gave at each original statement in the best run so far.
+    values: Vec<Option<Observed>>,
+    /// Calls whose literal alone lost the difference: not tried again.
+    refused: Vec<usize>,
+    phase: Phase,
     /// The original observer index to keep (for an observer divergence).
     observer: Option<usize>,
     n: usize,
@@ -48,15 +57,42 @@ struct Search {
     truncated: bool,
 }
 
-/// One candidate sequence: which original statements it keeps, the test to run, and which
-/// of its steps are checked (those the original test checked).
-struct Candidate {
+/// What the search tries next.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Phase {
+    /// Removing chunks of statements (ddmin).
+    Remove,
+    /// Every call whose value can be a literal, at once.
+    LiteralsAll,
+    /// Each such call alone.
+    LiteralsEach,
+}
+
+/// What one candidate changes in the search's sequence: the original statements it keeps,
+/// and those it turns into literals of the reference's values.
+#[derive(Clone, Debug, PartialEq)]
+struct Plan {
     keep: Vec<bool>,
+    literals: Vec<usize>,
+}
+
+/// One candidate sequence: its plan, the test to run, and which of its steps are checked
+/// (those the original test checked).
+struct Candidate {
+    plan: Plan,
     test: Test,
     checked: Vec<bool>,
 }
 
-type Found = Option<(Test, Divergence)>;
+/// A candidate that showed the difference: the test with the reference's values as
+/// expectations, the divergence, and every step's outcome on the reference.
+struct Hit {
+    test: Test,
+    divergence: Divergence,
+    steps: Vec<Observed>,
+}
+
+type Found = Option<Hit>;
 
 /// Minimizes every group's example in place (`group.minimized`), running candidates on both
 /// runners; at most `budget` candidates per group. The first candidate is the example itself
@@ -93,9 +129,9 @@ pub(crate) fn minimize_all(
         let mut owners = Vec::new();
         let mut batch: Vec<Candidate> = Vec::new();
         for (gi, s) in searches.iter_mut().enumerate() {
-            for keep in s.candidates() {
+            for plan in s.candidates() {
                 owners.push(gi);
-                batch.push(s.build(keep));
+                batch.push(s.build(plan));
             }
         }
         if batch.is_empty() {
@@ -109,10 +145,9 @@ pub(crate) fn minimize_all(
         confirm(
             reference, &searches, &owners, &batch, &requests, &t, &mut found,
         )?;
-        let mut verdicts: Vec<Vec<(Vec<bool>, Found)>> =
-            searches.iter().map(|_| Vec::new()).collect();
+        let mut verdicts: Vec<Vec<(Plan, Found)>> = searches.iter().map(|_| Vec::new()).collect();
         for ((gi, c), found) in owners.into_iter().zip(batch).zip(found) {
-            verdicts[gi].push((c.keep, found));
+            verdicts[gi].push((c.plan, found));
         }
         for ((s, v), left) in searches.iter_mut().zip(verdicts).zip(&mut untried) {
             if !v.is_empty() {
@@ -168,10 +203,12 @@ fn confirm(
     for (&i, r) in again.iter().zip(&second) {
         let (c, s) = (&batch[i], &searches[owners[i]]);
         let repeated = s.reproduces(c.test.clone(), &c.checked, r, &target_results[i]);
-        let first = found[i].as_ref().and_then(|(_, d)| d.expected.as_ref());
+        let first = found[i]
+            .as_ref()
+            .and_then(|h| h.divergence.expected.as_ref());
         let same = repeated
             .as_ref()
-            .is_some_and(|(_, d)| same_outcome(first, d.expected.as_ref()));
+            .is_some_and(|h| same_outcome(first, h.divergence.expected.as_ref()));
         if !same {
             found[i] = None;
         }
@@ -209,6 +246,10 @@ impl Search {
             kind: d.kind,
             keep: vec![true; n],
             required: closure(&original.statements, anchor),
+            anchor,
+            values: vec![None; n],
+            refused: Vec::new(),
+            phase: Phase::Remove,
             observer,
             n: 2,
             runs: 0,
@@ -237,28 +278,68 @@ impl Search {
         self
     }
 
-    /// The candidates of the next round (keep masks), within the budget.
-    fn candidates(&mut self) -> Vec<Vec<bool>> {
+    /// The candidates of the next round, within the budget.
+    fn candidates(&mut self) -> Vec<Plan> {
         if self.done || self.runs >= self.budget {
             return Vec::new();
         }
         if self.reproduced.is_none() {
-            return vec![self.keep.clone()];
+            return vec![self.plan(self.keep.clone())];
+        }
+        let left = (self.budget - self.runs) as usize;
+        if self.phase != Phase::Remove {
+            let calls = self.literal_calls();
+            return match self.phase {
+                Phase::LiteralsAll => vec![self.literals(calls)],
+                _ => (calls.iter().take(left))
+                    .map(|&i| self.literals(vec![i]))
+                    .collect(),
+            };
         }
         let units = self.units();
         if units.is_empty() {
-            self.done = true;
-            return Vec::new();
+            self.removal_done();
+            return self.candidates();
         }
         let n = self.n.min(units.len());
         let size = units.len().div_ceil(n);
-        let left = (self.budget - self.runs) as usize;
         self.truncated = units.len().div_ceil(size) > left;
         units
             .chunks(size)
             .take(left)
-            .map(|chunk| remove(&self.original.statements, &self.keep, chunk))
+            .map(|chunk| self.plan(remove(&self.original.statements, &self.keep, chunk)))
             .collect()
+    }
+
+    fn plan(&self, keep: Vec<bool>) -> Plan {
+        Plan {
+            keep,
+            literals: Vec::new(),
+        }
+    }
+
+    fn literals(&self, literals: Vec<usize>) -> Plan {
+        Plan {
+            keep: self.keep.clone(),
+            literals,
+        }
+    }
+
+    /// Kept calls whose value a later kept statement reads and the reference gave as a
+    /// primitive or String ([`literals::eligible`]).
+    fn literal_calls(&self) -> Vec<usize> {
+        let mut calls = literals::eligible(&self.original, &self.keep, self.anchor, &self.values);
+        calls.retain(|i| !self.refused.contains(i));
+        calls
+    }
+
+    /// No chunk can go: try literals next, or stop.
+    fn removal_done(&mut self) {
+        if self.truncated || self.literal_calls().is_empty() {
+            self.done = true;
+        } else {
+            self.phase = Phase::LiteralsAll;
+        }
     }
 
     /// Kept statements that may be removed.
@@ -269,54 +350,84 @@ impl Search {
     }
 
     /// Takes a round's results: the first candidate that reproduced wins.
-    fn feed(&mut self, results: Vec<(Vec<bool>, Found)>) {
+    fn feed(&mut self, results: Vec<(Plan, Found)>) {
         self.runs += results.len() as u32;
-        let winner = results.into_iter().find_map(|(k, f)| f.map(|f| (k, f)));
+        if self.phase == Phase::LiteralsEach {
+            let lost = results.iter().take_while(|(_, f)| f.is_none());
+            self.refused
+                .extend(lost.flat_map(|(p, _)| p.literals.iter().copied()));
+        }
+        let winner = results.into_iter().find_map(|(p, f)| f.map(|f| (p, f)));
         if self.reproduced.is_none() {
             // The reference must give what it gave when recorded: a recorded value it no
             // longer gives (a comparison with the clock, state left by an earlier test)
             // is no oracle, even when the two sides now differ another way.
-            let winner = winner
-                .filter(|(_, (_, d))| same_outcome(self.recorded.as_ref(), d.expected.as_ref()));
+            let winner = winner.filter(|(_, h)| {
+                same_outcome(self.recorded.as_ref(), h.divergence.expected.as_ref())
+            });
             self.reproduced = Some(winner.is_some());
             self.done = winner.is_none();
-            self.best = winner.map(|(_, found)| found);
+            if let Some((plan, hit)) = winner {
+                self.adopt(plan, hit);
+            }
             return;
         }
         let units = self.units().len();
-        match winner {
-            Some((keep, found)) => {
-                self.keep = keep;
-                self.best = Some(found);
-                self.n = (self.n.saturating_sub(1)).max(2);
+        match (winner, self.phase) {
+            (Some((plan, hit)), _) => {
+                let literals = !plan.literals.is_empty();
+                self.adopt(plan, hit);
+                self.n = if literals {
+                    2
+                } else {
+                    (self.n.saturating_sub(1)).max(2)
+                };
+                self.phase = Phase::Remove;
             }
-            None if self.n >= units || self.truncated => self.done = true,
-            None => self.n = (self.n * 2).min(units),
+            (None, Phase::LiteralsAll) => self.phase = Phase::LiteralsEach,
+            (None, Phase::LiteralsEach) => self.done = true,
+            (None, Phase::Remove) if self.n >= units || self.truncated => self.removal_done(),
+            (None, Phase::Remove) => self.n = (self.n * 2).min(units),
         }
     }
 
-    /// The candidate for a keep mask (expectations are filled in from the REF run).
-    fn build(&self, keep: Vec<bool>) -> Candidate {
+    /// Makes a winning candidate the search's sequence.
+    fn adopt(&mut self, plan: Plan, hit: Hit) {
+        let kept = (0..plan.keep.len()).filter(|&i| plan.keep[i]);
+        self.values = vec![None; plan.keep.len()];
+        for (i, step) in kept.zip(hit.steps) {
+            self.values[i] = Some(step);
+        }
+        if !plan.literals.is_empty() {
+            literals::apply(&mut self.original, &plan.literals, &self.values);
+            self.required = closure(&self.original.statements, self.anchor);
+        }
+        self.keep = plan.keep;
+        self.best = Some((hit.test, hit.divergence));
+    }
+
+    /// The candidate for a plan (expectations are filled in from the REF run).
+    fn build(&self, plan: Plan) -> Candidate {
+        let mut source = std::borrow::Cow::Borrowed(&self.original);
+        if !plan.literals.is_empty() {
+            literals::apply(source.to_mut(), &plan.literals, &self.values);
+        }
+        let keep = &plan.keep;
         let mut index = vec![usize::MAX; keep.len()];
         let (mut statements, mut checked, mut varies) = (Vec::new(), Vec::new(), Vec::new());
-        for (i, s) in self.original.statements.iter().enumerate() {
+        for (i, s) in source.statements.iter().enumerate() {
             if keep[i] {
                 index[i] = statements.len();
-                if self.original.varies_at(i) {
+                if source.varies_at(i) {
                     varies.push(index[i]);
                 }
                 statements.push(s.remap(|j| index[j]));
-                checked.push(
-                    self.original
-                        .expected_steps
-                        .get(i)
-                        .is_none_or(Option::is_some),
-                );
+                checked.push(source.expected_steps.get(i).is_none_or(Option::is_some));
             }
         }
         let observers = self
             .observer
-            .and_then(|j| self.original.observers.get(j))
+            .and_then(|j| source.observers.get(j))
             .map(|o| {
                 let mut o = o.clone();
                 o.stmt = index[o.stmt];
@@ -324,7 +435,7 @@ impl Search {
             })
             .unwrap_or_default();
         let test = Test {
-            id: self.original.id,
+            id: source.id,
             statements,
             observers,
             expected_steps: Vec::new(),
@@ -332,7 +443,7 @@ impl Search {
             varies,
         };
         Candidate {
-            keep,
+            plan,
             test,
             checked,
         }
@@ -361,7 +472,11 @@ impl Search {
             .collect();
         let verdict = compare(&test, t);
         let d = verdict.divergence()?;
-        (d.callee == self.callee && d.kind == self.kind).then(|| (test.clone(), d.clone()))
+        (d.callee == self.callee && d.kind == self.kind).then(|| Hit {
+            test: test.clone(),
+            divergence: d.clone(),
+            steps: steps.clone(),
+        })
     }
 }
 
@@ -402,6 +517,7 @@ fn last_call(statements: &[Statement]) -> Option<usize> {
         .rposition(|s| matches!(s, Statement::New { .. } | Statement::Call { .. }))
 }
 
+mod literals;
 #[cfg(test)]
 mod tests;
 
