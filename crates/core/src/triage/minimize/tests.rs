@@ -1,8 +1,11 @@
 use super::*;
+use crate::compare::{Kind, Site};
 use crate::pool::fake::{Fake, SharedLane, counter_test};
 use crate::replay::records;
 use crate::replay::{ReplayOptions, TestOutcome, replay};
+use crate::sequence::Statement;
 use crate::triage::{examples, group};
+use search::SLOW_KIND_BUDGET;
 use std::sync::atomic::Ordering;
 
 fn groups_of(tests: &[Test]) -> Vec<Group> {
