@@ -45,7 +45,7 @@ pub(super) struct Search {
 
 /// What the search tries next.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(super) enum Phase {
+enum Phase {
     /// Removing chunks of statements (ddmin).
     Remove,
     /// Every call whose value can be a literal, at once.
