@@ -6,6 +6,7 @@
 //! the reference; whether the difference survives is up to the candidate's run, as for any
 //! removal.
 
+use crate::export::java::unboxed;
 use crate::sequence::{Observed, Statement};
 use crate::suite::Test;
 
@@ -63,16 +64,8 @@ fn literal_of(value: &Observed) -> Option<Statement> {
         return None;
     };
     let ty = match class.as_str() {
-        "java.lang.Boolean" => "boolean",
-        "java.lang.Byte" => "byte",
-        "java.lang.Short" => "short",
-        "java.lang.Integer" => "int",
-        "java.lang.Long" => "long",
-        "java.lang.Float" => "float",
-        "java.lang.Double" => "double",
-        "java.lang.Character" => "char",
         "java.lang.String" => "java.lang.String",
-        _ => return None,
+        boxed => unboxed(boxed)?,
     };
     Some(Statement::literal(ty, text))
 }
