@@ -30,9 +30,9 @@ fn a_closed_stdout_neither_panics_nor_hides_the_exit_code() {
     assert_eq!(listed.status.code(), Some(0), "{}", stderr(&listed));
     assert!(!stderr(&listed).contains("panicked"), "{}", stderr(&listed));
 
-    let targets = support::fixture_targets(work.path(), "nullkept", 2, "row");
+    let targets = support::fixture_targets(work.path(), "chained", 2, "gauge");
     let extra = ["--seed", "0", "--output-limit", "1000", "--reruns", "1"];
-    let record = support::record_fixture(work.path(), &targets, "row1", "row.yaml", &extra);
+    let record = support::record_fixture(work.path(), &targets, "gauge1", "gauge.yaml", &extra);
     assert_eq!(record.status.code(), Some(0), "{}", stderr(&record));
     let targets_dir = targets.display().to_string();
     let replay = with_closed_stdout(
@@ -40,9 +40,9 @@ fn a_closed_stdout_neither_panics_nor_hides_the_exit_code() {
         &[
             "replay",
             "--suite",
-            "row.yaml",
+            "gauge.yaml",
             "--impl",
-            "row2",
+            "gauge2",
             "--targets-dir",
             &targets_dir,
             "--report-dir",
@@ -53,5 +53,5 @@ fn a_closed_stdout_neither_panics_nor_hides_the_exit_code() {
     );
     assert_eq!(replay.status.code(), Some(1), "{}", stderr(&replay));
     assert!(!stderr(&replay).contains("panicked"), "{}", stderr(&replay));
-    assert!(work.path().join("reports/row2-vs-row1.json").exists());
+    assert!(work.path().join("reports/gauge2-vs-gauge1.json").exists());
 }
