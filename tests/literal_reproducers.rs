@@ -18,22 +18,12 @@ fn a_computed_argument_becomes_a_literal_in_the_reproducer() {
     let record = support::record_fixture(work.path(), &targets, "gauge1", "gauge.yaml", &extra);
     assert_eq!(record.status.code(), Some(0), "{}", stderr(&record));
 
-    let targets_dir = targets.display().to_string();
-    let replay = support::difftest(
+    let replay = support::replay_fixture(
         work.path(),
-        &[
-            "replay",
-            "--suite",
-            "gauge.yaml",
-            "--impl",
-            "gauge2",
-            "--targets-dir",
-            &targets_dir,
-            "--report-dir",
-            "reports",
-            "--jobs",
-            "1",
-        ],
+        &targets,
+        "gauge.yaml",
+        "gauge2",
+        &["--jobs", "1"],
     );
     assert_eq!(replay.status.code(), Some(1), "{}", stderr(&replay));
     let report = support::report_json(work.path(), "gauge2-vs-gauge1");

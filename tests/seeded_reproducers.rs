@@ -19,22 +19,12 @@ fn minimization_keeps_what_makes_the_reference_value_determined() {
     let record = support::record_fixture(work.path(), &targets, "dice1", "dice.yaml", &extra);
     assert_eq!(record.status.code(), Some(0), "{}", stderr(&record));
 
-    let targets_dir = targets.display().to_string();
-    let replay = support::difftest(
+    let replay = support::replay_fixture(
         work.path(),
-        &[
-            "replay",
-            "--suite",
-            "dice.yaml",
-            "--impl",
-            "dice2",
-            "--targets-dir",
-            &targets_dir,
-            "--report-dir",
-            "reports",
-            "--jobs",
-            "1",
-        ],
+        &targets,
+        "dice.yaml",
+        "dice2",
+        &["--jobs", "1"],
     );
     assert_eq!(replay.status.code(), Some(1), "{}", stderr(&replay));
     let report = support::report_json(work.path(), "dice2-vs-dice1");

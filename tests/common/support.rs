@@ -92,6 +92,32 @@ pub fn difftest(cwd: &Path, args: &[&str]) -> Output {
     difftest_env(cwd, args, &[])
 }
 
+/// Runs `difftest replay --suite SUITE --impl TARGET` in `work` with the targets of
+/// [`fixture_targets`], reports into `work/reports`, with `extra` flags (`--jobs 1`,
+/// `--no-minimize`).
+pub fn replay_fixture(
+    work: &Path,
+    targets: &Path,
+    suite: &str,
+    target: &str,
+    extra: &[&str],
+) -> Output {
+    let targets = targets.display().to_string();
+    let mut args = vec![
+        "replay",
+        "--suite",
+        suite,
+        "--impl",
+        target,
+        "--targets-dir",
+        &targets,
+        "--report-dir",
+        "reports",
+    ];
+    args.extend_from_slice(extra);
+    difftest(work, &args)
+}
+
 /// Runs `difftest record --impl TARGET` of the fixture package (`--packages fixture`, one
 /// worker, quiet) in `work` with the targets of [`fixture_targets`], writing `out`, with
 /// `extra` flags (the budget, reruns, seed).
