@@ -464,3 +464,30 @@ fn a_recorded_suite_passes_on_17_and_fails_on_21_where_replay_differs() {
     assert!(!differing.is_empty(), "17 and 21 differ on these classes");
     assert_eq!(failed, differing, "{}", on21.output);
 }
+
+/// Equal String literals of one test are one object, in the worker as in the exported Java
+/// source (literals are interned there), and a String built at run time stays a distinct
+/// one: the replay on the reference agrees with the values the source gives, and so does the
+/// exported test.
+#[test]
+fn string_literals_are_one_object_in_the_worker_as_in_java_source() {
+    let suite = fixture("identity.yaml");
+    let (differing, unstable) = replay(&suite, "temurin17");
+    assert_eq!((differing, unstable), (BTreeSet::new(), BTreeSet::new()));
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("src");
+    ok(&difftest(&[
+        "export",
+        "--suite",
+        path(&suite),
+        "--junit",
+        "4",
+        "--out",
+        path(&src),
+    ]));
+    let compiled = compile(&src, Junit::Four, &[]);
+    let classes = classes_in(&src, None, "Regression");
+    let on17 = junit_on(&java_of("temurin17"), Junit::Four, &compiled, &[], &classes);
+    assert_eq!(on17.tests, 2, "{}", on17.output);
+    assert!(on17.failed.is_empty(), "{}", on17.output);
+}

@@ -180,14 +180,16 @@ fn quoted(units: &[u16]) -> String {
 }
 
 /// A String literal of UTF-16 units; a very long one is joined at run time from pieces,
-/// since one constant cannot hold it (javac folds `"a" + "b"`, so `String.join`).
+/// since one constant cannot hold it (javac folds `"a" + "b"`, so `String.join`), and
+/// interned, as a literal is and as the worker interns every String literal: equal
+/// literals of a test are one object.
 pub(crate) fn string_literal(units: &[u16]) -> String {
     if units.len() <= MAX_LITERAL_UNITS {
         return quoted(units);
     }
     let pieces: Vec<String> = units.chunks(MAX_LITERAL_UNITS).map(quoted).collect();
     format!(
-        "{}.join(\"\", {})",
+        "{}.join(\"\", {}).intern()",
         type_ref("java.lang.String"),
         pieces.join(", ")
     )

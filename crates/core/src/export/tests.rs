@@ -38,6 +38,7 @@ fn strings_are_java_literals_with_escapes() {
         &joined[..40]
     );
     assert_eq!(joined.matches('"').count(), 2 + 3 * 2);
+    assert!(joined.ends_with("\").intern()"), "interned as a literal is");
 }
 
 #[test]

@@ -23,7 +23,12 @@ final class Resolver {
 
     private Resolver() {}
 
-    /** A primitive (boxed) or String literal from its unescaped Java text. */
+    /**
+     * A primitive (boxed) or String literal from its unescaped Java text, the object the
+     * same literal in Java source gives: boxed as autoboxing does ({@code valueOf}, so small
+     * integers are shared) and strings interned, so two equal String literals of a test are
+     * one object here as in its exported reproducer.
+     */
     static Object literal(String ty, String v) {
         try {
             switch (ty) {
@@ -50,7 +55,7 @@ final class Resolver {
                     }
                     break;
                 case "java.lang.String":
-                    return v;
+                    return v.intern();
                 default:
                     throw new Text.Malformed("no literals of type " + ty);
             }
