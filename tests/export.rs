@@ -227,20 +227,25 @@ fn hand_made_suite_junit5_offline_in_a_package() {
     hand_made_suite(Junit::Five, Some("org.example.jdk"), &["--offline"]);
 }
 
+/// Exports `suite` as JUnit 4 classes into `src` (no package) and expects success.
+fn export_junit4(suite: &Path, src: &Path) {
+    ok(&difftest(&[
+        "export",
+        "--suite",
+        path(suite),
+        "--junit",
+        "4",
+        "--out",
+        path(src),
+    ]));
+}
+
 #[test]
 fn generated_code_is_readable() {
     let dir = tempfile::tempdir().unwrap();
     let src = dir.path().join("src");
     let suite = fixture("jdk17.yaml");
-    ok(&difftest(&[
-        "export",
-        "--suite",
-        path(&suite),
-        "--junit",
-        "4",
-        "--out",
-        path(&src),
-    ]));
+    export_junit4(&suite, &src);
     let code = std::fs::read_to_string(src.join("Regression0Test.java")).unwrap();
     for line in [
         "        String string0 = \"12:00\\u202FAM\\n\\\"q\\\" \\\\ \\t\";",
@@ -476,15 +481,7 @@ fn string_literals_are_one_object_in_the_worker_as_in_java_source() {
     assert_eq!((differing, unstable), (BTreeSet::new(), BTreeSet::new()));
     let dir = tempfile::tempdir().unwrap();
     let src = dir.path().join("src");
-    ok(&difftest(&[
-        "export",
-        "--suite",
-        path(&suite),
-        "--junit",
-        "4",
-        "--out",
-        path(&src),
-    ]));
+    export_junit4(&suite, &src);
     let compiled = compile(&src, Junit::Four, &[]);
     let classes = classes_in(&src, None, "Regression");
     let on17 = junit_on(&java_of("temurin17"), Junit::Four, &compiled, &[], &classes);
