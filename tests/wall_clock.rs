@@ -1,8 +1,9 @@
-//! Record's reruns move the JVM's wall clock (`JvmSpec::clock_shift_ms`), on real
-//! Temurin 17: what Java reads moves by the shift, and a library's answers that depend on
-//! the date or the hour (`tests/fixtures/dated`) are dropped from the suite, while the
-//! ones that do not stay checked. A wait until a wall-clock deadline still waits in a
-//! shifted worker (Temurin 17, 21 and 25), so an idle pool thread does not spin.
+//! Record's reruns move the JVM's wall clock (`JvmSpec::clock_shift_ms`) and run it faster
+//! (`JvmSpec::clock_rate`), on real Temurin 17: what Java reads moves by the shift, a
+//! millisecond of real time reads as a second, and a library's answers that depend on the
+//! date, the hour or an object's age (`tests/fixtures/dated`) are dropped from the suite,
+//! while the ones that do not stay checked. A wait until a wall-clock deadline still waits
+//! in a moved worker (Temurin 17, 21 and 25), so an idle pool thread does not spin.
 
 mod common;
 
@@ -62,12 +63,62 @@ fn a_shifted_worker_reads_the_wall_clock_moved_by_the_shift() {
     assert!((before..=after).contains(&plain), "unshifted: {plain}");
 }
 
+/// A `dated.Stopwatch` made, paused for a millisecond of real time, then asked its age by
+/// `elapsedMillis()` and `age()`, in a worker of `target` whose clock runs `rate` times
+/// faster than real time.
+fn stopwatch_ages(target: &str, rate: u32) -> (i64, i64) {
+    let classes = common::compile_fixtures("dated");
+    let mut jvm = common::provision(target).jvm;
+    jvm.clock_shift_ms = -400 * DAY_MS;
+    jvm.clock_rate = rate;
+    jvm.classpath.push(classes.path().into());
+    let pool =
+        difftest::pool::Pool::start(target, jvm, common::config(1, 5000)).expect("pool starts");
+    let on_watch = |method| Statement::call("dated.Stopwatch", method, &[], Some(0), &[]);
+    let run = SeqRequest {
+        statements: vec![
+            Statement::new("dated.Stopwatch", &[], &[]),
+            on_watch("pause"),
+            on_watch("elapsedMillis"),
+            on_watch("age"),
+        ],
+        observers: vec![],
+    };
+    let results = pool.run(&[run], false).expect("run");
+    let SeqResult::Done { steps, .. } = &results[0] else {
+        panic!("{target}: {results:?}")
+    };
+    let number = |i: usize| -> i64 {
+        let text = steps[i].render();
+        (text.trim_start_matches("(long) ").parse())
+            .unwrap_or_else(|_| panic!("{target}: a number: {text}"))
+    };
+    (number(2), number(3))
+}
+
+#[test]
+fn a_faster_clock_makes_a_millisecond_of_real_time_read_as_a_second() {
+    for target in ["temurin17", "temurin21", "temurin25"] {
+        let (millis, age) = stopwatch_ages(target, 1000);
+        assert!(
+            millis >= 1000 && age >= 1000,
+            "{target}: {millis} and {age} ms"
+        );
+        let (millis, age) = stopwatch_ages(target, 1);
+        assert!(
+            millis < 500 && age < 500,
+            "{target}: real time: {millis} and {age} ms"
+        );
+    }
+}
+
 /// The values of `dated.Waits.METHOD()`, one call each, in a worker of `target` whose clock
-/// is moved by `shift_ms`.
-fn waits(target: &str, shift_ms: i64, methods: &[&str]) -> Vec<i64> {
+/// is moved by `shift_ms` and runs `rate` times faster than real time.
+fn waits(target: &str, shift_ms: i64, rate: u32, methods: &[&str]) -> Vec<i64> {
     let classes = common::compile_fixtures("dated");
     let mut jvm = common::provision(target).jvm;
     jvm.clock_shift_ms = shift_ms;
+    jvm.clock_rate = rate;
     jvm.classpath.push(classes.path().into());
     let pool =
         difftest::pool::Pool::start(target, jvm, common::config(1, 5000)).expect("pool starts");
@@ -90,33 +141,39 @@ fn waits(target: &str, shift_ms: i64, methods: &[&str]) -> Vec<i64> {
 #[test]
 fn a_wait_until_a_wall_clock_deadline_waits_in_a_shifted_worker() {
     for target in ["temurin17", "temurin21", "temurin25"] {
-        let shift = -800 * DAY_MS - 14_000;
-        let got = waits(
-            target,
-            shift,
-            &["parksUntilLater", "idleCommonPoolCpuMillis"],
-        );
-        let (parks, idle_cpu) = (got[0], got[1]);
-        assert!(parks < 10, "{target}: {parks} parks for one wait");
-        // An idle worker spinning on a deadline already past uses the whole half second.
-        assert!(
-            idle_cpu < 150,
-            "{target}: idle pool threads used {idle_cpu} ms of CPU"
-        );
+        for rate in [1, 1000] {
+            let shift = -800 * DAY_MS - 14_000;
+            let got = waits(
+                target,
+                shift,
+                rate,
+                &["parksUntilLater", "idleCommonPoolCpuMillis"],
+            );
+            let (parks, idle_cpu) = (got[0], got[1]);
+            assert!(
+                parks < 10,
+                "{target} at {rate}×: {parks} parks for one wait"
+            );
+            // An idle worker spinning on a deadline already past uses the whole half second.
+            assert!(
+                idle_cpu < 150,
+                "{target} at {rate}×: idle pool threads used {idle_cpu} ms of CPU"
+            );
+        }
     }
 }
 
-#[test]
-fn a_library_answer_that_depends_on_the_date_is_dropped_by_the_reruns() {
-    let classes = common::compile_fixtures("dated");
+/// The callees a record of `classes` of the `dated` fixture (5 s, one rerun) checks.
+fn checked_callees(classes: &str) -> Vec<String> {
+    let compiled = common::compile_fixtures("dated");
     let targets = tempfile::tempdir().unwrap();
-    let yaml = common::jdk17_target("dated", "date-dependent fixture", classes.path());
+    let yaml = common::jdk17_target("dated", "date-dependent fixture", compiled.path());
     std::fs::write(targets.path().join("dated.yaml"), yaml).unwrap();
     let suite = targets.path().join("dated.yaml.zst");
     let out = Command::new(env!("CARGO_BIN_EXE_difftest"))
         .arg("--targets-dir")
         .arg(targets.path())
-        .args(["record", "--impl", "dated", "--classes", "dated.Calendar"])
+        .args(["record", "--impl", "dated", "--classes", classes])
         .args(["--time-limit", "5", "--reruns", "1", "--no-progress"])
         .arg("--output")
         .arg(&suite)
@@ -134,6 +191,12 @@ fn a_library_answer_that_depends_on_the_date_is_dropped_by_the_reruns() {
             }
         }
     }
+    checked
+}
+
+#[test]
+fn a_library_answer_that_depends_on_the_date_is_dropped_by_the_reruns() {
+    let checked = checked_callees("dated.Calendar");
     assert!(
         checked
             .iter()
@@ -146,5 +209,23 @@ fn a_library_answer_that_depends_on_the_date_is_dropped_by_the_reruns() {
     assert!(
         dated.is_empty(),
         "checked though they depend on the date: {dated:?}"
+    );
+}
+
+#[test]
+fn an_age_at_millisecond_grain_is_dropped_by_the_reruns() {
+    let checked = checked_callees("dated.Stopwatch");
+    assert!(
+        checked
+            .iter()
+            .any(|c| c.starts_with("dated.Stopwatch.hands")),
+        "{checked:?}"
+    );
+    let aged: Vec<&String> = (checked.iter())
+        .filter(|c| c.contains(".elapsedMillis") || c.contains(".age"))
+        .collect();
+    assert!(
+        aged.is_empty(),
+        "checked though they depend on time passing: {aged:?}"
     );
 }

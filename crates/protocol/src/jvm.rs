@@ -29,6 +29,11 @@ pub struct JvmSpec {
     /// depend on the date change and are dropped); 0 leaves it alone.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub clock_shift_ms: i64,
+    /// How many times faster than real time the worker's wall clock runs from its start
+    /// (record's reruns: values that depend on how much time passed between two calls
+    /// change and are dropped); 0 or 1 leaves its pace alone.
+    #[serde(default, skip_serializing_if = "is_real_time")]
+    pub clock_rate: u32,
     /// The target's `timeout:`, which the pool uses unless `--timeout` was given (the
     /// supervisor's business: not sent to the worker).
     #[serde(skip)]
@@ -70,6 +75,10 @@ impl EspressoRuntime {
         ));
         options
     }
+}
+
+fn is_real_time(rate: &u32) -> bool {
+    *rate <= 1
 }
 
 fn is_zero(n: &i64) -> bool {

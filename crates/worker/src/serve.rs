@@ -181,7 +181,7 @@ fn start(
     if let Ok(cwd) = std::env::current_dir() {
         options.push(format!("-Djava.io.tmpdir={}", cwd.display()));
     }
-    wall_clock::shift(spec.clock_shift_ms);
+    wall_clock::set(spec.clock_shift_ms, spec.clock_rate);
     let started = agent::install(&dir)
         .map_err(|e| format!("cannot write the agent to {}: {e}", dir.display()))
         .and_then(|_| match espresso {
@@ -210,7 +210,7 @@ fn start(
                     })
                     .ok(),
             };
-            if spec.clock_shift_ms != 0 {
+            if spec.clock_shift_ms != 0 || spec.clock_rate > 1 {
                 let before = wall_clock::real_millis();
                 let java = jvm.current_time_millis();
                 warnings.extend(java.map_or_else(Some, |ms| wall_clock::check(ms, before)));

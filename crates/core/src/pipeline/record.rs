@@ -532,8 +532,18 @@ fn rerun_clock_shift_ms(i: usize) -> i64 {
     -(i as i64 + 1) * SHIFT_MS
 }
 
+/// How many times faster than real time a rerun's wall clock runs: a microsecond between two
+/// calls reads as a millisecond, so a value that depends on whether a millisecond (or a
+/// second) passed between them — an object's age, a deadline just reached — changes and
+/// is dropped. Generation's warm workers take microseconds between calls and replay's cold
+/// ones can take milliseconds, so such a value is otherwise the same in every run of a
+/// record and other in replay. Only wall-clock readings run faster; sleeps, timed waits and
+/// `System.nanoTime()` keep real time (a deadline on the wall clock comes this much sooner).
+const RERUN_CLOCK_RATE: u32 = 1000;
+
 /// The reference's pools for the reruns: rerun `i` batches `64 << (i % 4)` sequences per
-/// worker, its wall clock is moved ([`rerun_clock_shift_ms`]), and every other rerun but
+/// worker, its wall clock is moved ([`rerun_clock_shift_ms`]) and runs faster
+/// ([`RERUN_CLOCK_RATE`]), and every other rerun but
 /// the last draws identity hashes another way ([`shifts_identity_hashes`]).
 struct RerunLane<'a> {
     name: &'a str,
@@ -594,6 +604,7 @@ impl RerunLane<'_> {
     fn start_run_with(&self, i: usize, config: PoolConfig) -> Result<Box<dyn Executor>, PoolError> {
         let mut jvm = self.jvm.clone();
         jvm.clock_shift_ms = rerun_clock_shift_ms(i);
+        jvm.clock_rate = RERUN_CLOCK_RATE;
         if shifts_identity_hashes(i, self.reruns) {
             // Values derived from identity hashes (`Object.toString` text appended
             // somewhere, its length, an order) change and go.

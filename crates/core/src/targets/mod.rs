@@ -421,6 +421,7 @@ fn provisioned(
             env: spec.env(),
             espresso: None,
             clock_shift_ms: 0,
+            clock_rate: 0,
             timeout: spec.timeout,
         },
         fingerprint,

@@ -195,6 +195,7 @@ fn class_path_option_joins_entries() {
         env: BTreeMap::new(),
         espresso: None,
         clock_shift_ms: 0,
+        clock_rate: 0,
         timeout: None,
     };
     assert_eq!(jvm.class_path_option(), None);
