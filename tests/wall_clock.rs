@@ -194,38 +194,36 @@ fn checked_callees(classes: &str) -> Vec<String> {
     checked
 }
 
+/// Records `class` of the `dated` fixture and asserts that `kept` stays checked while no
+/// method named in `dropped` is, for it depends on `what`.
+fn assert_reruns_drop(class: &str, kept: &str, dropped: &[&str], what: &str) {
+    let checked = checked_callees(class);
+    let kept = format!("{class}.{kept}(");
+    assert!(checked.iter().any(|c| c.starts_with(&kept)), "{checked:?}");
+    let named = |c: &&String| {
+        dropped
+            .iter()
+            .any(|m| c.starts_with(&format!("{class}.{m}(")))
+    };
+    let wrong: Vec<&String> = checked.iter().filter(named).collect();
+    assert!(
+        wrong.is_empty(),
+        "checked though they depend on {what}: {wrong:?}"
+    );
+}
+
 #[test]
 fn a_library_answer_that_depends_on_the_date_is_dropped_by_the_reruns() {
-    let checked = checked_callees("dated.Calendar");
-    assert!(
-        checked
-            .iter()
-            .any(|c| c.starts_with("dated.Calendar.twice")),
-        "{checked:?}"
-    );
-    let dated: Vec<&String> = (checked.iter())
-        .filter(|c| c.contains(".year") || c.contains(".hourLabel"))
-        .collect();
-    assert!(
-        dated.is_empty(),
-        "checked though they depend on the date: {dated:?}"
+    assert_reruns_drop(
+        "dated.Calendar",
+        "twice",
+        &["year", "hourLabel"],
+        "the date",
     );
 }
 
 #[test]
 fn an_age_at_millisecond_grain_is_dropped_by_the_reruns() {
-    let checked = checked_callees("dated.Stopwatch");
-    assert!(
-        checked
-            .iter()
-            .any(|c| c.starts_with("dated.Stopwatch.hands")),
-        "{checked:?}"
-    );
-    let aged: Vec<&String> = (checked.iter())
-        .filter(|c| c.contains(".elapsedMillis") || c.contains(".age"))
-        .collect();
-    assert!(
-        aged.is_empty(),
-        "checked though they depend on time passing: {aged:?}"
-    );
+    let ages = ["elapsedMillis", "age"];
+    assert_reruns_drop("dated.Stopwatch", "hands", &ages, "time passing");
 }
