@@ -38,4 +38,20 @@ fn a_computed_argument_becomes_a_literal_in_the_reproducer() {
         .collect();
     assert_eq!(java.len(), 2, "{java:#?}");
     assert!(java.iter().all(|l| !l.contains("Calc.")), "{java:#?}");
+
+    // explain reruns the 2-statement reproducer and reads each side at its own site, not at
+    // the 4-statement example's.
+    let group = levels[0]["id"].as_str().unwrap();
+    let args = ["explain", group, "--targets-dir", targets.to_str().unwrap()];
+    let explained = support::difftest(work.path(), &args);
+    let text = stdout(&explained);
+    assert_eq!(
+        explained.status.code(),
+        Some(0),
+        "{text}\n{}",
+        stderr(&explained)
+    );
+    assert!(!text.contains("not reached"), "{text}");
+    assert!(text.contains("(as recorded on the reference)"), "{text}");
+    assert!(text.contains("(differs from the recording)"), "{text}");
 }

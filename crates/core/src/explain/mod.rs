@@ -44,6 +44,17 @@ pub(crate) struct Found {
     pub test: Test,
 }
 
+impl Found {
+    /// Where [`Found::test`] differs: the minimized sequence's own site when there is one
+    /// (its statements are numbered anew), else the example's.
+    fn site(&self) -> Site {
+        self.group
+            .minimized
+            .as_ref()
+            .map_or(self.group.site, |m| m.site)
+    }
+}
+
 /// What one implementation does with the sequence now.
 pub struct Rerun {
     /// The implementation's target name.
@@ -142,7 +153,7 @@ pub(crate) fn rerun(
             .unwrap_or(SeqResult::Timeout { millis: 0 });
         out.push(Rerun {
             target: name.clone(),
-            value: at_site(&result, found.group.site),
+            value: at_site(&result, found.site()),
             matches_recording: compare(&found.test, &result) == Verdict::Pass,
         });
     }
