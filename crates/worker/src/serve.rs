@@ -210,7 +210,7 @@ fn start(
                     })
                     .ok(),
             };
-            if spec.clock_shift_ms != 0 || spec.clock_rate > 1 {
+            if wall_clock::is_set() {
                 let before = wall_clock::real_millis();
                 let java = jvm.current_time_millis();
                 warnings.extend(java.map_or_else(Some, |ms| wall_clock::check(ms, before)));

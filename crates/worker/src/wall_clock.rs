@@ -49,8 +49,8 @@ pub(crate) fn set(shift_ms: i64, rate: u32) {
     SHIFT_NANOS.store(shift_ms.saturating_mul(1_000_000), Relaxed);
 }
 
-/// Whether the clock is moved at all.
-fn is_set() -> bool {
+/// Whether the clock is moved at all (shifted or sped up).
+pub(crate) fn is_set() -> bool {
     SHIFT_NANOS.load(Relaxed) != 0 || RATE.load(Relaxed) != 1
 }
 
