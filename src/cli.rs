@@ -198,6 +198,9 @@ pub struct ReplayArgs {
     /// Tests per fresh JVM (in id order): state a test leaves behind reaches only its segment
     #[arg(long, default_value_t = crate::replay::DEFAULT_SEGMENT, value_name = "N", value_parser = values::count(1, values::MAX_OUTPUT_LIMIT))]
     pub segment: usize,
+    /// No progress bar or status lines (the table, the files written and errors still print)
+    #[arg(long)]
+    pub no_progress: bool,
     #[command(flatten)]
     pub pool: PoolArgs,
 }

@@ -515,19 +515,21 @@ fn progress_in_a_log_is_lines_per_phase_and_status_and_quiet_silences_it() {
     ] {
         assert!(log.contains(line), "{line:?} missing in:\n{log}");
     }
-    let replay = |quiet: bool| {
+    let replay = |flag: Option<&str>| {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_difftest"));
         cmd.args(["replay", "--impl", "temurin17", "--no-minimize", "--suite"])
             .arg(&suite)
             .arg("--report-dir")
             .arg(dir.path());
-        if quiet {
-            cmd.arg("--quiet");
-        }
+        cmd.args(flag);
         stderr(&cmd.output().expect("difftest runs"))
     };
-    assert!(replay(false).contains("difftest: replaying on temurin17: done in"));
-    assert!(!replay(true).contains("replaying on"));
+    assert!(replay(None).contains("difftest: replaying on temurin17: done in"));
+    assert!(!replay(Some("--quiet")).contains("replaying on"));
+    // Like record's: no progress, but the files written are still named.
+    let plain = replay(Some("--no-progress"));
+    assert!(!plain.contains("replaying on"), "{plain}");
+    assert!(plain.contains("difftest: wrote "), "{plain}");
 }
 
 /// A record over `Thread` and `ThreadGroup` neither hangs nor kills a worker, and its

@@ -32,7 +32,8 @@ pub fn replay_reports(global: &GlobalArgs, args: &ReplayArgs) -> anyhow::Result<
     let config = pool_config(&args.pool)?;
     let store = store(global)?;
     let suite = args.suite.as_deref();
-    replay_suite(suite, plan(args), store, config, &Shown::default()).map_err(|e| e.into_anyhow())
+    let shown = Shown::new(args.no_progress);
+    replay_suite(suite, plan(args), store, config, &shown).map_err(|e| e.into_anyhow())
 }
 
 /// The replay's settings, from its flags.
@@ -49,23 +50,41 @@ pub fn plan(args: &ReplayArgs) -> Plan {
     }
 }
 
-/// A bar or log lines on stderr for each target, and the files written.
+/// A bar or log lines on stderr for each target (none when `quiet`), and the files written.
 #[derive(Default)]
-pub struct Shown(Mutex<Option<Phase>>);
+pub struct Shown {
+    phase: Mutex<Option<Phase>>,
+    quiet: bool,
+}
+
+impl Shown {
+    /// Progress as [`Mode::detect`] decides, or none with `quiet` (`--no-progress`).
+    pub fn new(quiet: bool) -> Shown {
+        Shown {
+            phase: Mutex::default(),
+            quiet,
+        }
+    }
+}
 
 impl Progress for Shown {
     fn replaying(&self, target: &str, tests: usize) {
         let phase = Phase::start(
             &format!("replaying on {target}"),
             tests as u64,
-            Mode::detect(false),
+            Mode::detect(self.quiet),
         );
-        *self.0.lock().unwrap_or_else(|e| e.into_inner()) = Some(phase);
+        *self.phase.lock().unwrap_or_else(|e| e.into_inner()) = Some(phase);
     }
 
     fn replayed(&self, done: usize, tests: usize, elapsed: Duration) {
         let (done, total) = (done as u64, tests as u64);
-        if let Some(phase) = self.0.lock().unwrap_or_else(|e| e.into_inner()).as_ref() {
+        if let Some(phase) = self
+            .phase
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .as_ref()
+        {
             phase.update(done, || {
                 let left = total.saturating_sub(done);
                 let (rate, eta) = rate_and_eta(done, left, elapsed);
@@ -75,7 +94,7 @@ impl Progress for Shown {
     }
 
     fn replay_done(&self, tests: usize) {
-        if let Some(phase) = self.0.lock().unwrap_or_else(|e| e.into_inner()).take() {
+        if let Some(phase) = self.phase.lock().unwrap_or_else(|e| e.into_inner()).take() {
             phase.finish(&format!("{tests} tests"));
         }
     }
