@@ -120,6 +120,11 @@ fn compare_reports_changes_added_and_removed_api_from_one_release_to_the_next() 
     args.extend(["--no-progress", "--timeout", "2", "--jobs", "2"]);
     let out = difftest(work.path(), &args);
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let log = stderr(&out);
+    assert!(
+        !log.contains("replaying on") && !log.contains("generating:"),
+        "{log}"
+    );
     assert!(
         stdout(&out).contains("lib-v1 -> lib-v2:"),
         "{}",

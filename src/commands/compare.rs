@@ -56,7 +56,7 @@ pub fn run(global: &GlobalArgs, args: &CompareArgs) -> anyhow::Result<Exit> {
     let mut shown = Shown {
         no_progress: rec.no_progress,
         verbose: global.verbose > 0,
-        replay: ReplayShown::default(),
+        replay: ReplayShown::new(rec.no_progress),
     };
     let compared = compare(&store(global)?, plan, &mut shown).map_err(|e| e.into_anyhow())?;
     let Compared::Done {
@@ -124,7 +124,8 @@ fn replay_args(rec: &RecordArgs, args: &CompareArgs) -> anyhow::Result<ReplayArg
         .map_err(|e| bad_input(first_line(&e.to_string())))
 }
 
-/// Each record's progress and summary, as `record` shows them; each replay's, as `replay`.
+/// Each record's progress and summary, as `record` shows them; each replay's, as `replay`
+/// (`--no-progress` silences both)
 struct Shown {
     no_progress: bool,
     verbose: bool,
