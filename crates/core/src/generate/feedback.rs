@@ -485,12 +485,32 @@ impl Generator<'_> {
         let mut observers = Vec::new();
         let mut values = Vec::new();
         for (o, v) in calls.iter().zip(got) {
-            let v = stable(v).filter(|_| !self.unordered_text(o, steps));
+            let fits = self.fits(o, steps);
+            self.stats.misfit_observers += u64::from(!fits);
+            let v = stable(v).filter(|_| fits && !self.unordered_text(o, steps));
             observers.push(*o);
             values.push(v);
         }
         trim_unchecked(&mut observers, &mut values);
         (observers, values)
+    }
+
+    /// Whether observer `o` belongs to a class its value is an instance of. An observer
+    /// chosen on the class its operation returned last time (`--runtime-observers`) can meet
+    /// a value of another class, as `RealFieldElement.pow(int)` returns a `SparseGradient`
+    /// or a `Decimal64`: its value is then an `IllegalArgumentException` of reflection, or
+    /// an inherited method's answer under the wrong class's name, and a reproducer casting
+    /// to that class would throw. A class the model does not describe cannot be checked
+    /// and passes.
+    fn fits(&mut self, o: &ObsRef, steps: &[Observed]) -> bool {
+        let Some(Observed::Object { class }) = steps.get(o.stmt as usize) else {
+            return true;
+        };
+        if class.as_str() == self.names.name(o.class) || self.model.class(class).is_none() {
+            return true;
+        }
+        let actual = self.names.intern(class);
+        self.names.assignable(actual, o.class)
     }
 
     /// Whether an observer is the `toString()` of one of the JDK's immutable sets or maps

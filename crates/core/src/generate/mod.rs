@@ -251,6 +251,9 @@ pub struct GenStats {
     /// Inputs of calls that returned nothing which joined the pool looking like values seen
     /// before (`GenConfig::hidden_state`).
     pub hidden_states: u64,
+    /// Observations dropped because the value was not of the observer's class (a runtime
+    /// class the operation returned before, not this time).
+    pub misfit_observers: u64,
     /// Compactions of the sequence store (`compact`).
     pub compactions: u64,
     /// Stored sequences the compactions forgot.

@@ -122,6 +122,7 @@ pub(crate) fn header(
         ("nulls-once", s.nulls_once),
         ("sorted-copies", s.sorted_copies),
         ("hidden-states", s.hidden_states),
+        ("misfit-observers", s.misfit_observers),
         ("reruns-done", r.reruns_done as u64),
         ("unstable-checks", r.dropped_checks),
         ("unstable-observations", r.dropped_observations),
