@@ -13,7 +13,6 @@ use common::support;
 
 use difftest::sequence::{Observed, Statement};
 use difftest::suite::{Suite, Test};
-use support::stderr;
 
 /// Whether some test adds two colours or more to one `Tally`.
 fn fills_a_tally(t: &Test) -> bool {
@@ -76,9 +75,8 @@ fn a_library_object_ordered_by_identity_hashes_is_marked_and_never_checked_in_or
     let work = tempfile::tempdir().unwrap();
     let targets = support::fixture_targets(work.path(), "heldorder", 2, "held");
     let extra = ["--output-limit", "3000", "--reruns", "2", "--seed", "3"];
-    let record = support::record_fixture(work.path(), &targets, "held1", "held.yaml", &extra);
-    assert_eq!(record.status.code(), Some(0), "{}", stderr(&record));
-    let suite = Suite::load(&work.path().join("held.yaml")).expect("the suite loads");
+    let suite =
+        support::recorded_fixture_suite(work.path(), &targets, "held1", "held.yaml", &extra);
     assert!(
         suite.tests.iter().any(fills_a_tally),
         "no test puts two colours in a Tally: the fixture no longer shows the case"

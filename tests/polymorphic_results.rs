@@ -11,8 +11,7 @@ mod common;
 use common::support;
 
 use difftest::sequence::{Observed, Statement};
-use difftest::suite::{Suite, Test};
-use support::stderr;
+use difftest::suite::Test;
 
 /// The class `Shapes.of` returned at step `i` of `t`, by the parity of its literal size.
 fn made_at(t: &Test, i: usize) -> Option<&'static str> {
@@ -53,9 +52,8 @@ fn observers_of_a_class_the_value_is_not_are_never_recorded() {
     let work = tempfile::tempdir().unwrap();
     let targets = support::fixture_targets(work.path(), "polymorphic", 1, "poly");
     let extra = ["--output-limit", "2000", "--reruns", "1", "--seed", "1"];
-    let record = support::record_fixture(work.path(), &targets, "poly1", "poly.yaml", &extra);
-    assert_eq!(record.status.code(), Some(0), "{}", stderr(&record));
-    let suite = Suite::load(&work.path().join("poly.yaml")).expect("the suite loads");
+    let suite =
+        support::recorded_fixture_suite(work.path(), &targets, "poly1", "poly.yaml", &extra);
 
     let runtime_observed = |class: &str| {
         suite.tests.iter().any(|t| {

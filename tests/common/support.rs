@@ -147,6 +147,19 @@ pub fn record_fixture(
     difftest(work, &args)
 }
 
+/// [`record_fixture`], which must exit 0, then the suite it wrote to `work/out`.
+pub fn recorded_fixture_suite(
+    work: &Path,
+    targets: &Path,
+    target: &str,
+    out: &str,
+    extra: &[&str],
+) -> Suite {
+    let record = record_fixture(work, targets, target, out, extra);
+    assert_eq!(record.status.code(), Some(0), "{}", stderr(&record));
+    Suite::load(&work.join(out)).expect("the suite loads")
+}
+
 /// Replays `suite` (in `work`) on the fixture target `target` of [`fixture_targets`] and
 /// asserts that it reports no group and passes the gate: a release that behaves the same.
 /// The report's stem is `TARGET-vs-REFERENCE`.
