@@ -436,6 +436,10 @@ pub struct RecordArgs {
     /// default each gets it once, the other inputs from the pool as usual)
     #[arg(long)]
     pub no_null_once: bool,
+    /// Pass class literals (every class of the scope, and `Object`, `String`, the boxed
+    /// numbers, `List`, `Map`, `int`) to parameters declared `java.lang.Class`
+    #[arg(long)]
+    pub class_values: bool,
     /// Let values that differ between runs of one JVM (identity hashes, clocks, random
     /// generators, what depends on a set's per-JVM order) and what is computed from them
     /// become inputs of later calls, as before they were kept out (for comparison)

@@ -324,6 +324,8 @@ pub(crate) fn step_callee(statement: &Statement) -> String {
         Statement::Literal { ty, .. } if crate::model::is_primitive(ty) => {
             format!("java.lang.String.valueOf({ty})")
         }
+        // A class literal's step is the class itself (`X.class`): absent on one side.
+        Statement::Literal { ty, .. } if &**ty == crate::sequence::CLASS => statement.callee(),
         Statement::Literal { ty, .. } => format!("{ty}.toString()"),
         other => other.callee(),
     }

@@ -71,6 +71,9 @@ pub(crate) const DEFAULT_OMIT: &str = include_str!("../../../targets/omit.txt");
 #[derive(Clone, Debug, Default)]
 pub struct OmitList {
     patterns: Vec<String>,
+    /// Whether a member taking a `java.lang.Class` stays though the class is omitted: the
+    /// generator then passes only class literals it made itself (`--class-values`).
+    class_params: bool,
 }
 
 impl OmitList {
@@ -87,7 +90,17 @@ impl OmitList {
             .filter(|l| !l.is_empty())
             .map(str::to_string)
             .collect();
-        OmitList { patterns }
+        OmitList {
+            patterns,
+            class_params: false,
+        }
+    }
+
+    /// Keeps members that take a `java.lang.Class`, for a generator that passes class
+    /// literals; Class itself, its members and what returns a Class stay omitted.
+    pub fn allowing_class_params(mut self) -> OmitList {
+        self.class_params = true;
+        self
     }
 
     /// Reads a list from a file; the error names the file.
@@ -161,10 +174,14 @@ impl OmitList {
         ApiModel { classes }
     }
 
+    fn omits_param(&self, ty: &str) -> bool {
+        !(self.class_params && ty == crate::sequence::CLASS) && self.omits_class(ty)
+    }
+
     fn filter_class(&self, class: &ApiClass) -> ApiClass {
         let keep = |m: &Callable| {
             !self.omits_member(&class.name, m)
-                && !m.params.iter().any(|p| self.omits_class(element(p)))
+                && !m.params.iter().any(|p| self.omits_param(element(p)))
                 && !self.omits_class(element(&m.returns))
         };
         let mut out = class.clone();
@@ -316,6 +333,28 @@ mod tests {
         assert!(
             shipped.omits_class("java.nio.file.Files")
                 && !shipped.omits_class("java.nio.ByteBuffer")
+        );
+    }
+
+    #[test]
+    fn class_params_are_kept_only_when_allowed_and_class_results_never() {
+        let takes = Callable::new("allOf", &["java.lang.Class"], "java.util.EnumSet", true);
+        let gives = Callable::new("kind", &[], "java.lang.Class", false);
+        let class = ApiClass::with_methods("java.util.EnumSet", &[], vec![takes, gives]);
+        let mut model = ApiModel::default();
+        model.classes.insert(class.name.clone(), class);
+        let names = |omit: OmitList| -> Vec<String> {
+            let out = omit.filter(&model);
+            out.classes["java.util.EnumSet"]
+                .methods
+                .iter()
+                .map(|m| m.name.clone())
+                .collect()
+        };
+        assert!(names(OmitList::default_list()).is_empty());
+        assert_eq!(
+            names(OmitList::default_list().allowing_class_params()),
+            ["allOf"]
         );
     }
 

@@ -24,6 +24,7 @@ pub fn plan(args: &RecordArgs) -> anyhow::Result<Plan> {
         round_size: args.round_size,
         null_ratio: args.null_ratio,
         null_once: !args.no_null_once,
+        class_values: args.class_values,
         harvest: !args.no_harvest,
         sorted_copies: !args.no_sorted_copies,
         products: !args.no_products,
@@ -112,6 +113,9 @@ fn omit_list(args: &RecordArgs) -> anyhow::Result<OmitList> {
     };
     for path in &args.omit {
         omit.extend(OmitList::read(path)?);
+    }
+    if args.class_values {
+        omit = omit.allowing_class_params();
     }
     Ok(omit)
 }

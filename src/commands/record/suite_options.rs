@@ -32,6 +32,7 @@ pub fn suite_options(args: &RecordArgs) -> BTreeMap<String, String> {
             Some("class-only".to_string()),
         ),
         ("index-ratio", Some(args.index_ratio.to_string())),
+        ("class-values", args.class_values.then(|| "on".to_string())),
         (
             "per-jvm-values",
             args.per_jvm_values_in_pool.then(|| "in-pool".to_string()),

@@ -214,6 +214,9 @@ fn bridge_guess<'s>(class: &'s str, method: &str, params: &[Name]) -> &'s str {
 /// Types a statement writes in source: casts, qualifiers, constructed classes.
 fn written_types(s: &Statement) -> Vec<&str> {
     match s {
+        Statement::Literal { ty, value } if &**ty == crate::sequence::CLASS => {
+            vec![ty, value]
+        }
         Statement::Literal { ty, .. } | Statement::Null { ty } | Statement::Enum { ty, .. } => {
             vec![ty]
         }

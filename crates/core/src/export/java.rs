@@ -10,7 +10,8 @@
 //! or `\u000D`, which javac would turn into line breaks before it reads the literal.
 
 use super::names::type_ref;
-use crate::sequence::unescape;
+use crate::model::is_primitive;
+use crate::sequence::{CLASS, unescape};
 use std::fmt::Write as _;
 
 /// Java's reserved words and the literals `true`, `false`, `null`.
@@ -239,13 +240,29 @@ pub(crate) fn char_from_suite(text: &str) -> Option<String> {
     Some(out)
 }
 
-/// A literal of type `ty` (a primitive, its box, or `java.lang.String`) from the suite's
-/// escaped text; `None` if the text is no value of that type.
+/// A literal of type `ty` (a primitive, its box, `java.lang.String` or `java.lang.Class`)
+/// from the suite's escaped text; `None` if the text is no value of that type.
 pub(crate) fn literal(ty: &str, text: &str) -> Option<String> {
     match ty {
         "java.lang.String" => string_from_suite(text),
+        CLASS => class_literal(text),
         _ => primitive_literal(unboxed(ty).unwrap_or(ty), text),
     }
+}
+
+/// `X.class` for a class literal's text: a primitive, a binary class name
+/// (`java.util.Map$Entry`) or either with `[]` suffixes.
+fn class_literal(text: &str) -> Option<String> {
+    let elem = text.trim_end_matches("[]");
+    let dims = &text[elem.len()..];
+    if is_primitive(elem) {
+        return Some(format!("{elem}{dims}.class"));
+    }
+    let parts_ok = elem
+        .split(['.', '$'])
+        .all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'));
+    (parts_ok && !elem.starts_with(|c: char| c.is_ascii_digit()))
+        .then(|| format!("{}{dims}.class", type_ref(elem)))
 }
 
 /// The primitive type whose boxed class is `class` (`java.lang.Integer` → `int`).

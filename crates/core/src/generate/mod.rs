@@ -50,7 +50,7 @@ use crate::message::SeqRequest;
 use crate::model::{ApiModel, boxed};
 use crate::observe::Observers;
 use crate::pool::{Executor, Pipeline, PoolError};
-use crate::sequence::{ClasspathFault, Observed, Statement};
+use crate::sequence::{CLASS, ClasspathFault, Observed, Statement};
 use components::Components;
 use kept::ErrorKept;
 use literals::Literal;
@@ -148,7 +148,24 @@ pub struct GenConfig {
     pub allow_missing_classes: bool,
     /// Stored sequences that start a compaction (`compact`, `--store-limit`).
     pub compact_at: usize,
+    /// Whether `java.lang.Class` parameters get class literals: every class of the scope
+    /// and [`COMMON_CLASSES`] (`--class-values`).
+    pub class_values: bool,
 }
+
+/// Classes offered as class literals beside the scope's own: the types a library's
+/// type-token parameters (`fromJson(text, Class)`) most often name.
+const COMMON_CLASSES: &[&str] = &[
+    "java.lang.Object",
+    "java.lang.String",
+    "java.lang.Integer",
+    "java.lang.Long",
+    "java.lang.Double",
+    "java.lang.Boolean",
+    "java.util.List",
+    "java.util.Map",
+    "int",
+];
 
 impl Default for GenConfig {
     fn default() -> Self {
@@ -177,6 +194,7 @@ impl Default for GenConfig {
             per_jvm_values_in_pool: false,
             allow_missing_classes: false,
             compact_at: compact::COMPACT_AT,
+            class_values: false,
         }
     }
 }
@@ -425,6 +443,10 @@ impl<'m> Generator<'m> {
         for shared in crate::scope::SHARED_INSTANCES {
             comps.confine(names.intern(shared));
         }
+        if cfg.class_values {
+            // Class literals go where a Class is declared, not to every Object parameter.
+            comps.confine(names.intern(CLASS));
+        }
         let observers = Observers::new(cfg.user_observers.clone(), cfg.max_observers)
             .with_conversions(cfg.runtime_observers);
         let index_ops = ops::index_ops(&ops, &mut names);
@@ -492,7 +514,8 @@ impl<'m> Generator<'m> {
         Ok(g)
     }
 
-    /// Literals and enum constants: one-statement sequences, never tests.
+    /// Literals, class literals (with [`GenConfig::class_values`]) and enum constants:
+    /// one-statement sequences, never tests.
     fn seed_values(&mut self) {
         let mut seeds: Vec<(Statement, String, String)> = Vec::new();
         for l in &self.cfg.literals {
@@ -501,6 +524,13 @@ impl<'m> Generator<'m> {
                 value: l.value.as_str().into(),
             };
             seeds.push((stmt, l.ty.clone(), l.value.clone()));
+        }
+        if self.cfg.class_values {
+            let classes = self.model.classes.keys().map(String::as_str);
+            for name in classes.chain(COMMON_CLASSES.iter().copied()) {
+                let stmt = Statement::literal(CLASS, name);
+                seeds.push((stmt, CLASS.to_string(), name.to_string()));
+            }
         }
         for c in self.model.classes.values() {
             for k in &c.enum_constants {

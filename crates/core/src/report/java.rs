@@ -247,5 +247,14 @@ mod tests {
         assert_eq!(literal("float", "1e-50"), "Float.parseFloat(\"1e-50\")");
         assert_eq!(literal("char", "'"), "'\\''");
         assert_eq!(literal("byte", "-3"), "(byte) -3");
+        assert_eq!(
+            literal("java.lang.Class", "java.util.Map$Entry"),
+            "java.util.Map.Entry.class"
+        );
+        assert_eq!(
+            literal("java.lang.Class", "java.lang.String[]"),
+            "String[].class"
+        );
+        assert_eq!(literal("java.lang.Class", "int"), "int.class");
     }
 }

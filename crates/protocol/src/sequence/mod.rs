@@ -17,6 +17,10 @@ use std::sync::Arc;
 /// method and parameter type once.
 pub type Name = Arc<str>;
 
+/// The type of a class literal (`Literal { ty: CLASS, value: "java.util.Map$Entry" }`,
+/// `Map.Entry.class` in Java): its value is a binary class name, a primitive or an array.
+pub const CLASS: &str = "java.lang.Class";
+
 /// One statement of a sequence. `args` and `receiver` index earlier statements.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq, Hash)]
 #[serde(
@@ -156,6 +160,10 @@ impl Statement {
                 ..
             } => format!("{class}.{method}({})", params.join(",")),
             Statement::Field { class, field, .. } => format!("{class}.{field}"),
+            // A class literal is keyed by its class: a class one side lacks is its own group.
+            Statement::Literal { ty, value } if &**ty == CLASS => {
+                format!("{value}.class")
+            }
             Statement::Literal { ty, .. } | Statement::Null { ty } => format!("literal {ty}"),
             Statement::Enum { ty, constant } => format!("{ty}.{constant}"),
             Statement::Array { elem, .. } => format!("{elem}[]"),

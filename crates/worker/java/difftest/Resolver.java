@@ -27,7 +27,8 @@ final class Resolver {
      * A primitive (boxed) or String literal from its unescaped Java text, the object the
      * same literal in Java source gives: boxed as autoboxing does ({@code valueOf}, so small
      * integers are shared) and strings interned, so two equal String literals of a test are
-     * one object here as in its exported reproducer.
+     * one object here as in its exported reproducer. A {@code java.lang.Class} literal is the
+     * class its binary name names, loaded without initialization.
      */
     static Object literal(String ty, String v) {
         try {
@@ -56,6 +57,9 @@ final class Resolver {
                     break;
                 case "java.lang.String":
                     return v.intern();
+                case "java.lang.Class":
+                    // A class literal: missing on a target that lacks the class, never initialized here.
+                    return type(v);
                 default:
                     throw new Text.Malformed("no literals of type " + ty);
             }

@@ -1,0 +1,86 @@
+//! Parameters declared `java.lang.Class` (type tokens: `fromJson(text, Class)`,
+//! `EnumSet.allOf(Class)`, `KeyFactory.getKeySpec(key, Class)`) get class literals with
+//! `--class-values`: every class of the scope and a few common ones (`tests/fixtures/
+//! typetokens`: `Registry.describe(Class)` describes an interface as one in release 2, which
+//! also drops the class `Legacy`). Without the flag such members stay out of scope, as
+//! everything mentioning the omitted `java.lang.Class` does.
+
+mod common;
+use common::support;
+
+use difftest::sequence::Statement;
+use support::stderr;
+
+const RECORD: [&str; 6] = ["--output-limit", "1500", "--reruns", "1", "--seed", "3"];
+
+/// Whether a test passes a class literal naming `class` to `Registry.describe`.
+fn describes(suite: &difftest::suite::Suite, class: &str) -> bool {
+    suite.tests.iter().any(|t| {
+        t.statements.iter().any(|s| match s {
+            Statement::Call { method, args, .. } if &**method == "describe" => {
+                args.iter().any(|&a| {
+                    matches!(&t.statements[a], Statement::Literal { ty, value }
+                        if &**ty == "java.lang.Class" && &**value == class)
+                })
+            }
+            _ => false,
+        })
+    })
+}
+
+#[test]
+fn class_literals_reach_type_token_parameters_and_replay_finds_the_change() {
+    let work = tempfile::tempdir().unwrap();
+    let targets = support::fixture_targets(work.path(), "typetokens", 2, "tokens");
+    let mut extra = RECORD.to_vec();
+    extra.push("--class-values");
+    let suite =
+        support::recorded_fixture_suite(work.path(), &targets, "tokens1", "tokens.yaml", &extra);
+    for class in ["fixture.Shape", "fixture.Square", "java.lang.String"] {
+        assert!(describes(&suite, class), "no test describes {class}");
+    }
+    let text = std::fs::read_to_string(work.path().join("tokens.yaml")).unwrap();
+    assert!(text.contains("(java.lang.Class) fixture.Square"), "{text}");
+
+    support::assert_same_behaviour(
+        work.path(),
+        &targets,
+        "tokens.yaml",
+        "tokens1",
+        "tokens1-vs-tokens1",
+    );
+
+    let replay = support::replay_fixture(work.path(), &targets, "tokens.yaml", "tokens2", &[]);
+    assert_eq!(replay.status.code(), Some(1), "{}", stderr(&replay));
+    let report = support::report_json(work.path(), "tokens2-vs-tokens1");
+    let groups = report["groups"].as_array().unwrap();
+    let describe = groups
+        .iter()
+        .find(|g| g["callee"] == "fixture.Registry.describe(java.lang.Class)")
+        .unwrap_or_else(|| panic!("no group for describe: {groups:#?}"));
+    assert_eq!(describe["kind"], "value", "{describe:#?}");
+    let example = describe["example_java"].to_string();
+    assert!(
+        example.contains(".class"),
+        "the reproducer names a class literal: {example}"
+    );
+    let missing = groups
+        .iter()
+        .any(|g| g["kind"] == "missing" && g["callee"] == "fixture.Legacy.class");
+    let callees: Vec<_> = groups.iter().map(|g| (&g["callee"], &g["kind"])).collect();
+    assert!(
+        missing,
+        "no group for the literal of the class release 2 dropped: {callees:?}"
+    );
+}
+
+#[test]
+fn without_class_values_type_token_members_stay_out_of_scope() {
+    let work = tempfile::tempdir().unwrap();
+    let targets = support::fixture_targets(work.path(), "typetokens", 1, "tokens");
+    let suite =
+        support::recorded_fixture_suite(work.path(), &targets, "tokens1", "tokens.yaml", &RECORD);
+    let text = std::fs::read_to_string(work.path().join("tokens.yaml")).unwrap();
+    assert!(!text.contains("java.lang.Class"), "{text}");
+    assert!(!suite.tests.is_empty());
+}
