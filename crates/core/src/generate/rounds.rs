@@ -7,8 +7,8 @@
 //! limit of 1,500 tests) to half a dozen rounds, too few for those chains to end. So a round
 //! grows with what was generated before it: at most an eighth of it, never smaller than the
 //! first, never larger than [`ROUND_GROWTH`] first rounds. A small record keeps the rounds it
-//! had, a long one spends most of its time in the largest (docs/benchmarks.md, "Where the
-//! time goes").
+//! had, a long one spends most of its time in the largest (docs/benchmarks-history.md,
+//! "Where the time goes").
 //!
 //! A round's memory (its requests, and the workers' answers, two rounds in flight) grows with
 //! the length of its sequences, and sequences grow longer as generation goes on: the largest

@@ -109,7 +109,7 @@ pub struct Recording {
 /// 5 s, never less than `pool::MIN_CALL_TIMEOUT`), reruns and replays all of it: a call that
 /// hangs holds a worker for a twentieth as long, and every recorded test ran in at most a
 /// twentieth of the time its replay allows. A fifth (1 s) cost a 60 s record about a quarter
-/// of its sequences (docs/benchmarks.md, *A twentieth of the timeout*).
+/// of its sequences (docs/benchmarks-history.md, *A twentieth of the timeout*).
 pub(crate) const GENERATION_TIMEOUT_FRACTION: u32 = 20;
 
 /// Records a suite on `store`'s reference with `config`'s pools; writes it even when
