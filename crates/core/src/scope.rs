@@ -397,6 +397,15 @@ mod tests {
         assert!(!omit.omits_class("java.util.ArrayList"));
         let inherited = callable("setDefault", &["java.util.TimeZone"]);
         assert!(omit.omits_member("java.util.SimpleTimeZone", &inherited));
+        // Calls by a method's name, which would reach what the list omits.
+        assert!(
+            omit.omits_class("java.beans.Statement") && omit.omits_class("java.beans.Expression")
+        );
+        let create = callable(
+            "create",
+            &["java.lang.Class", "java.lang.Object", "java.lang.String"],
+        );
+        assert!(omit.omits_member("java.beans.EventHandler", &create));
     }
 
     #[test]
