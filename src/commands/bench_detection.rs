@@ -122,7 +122,9 @@ fn report(
     let suite = dir.join(format!("{reference}.yaml"));
     if !suite.exists() {
         let mut cmd = super::difftest_child(global)?;
-        cmd.args(["record", "--impl", reference, "--no-progress", "--seed"])
+        // `-v`: the log names every callable that timed out, which the summary only counts.
+        cmd.arg("-v")
+            .args(["record", "--impl", reference, "--no-progress", "--seed"])
             .arg(args.seed.to_string())
             .arg("--time-limit")
             .arg(args.time_limit.to_string())
