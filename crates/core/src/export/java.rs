@@ -399,3 +399,23 @@ fn is_decimal_literal(text: &str) -> bool {
 pub(crate) fn is_zero(text: &str) -> bool {
     text.parse::<f64>().is_ok_and(|v| v == 0.0)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn class_literals_take_class_names_only() {
+        assert_eq!(literal(CLASS, "int[][]").as_deref(), Some("int[][].class"));
+        for bad in [
+            "../../etc/passwd",
+            "java.lang.String;",
+            "",
+            "9lives.X",
+            "a..B",
+            "x y",
+        ] {
+            assert_eq!(literal(CLASS, bad), None, "{bad}");
+        }
+    }
+}
