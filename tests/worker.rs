@@ -792,3 +792,28 @@ fn a_set_given_an_identity_hashed_key_after_its_step_is_marked_on_that_step() {
     );
     assert_eq!(class(&results[3]), "java.util.HashSet", "{:?}", results[3]);
 }
+
+#[test]
+fn a_worker_whose_heap_ran_out_is_replaced_before_the_next_sequence() {
+    let fixtures = common::compile_fixtures("worker");
+    let pool = common::pool(
+        "temurin17",
+        &[fixtures.path().into()],
+        common::config(1, 10_000),
+    );
+    let batch = [
+        misbehave("exhaustHeap"),
+        misbehave("needsMemory"),
+        misbehave("answer"),
+    ];
+    let results = pool.run(&batch, false).expect("run");
+    match last(&results[0]) {
+        Observed::Threw { class, .. } => assert_eq!(class, "java.lang.OutOfMemoryError"),
+        other => panic!("the heap did not run out: {other:?}"),
+    }
+    // In the worker that ran out, the class whose initializer failed could never load again.
+    assert_eq!(last(&results[1]).render(), "1048576", "{results:?}");
+    assert_eq!(last(&results[2]).render(), "42");
+    let stats = pool.stats();
+    assert_eq!((stats.heap_exhausted, stats.workers_started), (1, 2));
+}

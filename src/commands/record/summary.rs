@@ -110,6 +110,14 @@ pub fn summary(output: &Path, done: &Recording, shown: &Shown, verbose: bool) {
             );
         }
     }
+    let exhausted = done.generation_pool.heap_exhausted;
+    if verbose && exhausted > 0 {
+        eprintln!(
+            "difftest: {} replaced while generating: a sequence ran the heap out, which can \
+             leave a JVM unlike a fresh one (a class that failed to initialize, a provider dropped)",
+            plural(exhausted as usize, "worker")
+        );
+    }
     if let Some(line) = left_out_line(rec) {
         outln!("{line}");
     }

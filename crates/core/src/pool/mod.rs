@@ -13,7 +13,8 @@
 //! killer) is not the sequence's doing: a sequence is run again (twice at most) before such a
 //! death is blamed on it, and a worker killed while starting or describing is replaced. A
 //! worker lost to a hang or a crash is replaced by a warm spare started in the background
-//! (`spare`), so the run does not wait for a JVM to start.
+//! (`spare`), so the run does not wait for a JVM to start. So is a worker whose heap a
+//! sequence ran out (`heap`): that sequence's answer stands, the rest run on the spare.
 
 mod clock;
 mod coverage;
@@ -21,6 +22,7 @@ pub(crate) mod executor;
 #[cfg(test)]
 pub(crate) mod fake;
 mod fit;
+mod heap;
 pub(crate) mod pipeline;
 mod process;
 mod spare;
@@ -183,6 +185,8 @@ pub struct PoolStats {
     pub timeouts: u64,
     /// Workers that died running a sequence.
     pub crashes: u64,
+    /// Workers replaced because a sequence ran their heap out (`heap`).
+    pub heap_exhausted: u64,
     /// Milliseconds workers spent on batches (checked out, from sending to the last answer),
     /// summed over workers: against jobs × wall time, how busy the pool was.
     pub busy_ms: u64,
@@ -200,6 +204,7 @@ pub struct Pool {
     timeouts: AtomicU64,
     busy_us: AtomicU64,
     crashes: AtomicU64,
+    heap_exhausted: AtomicU64,
     peak_rss: Mutex<Vec<u64>>,
     deadline: Mutex<Option<Instant>>,
     harvest: coverage::Harvest,
@@ -232,6 +237,7 @@ impl Pool {
             timeouts: AtomicU64::new(0),
             busy_us: AtomicU64::new(0),
             crashes: AtomicU64::new(0),
+            heap_exhausted: AtomicU64::new(0),
             peak_rss: Mutex::new(Vec::new()),
             deadline: Mutex::new(None),
             harvest: coverage::Harvest::default(),
@@ -259,6 +265,7 @@ impl Pool {
             startup_ms_total: self.startup_ms.load(Ordering::Relaxed),
             timeouts: self.timeouts.load(Ordering::Relaxed),
             crashes: self.crashes.load(Ordering::Relaxed),
+            heap_exhausted: self.heap_exhausted.load(Ordering::Relaxed),
             busy_ms: self.busy_us.load(Ordering::Relaxed) / 1000,
         }
     }
@@ -439,6 +446,12 @@ impl Pool {
                     self.retire(&worker);
                     return Err(PoolError::Stopped);
                 }
+                Err(Failure::HeapExhausted) => {
+                    // Its answer is in; the JVM may be damaged for whatever runs next.
+                    self.retire(&worker);
+                    self.heap_exhausted.fetch_add(1, Ordering::Relaxed);
+                    worker = self.replacement()?;
+                }
                 Err(Failure::Timeout) if !isolate => {
                     // Every earlier answer arrived (the worker sends each as soon as it is
                     // complete), so the first sequence not answered is the one that hangs:
@@ -497,7 +510,11 @@ impl Pool {
             match worker.receive_stoppable(self.config.timeout, watch, index)? {
                 Response::Result { id, result } => {
                     fit::answer_fits(id, at, seqs.get(at), &result).map_err(Failure::Garbled)?;
-                    results.push(self.stopped_as_timeout(result))
+                    let exhausted = heap::exhausted(&result);
+                    results.push(self.stopped_as_timeout(result));
+                    if exhausted {
+                        return Err(Failure::HeapExhausted);
+                    }
                 }
                 Response::RunDone if results.len() - first == seqs.len() => return Ok(()),
                 other => return Err(Failure::Garbled(format!("unexpected answer {other:?}"))),
@@ -544,8 +561,9 @@ impl Pool {
                     stderr_tail: String::new(),
                 }
             }
-            // Never blamed: a stopped run returns before (see run_chunk).
-            Failure::Stopped => SeqResult::Crash {
+            // Never blamed: a stopped run returns before, and a heap run out is an answer
+            // (see run_chunk).
+            Failure::Stopped | Failure::HeapExhausted => SeqResult::Crash {
                 exit: "stopped".into(),
                 stderr_tail: String::new(),
             },
@@ -645,6 +663,7 @@ fn describe_failure(f: &Failure) -> String {
             limit_kib / 1024
         ),
         Failure::Stopped => "stopped".into(),
+        Failure::HeapExhausted => "a sequence ran the worker's heap out".into(),
     }
 }
 
