@@ -57,6 +57,9 @@ const MAX_QUEUED: usize = 50_000;
 pub(super) struct Lookup {
     op: usize,
     value: Source,
+    /// What the swept value is passed as, and joins the pool as again after the call: a
+    /// literal's parameter type; an object's own type (declared or runtime), never the
+    /// parameter's supertype, which would free a confined value (`components`).
     ty: NameId,
     pos: u8,
 }

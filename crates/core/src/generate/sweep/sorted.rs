@@ -89,14 +89,16 @@ impl Generator<'_> {
         } else {
             None
         };
-        let Some((op, ty)) = copy else {
+        let Some((op, _)) = copy else {
             return;
         };
+        // The value goes on as what it was declared: an installed provider copied as a
+        // `Map` must not come back into the pool as a `Map` (see `Lookup::ty`).
         let value = Source::Object(seq, pos);
         self.sweeps.sorted.push_back(Lookup {
             op,
             value,
-            ty,
+            ty: declared,
             pos: 0,
         });
     }
@@ -105,6 +107,67 @@ impl Generator<'_> {
 #[cfg(test)]
 mod tests {
     use super::ordered;
+    use crate::generate::harvest::Then;
+    use crate::generate::store::Builder;
+    use crate::generate::{GenConfig, Generator, Role};
+    use crate::model::{ApiClass, ApiModel, Callable};
+    use crate::sequence::Observed;
+
+    #[test]
+    fn a_sorted_copy_passes_a_provider_on_as_a_provider_never_as_a_map() {
+        // `t.Maps.installed()` stands for `Security.getProvider("SunJCE")`: a Map the whole
+        // JVM shares. Copied into `new TreeMap(map)` as a `Map`, it came back into the pool
+        // as one, and a later `Map.put` wrote to the JVM's provider.
+        let (provider, map) = ("java.security.Provider", "java.util.Map");
+        let class = |name: &str, supertypes: &[&str], methods| ApiClass {
+            constructors: match name {
+                "java.util.TreeMap" => vec![Callable::new("<init>", &[map], name, false)],
+                _ => vec![],
+            },
+            ..ApiClass::with_methods(name, supertypes, methods)
+        };
+        let installed = Callable::new("installed", &[], provider, true);
+        let model = ApiModel {
+            classes: [
+                class(provider, &[map, "java.lang.Object"], vec![]),
+                class("java.util.TreeMap", &[map, "java.lang.Object"], vec![]),
+                class("t.Maps", &[], vec![installed]),
+            ]
+            .into_iter()
+            .map(|c| (c.name.clone(), c))
+            .collect(),
+        };
+        let cfg = GenConfig {
+            sorted_copies: true,
+            ..GenConfig::default()
+        };
+        let mut g = Generator::new(&model, cfg).expect("scope");
+        let op = (0..g.random_ops)
+            .find(|&o| g.member_name(o) == "installed")
+            .expect("op");
+        let mut b = Builder::default();
+        b.push_stmt(g.ops[op].tmpl, &[]);
+        let seq = g.push_node(b, Role::Component);
+        let declared = g.names.intern(provider);
+        let shown = Observed::Object {
+            class: provider.into(),
+        };
+        g.queue_sorted_copy(seq, 0, Some(declared), &shown);
+        let lookup = g.sweeps.sorted.pop_front().expect("a sorted copy queued");
+        let copy = g
+            .lookup_candidate(lookup, Then::NOTHING)
+            .expect("a candidate");
+        let passed = copy
+            .inputs
+            .iter()
+            .map(|i| g.names.name(i.1))
+            .collect::<Vec<_>>();
+        assert_eq!(
+            passed,
+            [provider],
+            "the provider as it joins the pool again"
+        );
+    }
 
     #[test]
     fn only_classes_without_a_defined_order_are_copied() {
