@@ -174,6 +174,15 @@ pub struct Described {
     pub missing: BTreeMap<String, String>,
 }
 
+/// How a worker's batch ended without a failure.
+enum RunEnd {
+    /// Every sequence of the batch answered.
+    AllAnswered,
+    /// The last answer shows the worker's heap ran out (`heap::exhausted`): that answer
+    /// stands, and the worker must run no other sequence.
+    HeapExhausted,
+}
+
 /// Counters for reports and benchmarks.
 #[derive(Debug, Default, Clone)]
 pub struct PoolStats {
@@ -433,9 +442,15 @@ impl Pool {
         while results.len() < seqs.len() {
             let rest = &seqs[results.len()..];
             match self.run_on(&mut worker, rest, isolate, contracts, &mut results, &watch) {
-                Ok(()) => {
+                Ok(RunEnd::AllAnswered) => {
                     isolate = false;
                     outside = 0;
+                }
+                Ok(RunEnd::HeapExhausted) => {
+                    // Its answer is in; the JVM may be damaged for whatever runs next.
+                    self.retire(&worker);
+                    self.heap_exhausted.fetch_add(1, Ordering::Relaxed);
+                    worker = self.replacement()?;
                 }
                 Err(Failure::Stopped) => {
                     self.retire(&worker);
@@ -445,12 +460,6 @@ impl Pool {
                     // A worker that failed just as the run stops: nothing to pin, stop too.
                     self.retire(&worker);
                     return Err(PoolError::Stopped);
-                }
-                Err(Failure::HeapExhausted) => {
-                    // Its answer is in; the JVM may be damaged for whatever runs next.
-                    self.retire(&worker);
-                    self.heap_exhausted.fetch_add(1, Ordering::Relaxed);
-                    worker = self.replacement()?;
                 }
                 Err(Failure::Timeout) if !isolate => {
                     // Every earlier answer arrived (the worker sends each as soon as it is
@@ -484,7 +493,8 @@ impl Pool {
         Ok(results)
     }
 
-    /// Sends `seqs` to `worker` and collects answers into `results` until the run is done.
+    /// Sends `seqs` to `worker` and collects answers into `results` until the run is done,
+    /// or until an answer shows the worker's heap ran out (the rest is not waited for).
     fn run_on(
         &self,
         worker: &mut WorkerProcess,
@@ -493,7 +503,7 @@ impl Pool {
         contracts: bool,
         results: &mut Vec<SeqResult>,
         watch: &Watch,
-    ) -> Result<(), Failure> {
+    ) -> Result<RunEnd, Failure> {
         let first = results.len();
         let req = Request::Run {
             first_id: 0,
@@ -513,10 +523,12 @@ impl Pool {
                     let exhausted = heap::exhausted(&result);
                     results.push(self.stopped_as_timeout(result));
                     if exhausted {
-                        return Err(Failure::HeapExhausted);
+                        return Ok(RunEnd::HeapExhausted);
                     }
                 }
-                Response::RunDone if results.len() - first == seqs.len() => return Ok(()),
+                Response::RunDone if results.len() - first == seqs.len() => {
+                    return Ok(RunEnd::AllAnswered);
+                }
                 other => return Err(Failure::Garbled(format!("unexpected answer {other:?}"))),
             }
         }
@@ -561,9 +573,8 @@ impl Pool {
                     stderr_tail: String::new(),
                 }
             }
-            // Never blamed: a stopped run returns before, and a heap run out is an answer
-            // (see run_chunk).
-            Failure::Stopped | Failure::HeapExhausted => SeqResult::Crash {
+            // Never blamed: a stopped run returns before.
+            Failure::Stopped => SeqResult::Crash {
                 exit: "stopped".into(),
                 stderr_tail: String::new(),
             },
@@ -663,7 +674,6 @@ fn describe_failure(f: &Failure) -> String {
             limit_kib / 1024
         ),
         Failure::Stopped => "stopped".into(),
-        Failure::HeapExhausted => "a sequence ran the worker's heap out".into(),
     }
 }
 

@@ -37,9 +37,6 @@ pub(super) enum Failure {
     Memory { rss_kib: u64, limit_kib: u64 },
     /// The run was stopped (interrupt or hard deadline); the worker has been killed.
     Stopped,
-    /// The sequence just answered exhausted the heap (`heap::exhausted`): its answer stands,
-    /// and the worker must not run another.
-    HeapExhausted,
 }
 
 /// What else ends a wait besides an answer or the per-call timeout.
@@ -216,7 +213,6 @@ impl WorkerProcess {
                 format!("the worker used {} MiB at start-up", rss_kib / 1024)
             }
             Failure::Stopped => "stopped".into(),
-            Failure::HeapExhausted => "the worker's heap ran out at start-up".into(),
         }
     }
 
