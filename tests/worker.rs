@@ -4,6 +4,7 @@
 mod common;
 
 use difftest::message::SeqRequest;
+use difftest::pool::Pool;
 use difftest::sequence::{Observed, ObserverCall, SeqResult, Statement};
 
 fn seq(statements: Vec<Statement>) -> SeqRequest {
@@ -180,6 +181,15 @@ fn a_repeat_of_a_call_that_returned_a_large_value_ends_a_generation_run_only() {
     assert_eq!(steps(&replaying[0]).len(), 5);
 }
 
+/// A pool of `jobs` workers on `target` with the compiled `tests/fixtures/worker` classes on
+/// its class path and a timeout of `timeout_ms`; keep the folder for as long as the pool.
+fn fixture_pool(target: &str, jobs: usize, timeout_ms: u64) -> (tempfile::TempDir, Pool) {
+    let fixtures = common::compile_fixtures("worker");
+    let config = common::config(jobs, timeout_ms);
+    let pool = common::pool(target, &[fixtures.path().into()], config);
+    (fixtures, pool)
+}
+
 fn misbehave(method: &str) -> SeqRequest {
     seq(vec![Statement::call(
         "fixture.Misbehave",
@@ -236,12 +246,7 @@ fn hangs_are_stopped_as_timeouts_and_the_same_worker_goes_on() {
 
 #[test]
 fn a_hang_that_catches_the_stop_or_runs_a_class_initializer_costs_its_worker() {
-    let fixtures = common::compile_fixtures("worker");
-    let pool = common::pool(
-        "temurin21",
-        &[fixtures.path().into()],
-        common::config(1, 1500),
-    );
+    let (_fixtures, pool) = fixture_pool("temurin21", 1, 1500);
     let batch = [
         misbehave("swallow"),
         misbehave("answer"),
@@ -289,8 +294,7 @@ fn a_worker_lost_to_a_hang_is_replaced_and_a_warm_spare_starts_for_the_next() {
     let mark = format!("DIFFTEST_TEST_POOL={}", std::process::id());
     jvm.env
         .insert("DIFFTEST_TEST_POOL".into(), std::process::id().to_string());
-    let pool = difftest::pool::Pool::start("temurin17", jvm, common::config(1, 1500))
-        .expect("pool starts");
+    let pool = Pool::start("temurin17", jvm, common::config(1, 1500)).expect("pool starts");
     assert_eq!(
         workers_marked(&mark),
         1,
@@ -325,12 +329,7 @@ fn a_worker_lost_to_a_hang_is_replaced_and_a_warm_spare_starts_for_the_next() {
 
 #[test]
 fn exit_and_halt_are_crashes_and_the_pool_goes_on() {
-    let fixtures = common::compile_fixtures("worker");
-    let pool = common::pool(
-        "temurin17",
-        &[fixtures.path().into()],
-        common::config(2, 5000),
-    );
+    let (_fixtures, pool) = fixture_pool("temurin17", 2, 5000);
     let batch = [
         misbehave("exit"),
         misbehave("answer"),
@@ -388,12 +387,7 @@ fn answers_forged_by_the_code_under_test_are_never_taken_as_results() {
 
 #[test]
 fn a_segfault_is_a_crash_with_the_jvm_error_and_the_pool_goes_on() {
-    let fixtures = common::compile_fixtures("worker");
-    let pool = common::pool(
-        "temurin21",
-        &[fixtures.path().into()],
-        common::config(1, 10000),
-    );
+    let (_fixtures, pool) = fixture_pool("temurin21", 1, 10000);
     let batch = [
         misbehave("answer"),
         misbehave("segfault"),
@@ -414,12 +408,7 @@ fn a_segfault_is_a_crash_with_the_jvm_error_and_the_pool_goes_on() {
 
 #[test]
 fn stack_overflow_and_out_of_memory_come_back_as_exceptions() {
-    let fixtures = common::compile_fixtures("worker");
-    let pool = common::pool(
-        "temurin17",
-        &[fixtures.path().into()],
-        common::config(1, 20000),
-    );
+    let (_fixtures, pool) = fixture_pool("temurin17", 1, 20000);
     let results = pool
         .run(
             &[
@@ -559,8 +548,7 @@ fn a_targets_own_timeout_applies_unless_the_user_gave_one() {
         let mut config = common::config(1, 3000);
         config.target_timeout = target_timeout;
         config.timeout_fraction = fraction;
-        let pool =
-            difftest::pool::Pool::start("slow-calls", jvm.clone(), config).expect("pool starts");
+        let pool = Pool::start("slow-calls", jvm.clone(), config).expect("pool starts");
         let results = pool.run(&[misbehave("sleepForever")], false).unwrap();
         assert!(
             matches!(results[0], SeqResult::Timeout { millis: m } if m == millis),
@@ -571,7 +559,7 @@ fn a_targets_own_timeout_applies_unless_the_user_gave_one() {
 }
 
 /// The array digest the worker reports for `request`'s last step, the only array it makes.
-fn last_digest(pool: &difftest::pool::Pool, request: SeqRequest) -> i32 {
+fn last_digest(pool: &Pool, request: SeqRequest) -> i32 {
     let last = request.statements.len() as u32 - 1;
     match &pool.run(&[request], false).expect("run")[0] {
         SeqResult::Done { contents, .. } => match contents.as_slice() {
@@ -583,7 +571,7 @@ fn last_digest(pool: &difftest::pool::Pool, request: SeqRequest) -> i32 {
 }
 
 /// `fixture.Misbehave.grid(row, mark)`: the array digest the worker reports for it.
-fn grid_digest(pool: &difftest::pool::Pool, row: u32, mark: u32) -> i32 {
+fn grid_digest(pool: &Pool, row: u32, mark: u32) -> i32 {
     last_digest(
         pool,
         seq(vec![
@@ -598,19 +586,14 @@ fn grid_digest(pool: &difftest::pool::Pool, row: u32, mark: u32) -> i32 {
 fn an_array_digest_reads_4096_elements_in_all_however_deep_the_array() {
     // A byte[2048][4096]: row 0 lies within the budget, row 2047 past it. A cap per level
     // would read all 8 M bytes and see the last row too.
-    let fixtures = common::compile_fixtures("worker");
-    let pool = common::pool(
-        "temurin17",
-        &[fixtures.path().into()],
-        common::config(1, 10_000),
-    );
+    let (_fixtures, pool) = fixture_pool("temurin17", 1, 10_000);
     assert_ne!(grid_digest(&pool, 0, 1), grid_digest(&pool, 0, 2));
     assert_eq!(grid_digest(&pool, 2047, 1), grid_digest(&pool, 2047, 2));
     assert_eq!(grid_digest(&pool, 0, 1), grid_digest(&pool, 0, 1));
 }
 
 /// The array digest the worker reports for `fixture.Misbehave.METHOD(reversed)`.
-fn ordered_digest(pool: &difftest::pool::Pool, method: &str, reversed: bool) -> i32 {
+fn ordered_digest(pool: &Pool, method: &str, reversed: bool) -> i32 {
     last_digest(
         pool,
         seq(vec![
@@ -625,12 +608,7 @@ fn an_array_digest_sees_the_order_of_objects_with_their_own_text_but_no_identity
     // Locale[] from a salted set on Temurin 21 changes order from JVM to JVM: elements with
     // their own toString() count by it, so flake removal sees the order change. Objects
     // without one, or whose text holds an identity hash, must not make an array look random.
-    let fixtures = common::compile_fixtures("worker");
-    let pool = common::pool(
-        "temurin17",
-        &[fixtures.path().into()],
-        common::config(1, 10_000),
-    );
+    let (_fixtures, pool) = fixture_pool("temurin17", 1, 10_000);
     assert_ne!(
         ordered_digest(&pool, "points", false),
         ordered_digest(&pool, "points", true)
@@ -795,12 +773,7 @@ fn a_set_given_an_identity_hashed_key_after_its_step_is_marked_on_that_step() {
 
 #[test]
 fn a_worker_whose_heap_ran_out_is_replaced_before_the_next_sequence() {
-    let fixtures = common::compile_fixtures("worker");
-    let pool = common::pool(
-        "temurin17",
-        &[fixtures.path().into()],
-        common::config(1, 10_000),
-    );
+    let (_fixtures, pool) = fixture_pool("temurin17", 1, 10_000);
     let batch = [
         misbehave("exhaustHeap"),
         misbehave("needsMemory"),
