@@ -16,7 +16,8 @@ const IDS_SHOWN: usize = 20;
 pub fn render(report: &Report) -> String {
     let mut out = String::new();
     header(&mut out, report);
-    if !report.groups.is_empty() {
+    // A changed dependency is a row even when no test differs.
+    if !report.causes.is_empty() {
         groups_table(&mut out, report);
         for c in &report.causes {
             cause_section(&mut out, report, c);

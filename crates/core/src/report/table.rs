@@ -103,10 +103,10 @@ impl Width {
     }
 }
 
-/// The table of one report, one row per cause (empty string when there is no group):
-/// fitted to a width, or in full.
+/// The table of one report, one row per cause (empty string when there is none; a changed
+/// dependency is a row even when no test differs): fitted to a width, or in full.
 pub fn groups_table(report: &Report, width: Width) -> String {
-    if report.groups.is_empty() {
+    if report.causes.is_empty() {
         return String::new();
     }
     let mut text = match width {

@@ -564,3 +564,22 @@ fn a_group_not_reproduced_side_by_side_is_an_artefact_the_gate_does_not_count() 
     assert_eq!(r.summary.new_groups, 0);
     assert_eq!(r.gate, Gate::Pass);
 }
+
+#[test]
+fn a_changed_dependency_is_a_row_of_the_table_and_the_markdown_when_no_test_differs() {
+    let mut r = report_of(&suite(), None, &AcceptedList::default(), false);
+    r.groups.clear();
+    let change = crate::targets::dependency::DependencyChange {
+        artifact: "org.example:dep".into(),
+        reference: Some("1.0".into()),
+        target: Some("2.0".into()),
+        classes: vec![],
+        unread: None,
+    };
+    r.causes = dependency::quiet_rows(&[change], &[], &AcceptedList::default(), "tgt");
+    let text = table::groups_table(&r, table::Width::Fit(table::FIT));
+    assert!(text.contains("org.example:dep 1.0 → 2.0"), "{text}");
+    let md = markdown::render(&r);
+    assert!(md.contains("## Root causes"), "{md}");
+    assert!(md.contains("org.example:dep 1.0 → 2.0"), "{md}");
+}
