@@ -302,7 +302,7 @@ impl Generator<'_> {
         // A lookup's object goes on unless an equal one went before (`new Locale("AD")` and
         // `Locale.forLanguageTag("AD")` are one locale).
         if joined && let Some(Step::Lookup(then)) = harvest {
-            self.pass_on(seq, last, &steps[last as usize], then);
+            self.pass_on(seq, last, &steps[last as usize], result, then);
         }
         if joined && self.cfg.sorted_copies {
             self.queue_sorted_copy(seq, last, result, &steps[last as usize]);

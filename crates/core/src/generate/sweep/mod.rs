@@ -383,24 +383,31 @@ impl Generator<'_> {
         }
     }
 
-    /// After a lookup returned a new object `shown` (statement `pos` of sequence `seq`):
-    /// it goes on as `then` says.
-    pub(super) fn pass_on(&mut self, seq: SeqId, pos: u32, shown: &Observed, then: Then) {
+    /// After a lookup returned a new object `shown` (statement `pos` of sequence `seq`,
+    /// declared as `declared`): it goes on as `then` says.
+    pub(super) fn pass_on(
+        &mut self,
+        seq: SeqId,
+        pos: u32,
+        shown: &Observed,
+        declared: Option<NameId>,
+        then: Then,
+    ) {
+        let Some(ty) = self.described_object(shown, declared) else {
+            return;
+        };
         if then.consumers {
-            self.queue_consumers(seq, pos, shown);
+            self.queue_consumers(seq, pos, ty);
         }
         if then.products > 0 && self.cfg.products {
-            self.queue_products(seq, pos, shown, then.products - 1);
+            self.queue_products(seq, pos, ty, then.products - 1);
         }
     }
 
     /// The object is passed, once, to every static call of any class that takes its
     /// class — `Calendar.getInstance(locale)`, `DateFormat.getDateTimeInstance(0, 0,
     /// locale)` for each locale a catalogue's values made.
-    fn queue_consumers(&mut self, seq: SeqId, pos: u32, shown: &Observed) {
-        let Some(ty) = self.described_object(shown) else {
-            return;
-        };
+    fn queue_consumers(&mut self, seq: SeqId, pos: u32, ty: NameId) {
         if !self.sweeps.consumers_of.contains_key(&ty) {
             let ops = self.calls_taking(None, ty);
             self.sweeps.consumers_of.insert(ty, ops);
@@ -415,14 +422,19 @@ impl Generator<'_> {
         }
     }
 
-    /// The class of an object the scope describes.
-    fn described_object(&mut self, shown: &Observed) -> Option<NameId> {
-        match shown {
-            Observed::Object { class } if self.model.class(class).is_some() => {
-                Some(self.names.intern(class))
-            }
-            _ => None,
+    /// The class an object is passed on as: its own class when the scope describes it,
+    /// else the type its call declared when the scope describes that. A registry often
+    /// returns a class of its own that is not public (`KeyPairGenerator.getInstance("EC")`
+    /// returns a `KeyPairGenerator$Delegate`, `ZoneId.of(…)` a `ZoneRegion`); its declared
+    /// type's methods still reach what it makes.
+    fn described_object(&mut self, shown: &Observed, declared: Option<NameId>) -> Option<NameId> {
+        let Observed::Object { class } = shown else {
+            return None;
+        };
+        if self.model.class(class).is_some() {
+            return Some(self.names.intern(class));
         }
+        declared.filter(|&d| self.model.class(self.names.name(d)).is_some())
     }
 
     /// The static operations of class `owner` that take a value of type `ty`: those with

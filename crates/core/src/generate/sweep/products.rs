@@ -14,7 +14,6 @@ use super::{Lookup, Source, Then};
 use crate::generate::store::SeqId;
 use crate::generate::type_names::NameId;
 use crate::generate::{Candidate, Generator};
-use crate::sequence::Observed;
 
 /// Share of a round's candidates that may be products, taken from random generation rather
 /// than from the other lookups (with a third of the lookups' share, they delayed the lookups
@@ -53,10 +52,7 @@ impl Generator<'_> {
     /// `KeyPairGenerator.getInstance("EC").generateKeyPair()`, `ZoneId.of(…).getRules()`).
     /// What a product returns is observed, an array's length is read, and a new object's
     /// own products are called `left` levels more.
-    pub(super) fn queue_products(&mut self, seq: SeqId, pos: u32, shown: &Observed, left: u8) {
-        let Some(ty) = self.described_object(shown) else {
-            return;
-        };
+    pub(super) fn queue_products(&mut self, seq: SeqId, pos: u32, ty: NameId, left: u8) {
         if !self.sweeps.products_of.contains_key(&ty) {
             let ops = self.product_methods(self.names.name(ty));
             self.sweeps.products_of.insert(ty, ops);
@@ -143,7 +139,7 @@ mod product_tests {
             class: class.into(),
         };
 
-        g.pass_on(seq, 1, &object("t.Maker"), Then::NAMED);
+        g.pass_on(seq, 1, &object("t.Maker"), None, Then::NAMED);
         let (l, then) = g.sweeps.products.pop().expect("a product");
         assert_eq!(
             g.member_name(l.op),
@@ -154,13 +150,33 @@ mod product_tests {
         assert!(g.sweeps.products.pop().is_none());
 
         // The product's own products, one level less; then none.
-        g.pass_on(seq, 1, &object("t.Part"), then);
+        g.pass_on(seq, 1, &object("t.Part"), None, then);
         let (l, then) = g.sweeps.products.pop().expect("the product's product");
         assert_eq!(g.member_name(l.op), "bytes");
         assert!(!then.anything());
 
         g.cfg.products = false;
-        g.pass_on(seq, 1, &object("t.Maker"), Then::NAMED);
+        g.pass_on(seq, 1, &object("t.Maker"), None, Then::NAMED);
         assert!(g.sweeps.products.pop().is_none(), "products off");
+        g.cfg.products = true;
+
+        // A class the scope does not describe (a registry's private implementation) goes
+        // on as the type its call declared; with neither described, nothing is queued.
+        let maker = g.names.intern("t.Maker");
+        g.pass_on(seq, 1, &object("t.Maker$Impl"), Some(maker), Then::NAMED);
+        let (l, _) = g
+            .sweeps
+            .products
+            .pop()
+            .expect("a product through the declared type");
+        assert_eq!(g.member_name(l.op), "make");
+        assert_eq!(g.names.name(l.ty), "t.Maker");
+        let hidden = g.names.intern("t.Hidden");
+        g.pass_on(seq, 1, &object("t.Maker$Impl"), Some(hidden), Then::NAMED);
+        g.pass_on(seq, 1, &object("t.Maker$Impl"), None, Then::NAMED);
+        assert!(
+            g.sweeps.products.pop().is_none(),
+            "no described type, no products"
+        );
     }
 }
