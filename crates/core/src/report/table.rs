@@ -158,8 +158,8 @@ fn fitted_table(report: &Report, columns: usize) -> String {
         .set_content_arrangement(ContentArrangement::Dynamic)
         .set_width(u16::try_from(columns).unwrap_or(u16::MAX))
         .set_header(header.map(String::from).to_vec());
-    for mut row in rows {
-        row[4] = cut(&row[4], room);
+    for (c, mut row) in report.causes.iter().zip(rows) {
+        row[4] = fit_change(c, &row[4], room);
         table.add_row(row.to_vec());
     }
     for i in [2, 3] {
@@ -168,6 +168,19 @@ fn fitted_table(report: &Report, columns: usize) -> String {
         }
     }
     table.to_string()
+}
+
+/// A cause's change `words` cut to `room` columns; a dependency row that does not fit drops
+/// its group id first, so the versions stay in view (`dependency: jackson-core 2.14.2 →
+/// 2.15.4`).
+fn fit_change(c: &CauseReport, words: &str, room: usize) -> String {
+    if words.chars().count() > room
+        && c.label == Label::Dependency
+        && let Some((_, short)) = c.change.as_deref().and_then(|ch| ch.split_once(':'))
+    {
+        return cut(&format!("{}: {short}", c.label.describe()), room);
+    }
+    cut(words, room)
 }
 
 /// The change of a cause in a few words: its kind of change and normalised change when a

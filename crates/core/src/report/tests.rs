@@ -582,4 +582,9 @@ fn a_changed_dependency_is_a_row_of_the_table_and_the_markdown_when_no_test_diff
     let md = markdown::render(&r);
     assert!(md.contains("## Root causes"), "{md}");
     assert!(md.contains("org.example:dep 1.0 → 2.0"), "{md}");
+    // Too long for the table's width: the group id goes before the versions do.
+    let long_group = format!("org.example.{}:dep", "deep".repeat(20));
+    r.causes[0].change = Some(format!("{long_group} 1.0 → 2.0"));
+    let text = table::groups_table(&r, table::Width::Fit(100));
+    assert!(text.contains("dependency: dep 1.0 → 2.0"), "{text}");
 }
