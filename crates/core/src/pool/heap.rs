@@ -10,11 +10,8 @@
 use crate::sequence::{Observed, SeqResult};
 
 /// Whether a sequence's answer shows it ran the worker's heap out (`OutOfMemoryError`
-/// other than an array too large to ask for, which allocates nothing). What the JVM was
-/// doing then may have failed for good: a class whose static initializer it interrupted
-/// stays unusable (`NoClassDefFoundError: Could not initialize class
-/// java.security.Security`), a security provider that failed to load is dropped from the
-/// JVM's list. Every later call there could answer differently than in a fresh JVM.
+/// other than an array too large to ask for, which allocates nothing); why that matters is
+/// the module's doc.
 pub(super) fn exhausted(result: &SeqResult) -> bool {
     let SeqResult::Done {
         steps,
