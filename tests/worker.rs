@@ -200,6 +200,12 @@ fn misbehave(method: &str) -> SeqRequest {
     )])
 }
 
+/// Runs `fixture.Misbehave`'s `methods`, one sequence each, as one batch on `pool`.
+fn run_misbehaving(pool: &Pool, methods: &[&str]) -> Vec<SeqResult> {
+    let batch: Vec<SeqRequest> = methods.iter().map(|m| misbehave(m)).collect();
+    pool.run(&batch, false).expect("run")
+}
+
 /// Asserts that the results at `timed_out` are timeouts and those at `answered` answered 42.
 fn timeouts_and_answers(results: &[SeqResult], timed_out: &[usize], answered: &[usize], on: &str) {
     for &i in timed_out {
@@ -247,13 +253,7 @@ fn hangs_are_stopped_as_timeouts_and_the_same_worker_goes_on() {
 #[test]
 fn a_hang_that_catches_the_stop_or_runs_a_class_initializer_costs_its_worker() {
     let (_fixtures, pool) = fixture_pool("temurin21", 1, 1500);
-    let batch = [
-        misbehave("swallow"),
-        misbehave("answer"),
-        misbehave("spinInInitializer"),
-        misbehave("answer"),
-    ];
-    let results = pool.run(&batch, false).expect("run");
+    let results = run_misbehaving(&pool, &["swallow", "answer", "spinInInitializer", "answer"]);
     timeouts_and_answers(&results, &[0, 2], &[1, 3], "temurin21");
     assert_eq!(pool.stats().timeouts, 2);
     // Each hang is waited for once: the worker sends every answer as soon as it is complete,
@@ -330,14 +330,7 @@ fn a_worker_lost_to_a_hang_is_replaced_and_a_warm_spare_starts_for_the_next() {
 #[test]
 fn exit_and_halt_are_crashes_and_the_pool_goes_on() {
     let (_fixtures, pool) = fixture_pool("temurin17", 2, 5000);
-    let batch = [
-        misbehave("exit"),
-        misbehave("answer"),
-        misbehave("halt"),
-        misbehave("chatty"),
-        misbehave("answer"),
-    ];
-    let results = pool.run(&batch, false).expect("run");
+    let results = run_misbehaving(&pool, &["exit", "answer", "halt", "chatty", "answer"]);
     match &results[0] {
         SeqResult::Crash { exit, .. } => assert_eq!(exit, "exit code 7"),
         other => panic!("expected a crash, got {other:?}"),
@@ -388,12 +381,7 @@ fn answers_forged_by_the_code_under_test_are_never_taken_as_results() {
 #[test]
 fn a_segfault_is_a_crash_with_the_jvm_error_and_the_pool_goes_on() {
     let (_fixtures, pool) = fixture_pool("temurin21", 1, 10000);
-    let batch = [
-        misbehave("answer"),
-        misbehave("segfault"),
-        misbehave("answer"),
-    ];
-    let results = pool.run(&batch, false).expect("run");
+    let results = run_misbehaving(&pool, &["answer", "segfault", "answer"]);
     match &results[1] {
         SeqResult::Crash { exit, stderr_tail } => {
             assert_ne!(exit, "exit code 0", "{stderr_tail}");
@@ -774,12 +762,7 @@ fn a_set_given_an_identity_hashed_key_after_its_step_is_marked_on_that_step() {
 #[test]
 fn a_worker_whose_heap_ran_out_is_replaced_before_the_next_sequence() {
     let (_fixtures, pool) = fixture_pool("temurin17", 1, 10_000);
-    let batch = [
-        misbehave("exhaustHeap"),
-        misbehave("needsMemory"),
-        misbehave("answer"),
-    ];
-    let results = pool.run(&batch, false).expect("run");
+    let results = run_misbehaving(&pool, &["exhaustHeap", "needsMemory", "answer"]);
     match last(&results[0]) {
         Observed::Threw { class, .. } => assert_eq!(class, "java.lang.OutOfMemoryError"),
         other => panic!("the heap did not run out: {other:?}"),
